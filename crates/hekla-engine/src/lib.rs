@@ -1,0 +1,1 @@
+//! hekla storage engine.
