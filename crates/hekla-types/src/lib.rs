@@ -15,12 +15,15 @@ pub mod money;
 pub mod uuid;
 pub mod value;
 
+mod stored;
+
 pub use collation::Collation;
 pub use datatype::{DataType, Length, Storage};
 pub use datetime::{Date, DateTime, DateTime2, DateTimeOffset, SmallDateTime, Time};
-pub use decimal::Decimal;
+pub use decimal::{Decimal, DecimalOp};
 pub use error::{SqlError, SqlResult};
 pub use hash::KeyHasher;
+pub use key::{encode_key, encode_key_from_stored, encode_key_prefix, prefix_successor, SortOrder};
 pub use money::Money;
 pub use uuid::Uuid;
 pub use value::Value;

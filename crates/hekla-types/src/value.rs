@@ -33,3 +33,42 @@ impl Value {
         matches!(self, Value::Null)
     }
 }
+
+impl Value {
+    /// The SQL type name used in messages such as Msg 206. Strings and
+    /// binary values report their widest family member.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Value::Null => "NULL",
+            Value::Bit(_) => "bit",
+            Value::TinyInt(_) => "tinyint",
+            Value::SmallInt(_) => "smallint",
+            Value::Int(_) => "int",
+            Value::BigInt(_) => "bigint",
+            Value::Decimal(_) => "numeric",
+            Value::Money(_) => "money",
+            Value::Float(_) => "float",
+            Value::Real(_) => "real",
+            Value::Date(_) => "date",
+            Value::Time(_) => "time",
+            Value::DateTime(_) => "datetime",
+            Value::DateTime2(_) => "datetime2",
+            Value::SmallDateTime(_) => "smalldatetime",
+            Value::DateTimeOffset(_) => "datetimeoffset",
+            Value::UniqueIdentifier(_) => "uniqueidentifier",
+            Value::String(_) => "nvarchar",
+            Value::Binary(_) => "varbinary",
+        }
+    }
+
+    /// The value of any integer variant, widened.
+    pub fn as_i64(&self) -> Option<i64> {
+        match *self {
+            Value::TinyInt(v) => Some(i64::from(v)),
+            Value::SmallInt(v) => Some(i64::from(v)),
+            Value::Int(v) => Some(i64::from(v)),
+            Value::BigInt(v) => Some(v),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,279 @@
+//! A table's row memory: size-classed slabs of zeroed pages.
+//!
+//! Every version of every row lives in a slot of some page, so a table with
+//! no index can still be scanned by walking its pages in address order. A
+//! slot whose first word (the version's `begin`) is [`crate::word::FREE`]
+//! holds no version. Slots carry no allocator header: the caller knows a
+//! version's size from its table layout, which keeps small rows small.
+
+use std::alloc::{self, Layout};
+use std::ops::ControlFlow;
+use std::ptr::NonNull;
+use std::sync::atomic::{AtomicPtr, Ordering};
+use std::sync::Mutex;
+
+/// Sizes up to this are rounded to 8 bytes; larger ones grow by quarters.
+const SMALL_LIMIT: usize = 8192;
+const SMALL_CLASSES: usize = SMALL_LIMIT / 8;
+/// Enough quarter-step classes to reach past [`crate::layout::MAX_PAYLOAD_BYTES`].
+const LARGE_CLASSES: usize = 4 * 12;
+const CLASS_COUNT: usize = SMALL_CLASSES + LARGE_CLASSES;
+const MIN_PAGE_BYTES: usize = 64 * 1024;
+const PAGE_ALIGN: usize = 64;
+
+/// Index of the size class serving `size` bytes, and that class's slot size.
+fn size_class(size: usize) -> (usize, usize) {
+    debug_assert!(size > 0);
+    if size <= SMALL_LIMIT {
+        let slot = size.div_ceil(8) * 8;
+        return (slot / 8 - 1, slot);
+    }
+    // Classes 2^p + k * 2^(p-2) for k = 1..=4 above 8 KiB.
+    let p = (usize::BITS - 1 - (size - 1).leading_zeros()) as usize;
+    let quarter = 1usize << (p - 2);
+    let k = (size - (1 << p)).div_ceil(quarter);
+    let slot = (1 << p) + k * quarter;
+    let index = SMALL_CLASSES + (p - 13) * 4 + (k - 1);
+    (index, slot)
+}
+
+struct Page {
+    base: NonNull<u8>,
+}
+
+struct ClassState {
+    pages: Vec<Page>,
+    free: Vec<NonNull<u8>>,
+    /// Slots handed out from the newest page so far.
+    bumped: usize,
+    live: usize,
+}
+
+struct SizeClass {
+    slot_size: usize,
+    page_size: usize,
+    slots_per_page: usize,
+    state: Mutex<ClassState>,
+}
+
+// SAFETY: the raw page pointers are owned by the class and only handed out
+// as slots; all mutation of the bookkeeping happens under the mutex.
+unsafe impl Send for SizeClass {}
+// SAFETY: as above; shared access goes through the mutex.
+unsafe impl Sync for SizeClass {}
+
+impl SizeClass {
+    fn new(slot_size: usize) -> SizeClass {
+        let page_size = MIN_PAGE_BYTES.max(slot_size);
+        SizeClass {
+            slot_size,
+            page_size,
+            slots_per_page: page_size / slot_size,
+            state: Mutex::new(ClassState {
+                pages: Vec::new(),
+                free: Vec::new(),
+                bumped: 0,
+                live: 0,
+            }),
+        }
+    }
+
+    fn page_layout(&self) -> Layout {
+        Layout::from_size_align(self.page_size, PAGE_ALIGN).expect("page layout")
+    }
+
+    fn allocate(&self) -> NonNull<u8> {
+        let mut state = self.state.lock().expect("heap lock");
+        state.live += 1;
+        if let Some(slot) = state.free.pop() {
+            return slot;
+        }
+        if state.pages.is_empty() || state.bumped == self.slots_per_page {
+            // SAFETY: the layout has non-zero size; zeroed memory makes every
+            // unused slot read as FREE to scanners.
+            let base = unsafe { alloc::alloc_zeroed(self.page_layout()) };
+            let Some(base) = NonNull::new(base) else {
+                alloc::handle_alloc_error(self.page_layout());
+            };
+            state.pages.push(Page { base });
+            state.bumped = 0;
+        }
+        let page = state.pages.last().expect("a page").base;
+        let offset = state.bumped * self.slot_size;
+        state.bumped += 1;
+        // SAFETY: offset + slot_size <= page_size, inside the allocation.
+        unsafe { NonNull::new_unchecked(page.as_ptr().add(offset)) }
+    }
+}
+
+impl Drop for SizeClass {
+    fn drop(&mut self) {
+        let layout = self.page_layout();
+        let state = self.state.get_mut().expect("heap lock");
+        for page in state.pages.drain(..) {
+            // SAFETY: each page was allocated with this layout and is freed once.
+            unsafe { alloc::dealloc(page.base.as_ptr(), layout) };
+        }
+    }
+}
+
+/// Memory figures for DMVs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HeapStats {
+    pub allocated_bytes: u64,
+    pub used_bytes: u64,
+    pub live_slots: u64,
+}
+
+/// The slabs of one table.
+pub struct RowHeap {
+    classes: Box<[AtomicPtr<SizeClass>]>,
+}
+
+impl Default for RowHeap {
+    fn default() -> Self {
+        RowHeap {
+            classes: (0..CLASS_COUNT)
+                .map(|_| AtomicPtr::new(std::ptr::null_mut()))
+                .collect(),
+        }
+    }
+}
+
+impl RowHeap {
+    fn class(&self, size: usize) -> &SizeClass {
+        let (index, slot_size) = size_class(size);
+        let entry = &self.classes[index];
+        let mut class = entry.load(Ordering::Acquire);
+        if class.is_null() {
+            let fresh = Box::into_raw(Box::new(SizeClass::new(slot_size)));
+            match entry.compare_exchange(
+                std::ptr::null_mut(),
+                fresh,
+                Ordering::AcqRel,
+                Ordering::Acquire,
+            ) {
+                Ok(_) => class = fresh,
+                Err(winner) => {
+                    // SAFETY: `fresh` was never shared; we still own it.
+                    drop(unsafe { Box::from_raw(fresh) });
+                    class = winner;
+                }
+            }
+        }
+        // SAFETY: classes are created once and freed only when the heap drops.
+        unsafe { &*class }
+    }
+
+    /// A slot of at least `size` bytes, 8-byte aligned, whose first word is FREE.
+    pub fn allocate(&self, size: usize) -> NonNull<u8> {
+        self.class(size).allocate()
+    }
+
+    /// Returns slots of `size` bytes to the free list. The caller guarantees
+    /// that nobody can reach them any more (epoch grace has passed) and that
+    /// their first word has been reset to FREE.
+    pub fn release(&self, size: usize, slots: &[NonNull<u8>]) {
+        let class = self.class(size);
+        let mut state = class.state.lock().expect("heap lock");
+        state.live -= slots.len();
+        state.free.extend_from_slice(slots);
+    }
+
+    /// Calls `visit` with the address of every slot (free or not) in every
+    /// page that exists now, until it breaks. Pages are never freed while
+    /// the heap lives.
+    pub fn for_each_slot<B>(&self, mut visit: impl FnMut(NonNull<u8>) -> ControlFlow<B>) -> Option<B> {
+        for entry in self.classes.iter() {
+            let class = entry.load(Ordering::Acquire);
+            if class.is_null() {
+                continue;
+            }
+            // SAFETY: non-null class pointers stay valid until the heap drops.
+            let class = unsafe { &*class };
+            let pages: Vec<NonNull<u8>> = {
+                let state = class.state.lock().expect("heap lock");
+                state.pages.iter().map(|p| p.base).collect()
+            };
+            for base in pages {
+                for i in 0..class.slots_per_page {
+                    // SAFETY: i * slot_size < page_size.
+                    let slot = unsafe { NonNull::new_unchecked(base.as_ptr().add(i * class.slot_size)) };
+                    if let ControlFlow::Break(b) = visit(slot) {
+                        return Some(b);
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    pub fn stats(&self) -> HeapStats {
+        let mut stats = HeapStats::default();
+        for entry in self.classes.iter() {
+            let class = entry.load(Ordering::Acquire);
+            if class.is_null() {
+                continue;
+            }
+            // SAFETY: as in for_each_slot.
+            let class = unsafe { &*class };
+            let state = class.state.lock().expect("heap lock");
+            stats.allocated_bytes += (state.pages.len() * class.page_size) as u64;
+            stats.used_bytes += (state.live * class.slot_size) as u64;
+            stats.live_slots += state.live as u64;
+        }
+        stats
+    }
+}
+
+impl Drop for RowHeap {
+    fn drop(&mut self) {
+        for entry in self.classes.iter() {
+            let class = entry.swap(std::ptr::null_mut(), Ordering::AcqRel);
+            if !class.is_null() {
+                // SAFETY: we hold the heap exclusively; each class is freed once.
+                drop(unsafe { Box::from_raw(class) });
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn size_classes_cover_sizes_tightly() {
+        assert_eq!(size_class(1), (0, 8));
+        assert_eq!(size_class(61), (7, 64));
+        assert_eq!(size_class(8192), (1023, 8192));
+        assert_eq!(size_class(8193).1, 10240);
+        assert_eq!(size_class(16384).1, 16384);
+        assert_eq!(size_class(16385).1, 20480);
+        let mut last = 0;
+        for size in (1..(9usize << 20)).step_by(997) {
+            let (index, slot) = size_class(size);
+            assert!(slot >= size && index < CLASS_COUNT, "size {size}");
+            assert!(index >= last);
+            last = index;
+        }
+    }
+
+    #[test]
+    fn slots_are_reused_and_counted() {
+        let heap = RowHeap::default();
+        let a = heap.allocate(60);
+        let b = heap.allocate(64);
+        assert_ne!(a, b);
+        assert_eq!(heap.stats().live_slots, 2);
+        assert_eq!(heap.stats().used_bytes, 128);
+        heap.release(60, &[a]);
+        assert_eq!(heap.allocate(57), a);
+        let mut slots = 0;
+        heap.for_each_slot::<()>(|_| {
+            slots += 1;
+            ControlFlow::Continue(())
+        });
+        assert_eq!(slots, MIN_PAGE_BYTES / 64);
+    }
+}

@@ -1,0 +1,243 @@
+//! A memory-optimized table: its definition, row layout, heap and indexes.
+
+use crate::catalog::{TableDef, TableId, Uniqueness};
+use crate::errors;
+use crate::hash_index::{HashIndex, HashIndexStats};
+use crate::heap::{HeapStats, RowHeap};
+use crate::layout::RowLayout;
+use crate::version::{header_bytes, VersionPtr};
+use hekla_types::{KeyHasher, SqlError, SqlResult, Value};
+
+/// One index of a table. Only hash indexes exist in this engine version.
+pub struct Index {
+    pub name: String,
+    pub columns: Vec<usize>,
+    pub uniqueness: Uniqueness,
+    pub hash: HashIndex,
+}
+
+/// A key to look up, in the columns' stored form.
+pub struct ProbeKey {
+    bytes: Vec<u8>,
+    /// Per key column: its byte range in `bytes`, or None for NULL.
+    parts: Vec<Option<(usize, usize)>>,
+    pub hash: u64,
+}
+
+impl ProbeKey {
+    fn part(&self, column: usize) -> Option<&[u8]> {
+        self.parts[column].map(|(start, end)| &self.bytes[start..end])
+    }
+}
+
+/// Memory figures per table (`sys.dm_db_xtp_table_memory_stats`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TableMemoryStats {
+    pub rows: HeapStats,
+    pub indexes: Vec<(String, HashIndexStats)>,
+}
+
+pub struct Table {
+    pub id: TableId,
+    pub def: TableDef,
+    /// `schema.table`, for error messages.
+    pub qualified_name: String,
+    pub(crate) layout: RowLayout,
+    pub(crate) heap: RowHeap,
+    pub(crate) indexes: Vec<Index>,
+}
+
+impl Table {
+    pub(crate) fn new(id: TableId, def: TableDef, schema_name: &str) -> Table {
+        let layout = RowLayout::new(&def.columns);
+        let indexes = def
+            .indexes
+            .iter()
+            .enumerate()
+            .map(|(link, index)| {
+                let crate::catalog::IndexKind::Hash { bucket_count } = index.kind else {
+                    unreachable!("validated: only hash indexes are created");
+                };
+                Index {
+                    name: index.name.clone(),
+                    columns: index.columns.clone(),
+                    uniqueness: index.uniqueness,
+                    hash: HashIndex::new(bucket_count, link),
+                }
+            })
+            .collect();
+        Table {
+            id,
+            qualified_name: format!("{schema_name}.{}", def.name),
+            def,
+            layout,
+            heap: RowHeap::default(),
+            indexes,
+        }
+    }
+
+    pub fn name(&self) -> &str {
+        &self.def.name
+    }
+
+    pub fn index_count(&self) -> usize {
+        self.indexes.len()
+    }
+
+    /// The ordinal of the index called `name` (case-insensitive).
+    pub fn index_named(&self, name: &str) -> Option<usize> {
+        self.indexes
+            .iter()
+            .position(|i| i.name.eq_ignore_ascii_case(name))
+    }
+
+    pub fn memory_stats(&self) -> TableMemoryStats {
+        TableMemoryStats {
+            rows: self.heap.stats(),
+            indexes: self
+                .indexes
+                .iter()
+                .map(|i| (i.name.clone(), i.hash.stats()))
+                .collect(),
+        }
+    }
+
+    /// Bytes a version with this payload occupies.
+    #[inline]
+    pub(crate) fn version_size(&self, payload_len: usize) -> usize {
+        header_bytes(self.indexes.len()) + payload_len
+    }
+
+    /// The payload of a protected, published version.
+    #[inline]
+    pub(crate) fn payload(&self, version: VersionPtr) -> &[u8] {
+        let links = self.indexes.len();
+        // SAFETY: the version is protected and published (callers' contract);
+        // its prefix is within the slot because every payload has one, and
+        // the full length read from it was allocated.
+        unsafe {
+            let prefix = std::slice::from_raw_parts(
+                version.payload_ptr(links),
+                self.layout.prefix_len(),
+            );
+            let len = self.layout.payload_len(prefix);
+            version.payload(links, len)
+        }
+    }
+
+    /// Hash of index `index`'s key in a stored row.
+    #[inline]
+    pub(crate) fn row_key_hash(&self, index: usize, payload: &[u8]) -> u64 {
+        let mut hasher = KeyHasher::default();
+        for &column in &self.indexes[index].columns {
+            match self.layout.column(payload, column) {
+                Some(bytes) => self.layout.data_type(column).stored_hash(bytes, &mut hasher),
+                None => hasher.write_u64(0x4E55_4C4C),
+            }
+        }
+        hasher.finish()
+    }
+
+    /// Whether a stored row has the same key as another stored row.
+    pub(crate) fn rows_share_key(&self, index: usize, a: &[u8], b: &[u8]) -> bool {
+        self.indexes[index].columns.iter().all(|&column| {
+            match (self.layout.column(a, column), self.layout.column(b, column)) {
+                (Some(x), Some(y)) => self.layout.data_type(column).stored_eq(x, y),
+                (None, None) => true,
+                _ => false,
+            }
+        })
+    }
+
+    /// Whether a stored row has `key` in index `index`.
+    #[inline]
+    pub(crate) fn row_matches(&self, index: usize, payload: &[u8], key: &ProbeKey) -> bool {
+        self.indexes[index]
+            .columns
+            .iter()
+            .enumerate()
+            .all(|(i, &column)| match (self.layout.column(payload, column), key.part(i)) {
+                (Some(x), Some(y)) => self.layout.data_type(column).stored_eq(x, y),
+                (None, None) => true,
+                _ => false,
+            })
+    }
+
+    /// Converts lookup values for index `index` to stored form.
+    pub fn probe_key(&self, index: usize, values: &[Value]) -> SqlResult<ProbeKey> {
+        let Some(def) = self.indexes.get(index) else {
+            return Err(errors::invalid_argument(format!(
+                "table '{}' has no index {index}",
+                self.qualified_name
+            )));
+        };
+        if values.len() != def.columns.len() {
+            return Err(errors::invalid_argument(format!(
+                "index '{}' has {} key columns, not {}",
+                def.name,
+                def.columns.len(),
+                values.len()
+            )));
+        }
+        let mut key = ProbeKey {
+            bytes: Vec::with_capacity(64),
+            parts: Vec::with_capacity(values.len()),
+            hash: 0,
+        };
+        let mut hasher = KeyHasher::default();
+        for (&column, value) in def.columns.iter().zip(values) {
+            if value.is_null() {
+                key.parts.push(None);
+                hasher.write_u64(0x4E55_4C4C);
+                continue;
+            }
+            let start = key.bytes.len();
+            let data_type = self.layout.data_type(column);
+            data_type
+                .encode(value, &mut key.bytes)
+                .map_err(|e| self.column_error(column, e))?;
+            data_type.stored_hash(&key.bytes[start..], &mut hasher);
+            key.parts.push(Some((start, key.bytes.len())));
+        }
+        key.hash = hasher.finish();
+        Ok(key)
+    }
+
+    /// Values of index `index`'s key in a stored row, for messages.
+    pub(crate) fn key_text(&self, index: usize, payload: &[u8]) -> String {
+        self.indexes[index]
+            .columns
+            .iter()
+            .map(|&c| format_value(&self.layout.value(payload, c)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// Names the column in an encoding error.
+    pub(crate) fn column_error(&self, column: usize, error: SqlError) -> SqlError {
+        let name = self
+            .def
+            .columns
+            .get(column)
+            .map_or("", |c| c.name.as_str());
+        match error.number {
+            515 => errors::null_not_allowed(name, &self.qualified_name, "INSERT"),
+            2628 => errors::truncation(&self.qualified_name, name),
+            _ => error,
+        }
+    }
+}
+
+/// How a key value appears in duplicate-key messages.
+fn format_value(value: &Value) -> String {
+    match value {
+        Value::Null => "<NULL>".to_string(),
+        Value::String(s) => s.clone(),
+        Value::Bit(b) => u8::from(*b).to_string(),
+        Value::TinyInt(v) => v.to_string(),
+        Value::SmallInt(v) => v.to_string(),
+        Value::Int(v) => v.to_string(),
+        Value::BigInt(v) => v.to_string(),
+        other => format!("{other:?}"),
+    }
+}

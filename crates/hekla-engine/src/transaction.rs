@@ -1,0 +1,722 @@
+//! Transactions: optimistic multi-version concurrency control.
+//!
+//! Reads never block and never take locks. Writes install new versions and
+//! claim old ones by writing the transaction's id into their `end` word;
+//! whoever claims first wins, a second writer fails at once with 41302.
+//! At commit a transaction takes its end timestamp from the shared clock,
+//! validates what its isolation level requires (REPEATABLE READ: the read
+//! set, 41305; SERIALIZABLE: also the scan set, 41325), waits for the commit
+//! dependencies it took by reading speculatively (41301 if one aborted),
+//! hands its redo record to the log, and stamps its versions.
+
+use crate::database::Shared;
+use crate::errors;
+use crate::gc::Garbage;
+use crate::log::{CommitRecord, RowChange};
+use crate::stats::AbortReason;
+use crate::table::{ProbeKey, Table};
+use crate::txn_table::TxnState;
+use crate::version::{VersionPtr, LINK_MARK};
+use crate::visibility::{begin_timestamp, see, Seen};
+use crate::word::{Word, FREE, INFINITY, TXN_FLAG};
+use hekla_types::{SqlError, SqlResult, Value};
+use std::ops::ControlFlow;
+use std::sync::atomic::Ordering::{AcqRel, Acquire, Release};
+use std::sync::Arc;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IsolationLevel {
+    Snapshot,
+    RepeatableRead,
+    Serializable,
+}
+
+/// A row version this transaction can see, usable for reads, updates and
+/// deletes until the transaction ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RowId {
+    version: VersionPtr,
+    table: u32,
+    txn: u64,
+}
+
+/// A visible row, borrowed for the duration of a visit.
+pub struct Row<'a> {
+    table: &'a Table,
+    payload: &'a [u8],
+    id: RowId,
+}
+
+impl<'a> Row<'a> {
+    pub fn id(&self) -> RowId {
+        self.id
+    }
+
+    pub fn value(&self, column: usize) -> Value {
+        self.table.layout.value(self.payload, column)
+    }
+
+    pub fn values(&self) -> Vec<Value> {
+        (0..self.table.layout.column_count())
+            .map(|c| self.value(c))
+            .collect()
+    }
+
+    /// A column's stored bytes (None for NULL), without decoding.
+    pub fn stored(&self, column: usize) -> Option<&'a [u8]> {
+        self.table.layout.column(self.payload, column)
+    }
+
+    /// The whole stored row.
+    pub fn payload(&self) -> &'a [u8] {
+        self.payload
+    }
+}
+
+/// The write set: one entry per insert, update (both) or delete (old only).
+pub(crate) struct Write {
+    pub table: Arc<Table>,
+    pub old: Option<VersionPtr>,
+    pub new: Option<VersionPtr>,
+}
+
+/// What a SERIALIZABLE transaction scanned, re-checked at commit for phantoms.
+enum Scan {
+    Table(Arc<Table>),
+    HashKey {
+        table: Arc<Table>,
+        index: usize,
+        key: ProbeKey,
+    },
+}
+
+/// A point in the write set to roll back to (statement atomicity).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Savepoint(usize);
+
+enum Status {
+    Active,
+    /// Aborted by the engine (41302 and the like); only rollback remains.
+    Aborted,
+    Finished,
+}
+
+pub struct Transaction {
+    shared: Arc<Shared>,
+    slot: u32,
+    id: u64,
+    read_ts: u64,
+    isolation: IsolationLevel,
+    status: Status,
+    writes: Vec<Write>,
+    reads: Vec<VersionPtr>,
+    scans: Vec<Scan>,
+    dependencies: Vec<u64>,
+    scratch: Vec<u8>,
+}
+
+impl Transaction {
+    pub(crate) fn begin(shared: Arc<Shared>, isolation: IsolationLevel) -> SqlResult<Transaction> {
+        let registration = shared.txns.begin(&shared.clock)?;
+        Ok(Transaction {
+            shared,
+            slot: registration.slot,
+            id: registration.id,
+            read_ts: registration.read_ts,
+            isolation,
+            status: Status::Active,
+            writes: Vec::new(),
+            reads: Vec::new(),
+            scans: Vec::new(),
+            dependencies: Vec::new(),
+            scratch: Vec::new(),
+        })
+    }
+
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+
+    pub fn isolation(&self) -> IsolationLevel {
+        self.isolation
+    }
+
+    /// The timestamp this transaction reads as of.
+    pub fn read_timestamp(&self) -> u64 {
+        self.read_ts
+    }
+
+    pub fn is_active(&self) -> bool {
+        matches!(self.status, Status::Active)
+    }
+
+    fn check_active(&self) -> SqlResult<()> {
+        match self.status {
+            Status::Active => Ok(()),
+            _ => Err(errors::transaction_doomed()),
+        }
+    }
+
+    /// Checks visibility and takes any commit dependency it implies.
+    fn observe(&mut self, version: VersionPtr, at: u64) -> Seen {
+        loop {
+            let seen = see(&self.shared.txns, version, at, self.id);
+            let mut registered_all = true;
+            for on in seen.depends_on.into_iter().flatten() {
+                if self.dependencies.contains(&on) {
+                    continue;
+                }
+                if self.shared.txns.add_dependency(self.slot, self.id, on) {
+                    self.dependencies.push(on);
+                } else {
+                    // It finished meanwhile: its outcome is now final, look again.
+                    registered_all = false;
+                }
+            }
+            if registered_all {
+                return seen;
+            }
+        }
+    }
+
+    fn row_of<'t>(&self, table: &'t Table, version: VersionPtr) -> Row<'t> {
+        Row {
+            table,
+            payload: table.payload(version),
+            id: RowId {
+                version,
+                table: table.id,
+                txn: self.id,
+            },
+        }
+    }
+
+    fn checked_version(&self, table: &Table, id: RowId) -> SqlResult<VersionPtr> {
+        self.check_active()?;
+        if id.txn != self.id || id.table != table.id {
+            return Err(errors::invalid_argument(
+                "the row handle belongs to another transaction or table".to_string(),
+            ));
+        }
+        if id.version.end().load(Acquire) == Word::txn(self.id) {
+            return Err(errors::invalid_argument(
+                "the row was already updated or deleted by this transaction".to_string(),
+            ));
+        }
+        Ok(id.version)
+    }
+
+    /// Reads a row this transaction found earlier.
+    pub fn row<'t>(&self, table: &'t Table, id: RowId) -> SqlResult<Row<'t>> {
+        let version = self.checked_version(table, id)?;
+        Ok(self.row_of(table, version))
+    }
+
+    /// Visits the visible rows whose key in hash index `index` equals `key`.
+    pub fn lookup<B>(
+        &mut self,
+        table: &Arc<Table>,
+        index: usize,
+        key: &[Value],
+        mut visit: impl FnMut(Row<'_>) -> ControlFlow<B>,
+    ) -> SqlResult<Option<B>> {
+        self.check_active()?;
+        let probe = table.probe_key(index, key)?;
+        let watermark = self.shared.gc.watermark();
+        let guard = crossbeam_epoch::pin();
+        let result = table.indexes[index].hash.for_each(probe.hash, |version| {
+            let seen = self.observe(version, self.read_ts);
+            if !seen.visible {
+                if seen.end_ts.is_some_and(|end| end < watermark) {
+                    // Garbage: mark it so that the next traversal unlinks it.
+                    version.link(index).fetch_or(LINK_MARK, AcqRel);
+                }
+                return ControlFlow::Continue(());
+            }
+            if !table.row_matches(index, table.payload(version), &probe) {
+                return ControlFlow::Continue(());
+            }
+            self.visit_visible(table, version, &mut visit)
+        });
+        drop(guard);
+        if self.isolation == IsolationLevel::Serializable {
+            self.scans.push(Scan::HashKey {
+                table: table.clone(),
+                index,
+                key: probe,
+            });
+        }
+        Ok(result)
+    }
+
+    /// The first visible row with `key` in index `index` (unique indexes).
+    pub fn get(&mut self, table: &Arc<Table>, index: usize, key: &[Value]) -> SqlResult<Option<RowId>> {
+        self.lookup(table, index, key, |row| ControlFlow::Break(row.id()))
+    }
+
+    /// Visits every visible row of the table, without any index.
+    pub fn scan<B>(
+        &mut self,
+        table: &Arc<Table>,
+        mut visit: impl FnMut(Row<'_>) -> ControlFlow<B>,
+    ) -> SqlResult<Option<B>> {
+        self.check_active()?;
+        let guard = crossbeam_epoch::pin();
+        let result = table.heap.for_each_slot(|slot| {
+            let version = VersionPtr::new(slot);
+            let begin = version.begin().load(Acquire);
+            if begin == FREE {
+                return ControlFlow::Continue(());
+            }
+            let seen = self.observe(version, self.read_ts);
+            if !seen.visible || !same_incarnation(begin, version.begin().load(Acquire)) {
+                return ControlFlow::Continue(());
+            }
+            self.visit_visible(table, version, &mut visit)
+        });
+        drop(guard);
+        if self.isolation == IsolationLevel::Serializable {
+            self.scans.push(Scan::Table(table.clone()));
+        }
+        Ok(result)
+    }
+
+    /// Records a visible version in the read set and shows it to `visit`.
+    fn visit_visible<B>(
+        &mut self,
+        table: &Table,
+        version: VersionPtr,
+        visit: &mut impl FnMut(Row<'_>) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
+        if self.isolation != IsolationLevel::Snapshot {
+            self.reads.push(version);
+        }
+        visit(self.row_of(table, version))
+    }
+
+    /// Inserts a row; returns its id.
+    pub fn insert(&mut self, table: &Arc<Table>, values: &[Value]) -> SqlResult<RowId> {
+        self.check_active()?;
+        let mut payload = std::mem::take(&mut self.scratch);
+        let encoded = table
+            .layout
+            .encode(values, &mut payload)
+            .map_err(|(column, e)| table.column_error(column, e));
+        let result = encoded.and_then(|()| self.install(table, &payload, None));
+        self.scratch = payload;
+        result.map(|version| RowId {
+            version,
+            table: table.id,
+            txn: self.id,
+        })
+    }
+
+    /// Replaces some columns of a row; returns the new version's id.
+    pub fn update(
+        &mut self,
+        table: &Arc<Table>,
+        id: RowId,
+        changes: &[(usize, Value)],
+    ) -> SqlResult<RowId> {
+        let old = self.checked_version(table, id)?;
+        let mut payload = std::mem::take(&mut self.scratch);
+        let encoded = table
+            .layout
+            .patch(table.payload(old), changes, &mut payload)
+            .map_err(|(column, e)| table.column_error(column, e));
+        let result = encoded.and_then(|()| {
+            self.claim(old)?;
+            self.install(table, &payload, Some(old))
+        });
+        self.scratch = payload;
+        result.map(|version| RowId {
+            version,
+            table: table.id,
+            txn: self.id,
+        })
+    }
+
+    /// Deletes a row.
+    pub fn delete(&mut self, table: &Arc<Table>, id: RowId) -> SqlResult<()> {
+        let old = self.checked_version(table, id)?;
+        self.claim(old)?;
+        self.writes.push(Write {
+            table: table.clone(),
+            old: Some(old),
+            new: None,
+        });
+        Ok(())
+    }
+
+    /// Writes this transaction's id into `old`'s end word: first writer wins.
+    fn claim(&mut self, old: VersionPtr) -> SqlResult<()> {
+        let mine = Word::txn(self.id);
+        let mut expected = INFINITY;
+        loop {
+            match old.end().compare_exchange(expected, mine, AcqRel, Acquire) {
+                Ok(_) => return Ok(()),
+                Err(current) => match Word::decode(current) {
+                    Word::Txn(other) => match self.shared.txns.lookup(other) {
+                        // An aborted writer's claim is void.
+                        Some((TxnState::Aborted, _)) => expected = current,
+                        // It finished and restamped the word: read it again.
+                        None => expected = INFINITY,
+                        Some(_) => return Err(self.fail(AbortReason::WriteConflict)),
+                    },
+                    Word::Timestamp(_) => return Err(self.fail(AbortReason::WriteConflict)),
+                },
+            }
+        }
+    }
+
+    /// Allocates, fills and publishes a version, links it into every index
+    /// and checks unique indexes. On a duplicate the version is rolled back.
+    fn install(
+        &mut self,
+        table: &Arc<Table>,
+        payload: &[u8],
+        replaces: Option<VersionPtr>,
+    ) -> SqlResult<VersionPtr> {
+        let savepoint = self.savepoint();
+        let size = table.version_size(payload.len());
+        let version = VersionPtr::new(table.heap.allocate(size));
+        // SAFETY: the slot is ours alone (fresh from the heap), `size` bytes
+        // long, and the payload goes after the header the table reserves.
+        unsafe {
+            std::ptr::copy_nonoverlapping(
+                payload.as_ptr(),
+                version.payload_ptr(table.index_count()) as *mut u8,
+                payload.len(),
+            );
+        }
+        version.end().store(INFINITY, Release);
+        version.begin().store(Word::txn(self.id), Release);
+        self.writes.push(Write {
+            table: table.clone(),
+            old: replaces,
+            new: Some(version),
+        });
+        let _guard = crossbeam_epoch::pin();
+        for (i, index) in table.indexes.iter().enumerate() {
+            let hash = table.row_key_hash(i, payload);
+            index.hash.insert(version, hash);
+            if index.uniqueness.is_unique() {
+                if let Err(error) = self.check_unique(table, i, version, hash, payload) {
+                    if error.number != 41302 {
+                        self.rollback_to(savepoint);
+                    }
+                    return Err(error);
+                }
+            }
+        }
+        Ok(version)
+    }
+
+    /// After linking `version` into unique index `index`, looks at the
+    /// versions linked before it: of two concurrent inserters of one key,
+    /// the later to link always sees the earlier.
+    fn check_unique(
+        &mut self,
+        table: &Table,
+        index: usize,
+        version: VersionPtr,
+        hash: u64,
+        payload: &[u8],
+    ) -> SqlResult<()> {
+        let mut older = Vec::new();
+        let mut passed = false;
+        table.indexes[index].hash.for_each::<()>(hash, |other| {
+            if passed {
+                older.push(other);
+            }
+            passed |= other == version;
+            ControlFlow::Continue(())
+        });
+        for other in older {
+            if !table.rows_share_key(index, table.payload(other), payload) {
+                continue;
+            }
+            match self.key_holder(other) {
+                KeyHolder::None => {}
+                KeyHolder::Uncommitted => return Err(self.fail(AbortReason::WriteConflict)),
+                KeyHolder::Committed => {
+                    let def = &table.indexes[index];
+                    let constraint = match def.uniqueness {
+                        crate::catalog::Uniqueness::PrimaryKey => Some("PRIMARY KEY"),
+                        crate::catalog::Uniqueness::UniqueConstraint => Some("UNIQUE KEY"),
+                        _ => None,
+                    };
+                    return Err(errors::duplicate_key(
+                        constraint,
+                        &def.name,
+                        &table.qualified_name,
+                        &table.key_text(index, payload),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether `version` holds its key against a new insert.
+    fn key_holder(&self, version: VersionPtr) -> KeyHolder {
+        let txns = &self.shared.txns;
+        loop {
+            match Word::decode(version.end().load(Acquire)) {
+                Word::Txn(deleter) if deleter == self.id => return KeyHolder::None,
+                Word::Timestamp(end) if end != INFINITY => return KeyHolder::None,
+                Word::Txn(deleter) => match txns.lookup(deleter) {
+                    None => continue,
+                    Some((TxnState::Committed, _)) => return KeyHolder::None,
+                    Some((TxnState::Active | TxnState::Preparing, _)) => {
+                        return KeyHolder::Uncommitted
+                    }
+                    Some((TxnState::Aborted, _)) => {}
+                },
+                Word::Timestamp(_) => {}
+            }
+            return match Word::decode(version.begin().load(Acquire)) {
+                Word::Timestamp(FREE) => KeyHolder::None,
+                Word::Timestamp(INFINITY) => KeyHolder::None,
+                Word::Timestamp(_) => KeyHolder::Committed,
+                Word::Txn(creator) if creator == self.id => KeyHolder::Committed,
+                Word::Txn(creator) => match txns.lookup(creator) {
+                    None => continue,
+                    Some((TxnState::Committed, _)) => KeyHolder::Committed,
+                    Some((TxnState::Aborted, _)) => KeyHolder::None,
+                    Some(_) => KeyHolder::Uncommitted,
+                },
+            };
+        }
+    }
+
+    pub fn savepoint(&self) -> Savepoint {
+        Savepoint(self.writes.len())
+    }
+
+    /// Undoes every write made after `savepoint` (statement rollback).
+    pub fn rollback_to(&mut self, savepoint: Savepoint) {
+        let mut garbage = Vec::new();
+        while self.writes.len() > savepoint.0 {
+            let write = self.writes.pop().expect("len > savepoint");
+            if let Some(old) = write.old {
+                old.end().store(INFINITY, Release);
+            }
+            if let Some(new) = write.new {
+                // Never visible to anyone: begin after every read time.
+                new.end().store(0, Release);
+                new.begin().store(INFINITY, Release);
+                garbage.push(Garbage {
+                    table: write.table,
+                    version: new,
+                });
+            }
+        }
+        let shared = &self.shared;
+        shared.gc.retire(&shared.txns, &shared.clock, 0, garbage);
+    }
+
+    /// Aborts now (the engine's decision) and returns the error to report.
+    fn fail(&mut self, reason: AbortReason) -> SqlError {
+        self.abort(reason);
+        match reason {
+            AbortReason::WriteConflict => errors::write_conflict(),
+            AbortReason::RepeatableReadValidation => errors::repeatable_read_failure(),
+            AbortReason::SerializableValidation => errors::serializable_failure(),
+            AbortReason::CommitDependency => errors::dependency_failure(),
+            AbortReason::LogFailure | AbortReason::Rollback => errors::transaction_doomed(),
+        }
+    }
+
+    fn abort(&mut self, reason: AbortReason) {
+        if !self.is_active() {
+            return;
+        }
+        let shared = self.shared.clone();
+        shared.txns.set_state(self.slot, TxnState::Aborted, 0);
+        self.rollback_to(Savepoint(0));
+        shared.txns.resolve_dependents(self.slot, false);
+        self.wait_for_dependencies();
+        shared.txns.release(self.slot);
+        shared.counters.abort(reason);
+        self.status = Status::Aborted;
+    }
+
+    /// Waits until every transaction this one read speculatively has ended.
+    /// They are past validation already, so the wait is short.
+    fn wait_for_dependencies(&self) {
+        let mut spins = 0u32;
+        while self.shared.txns.pending_dependencies(self.slot) > 0 {
+            spins += 1;
+            if spins < 64 {
+                std::hint::spin_loop();
+            } else {
+                std::thread::yield_now();
+            }
+        }
+    }
+
+    /// Ends the transaction without committing.
+    pub fn rollback(mut self) {
+        self.abort(AbortReason::Rollback);
+        self.status = Status::Finished;
+    }
+
+    /// Commits; returns the commit timestamp (the read timestamp for a
+    /// read-only SNAPSHOT transaction, which needs none of its own).
+    pub fn commit(mut self) -> SqlResult<u64> {
+        self.check_active()?;
+        let shared = self.shared.clone();
+        if self.writes.is_empty()
+            && self.isolation == IsolationLevel::Snapshot
+            && self.dependencies.is_empty()
+        {
+            shared.txns.release(self.slot);
+            shared.counters.commit();
+            self.status = Status::Finished;
+            return Ok(self.read_ts);
+        }
+        let end_ts = shared.clock.fetch_add(1, AcqRel) + 1;
+        shared.txns.set_state(self.slot, TxnState::Preparing, end_ts);
+        if self.isolation != IsolationLevel::Snapshot && !self.reads_still_visible(end_ts) {
+            return Err(self.fail(AbortReason::RepeatableReadValidation));
+        }
+        if self.isolation == IsolationLevel::Serializable && self.has_phantoms(end_ts) {
+            return Err(self.fail(AbortReason::SerializableValidation));
+        }
+        self.wait_for_dependencies();
+        if shared.txns.must_abort(self.slot) {
+            return Err(self.fail(AbortReason::CommitDependency));
+        }
+        if let Err(error) = self.log(end_ts) {
+            self.fail(AbortReason::LogFailure);
+            return Err(error);
+        }
+        shared.txns.set_state(self.slot, TxnState::Committed, end_ts);
+        let mut garbage = Vec::new();
+        for write in self.writes.drain(..) {
+            if let Some(new) = write.new {
+                new.begin().store(end_ts, Release);
+            }
+            if let Some(old) = write.old {
+                old.end().store(end_ts, Release);
+                garbage.push(Garbage {
+                    table: write.table,
+                    version: old,
+                });
+            }
+        }
+        shared.txns.resolve_dependents(self.slot, true);
+        shared.txns.release(self.slot);
+        shared.counters.commit();
+        self.status = Status::Finished;
+        shared.gc.retire(&shared.txns, &shared.clock, end_ts, garbage);
+        Ok(end_ts)
+    }
+
+    fn reads_still_visible(&mut self, end_ts: u64) -> bool {
+        let reads = std::mem::take(&mut self.reads);
+        let valid = reads
+            .iter()
+            .all(|&v| see(&self.shared.txns, v, end_ts, self.id).visible);
+        self.reads = reads;
+        valid
+    }
+
+    /// Whether a scan, repeated as of `end_ts`, finds a version it did not
+    /// find as of the read timestamp.
+    fn has_phantoms(&self, end_ts: u64) -> bool {
+        let txns = &self.shared.txns;
+        let phantom = |v: VersionPtr| {
+            see(txns, v, end_ts, self.id).visible && !see(txns, v, self.read_ts, self.id).visible
+        };
+        let _guard = crossbeam_epoch::pin();
+        self.scans.iter().any(|scan| match scan {
+            Scan::Table(table) => {
+                table
+                    .heap
+                    .for_each_slot(|slot| {
+                        let v = VersionPtr::new(slot);
+                        if v.begin().load(Acquire) != FREE && phantom(v) {
+                            ControlFlow::Break(())
+                        } else {
+                            ControlFlow::Continue(())
+                        }
+                    })
+                    .is_some()
+            }
+            Scan::HashKey { table, index, key } => table.indexes[*index]
+                .hash
+                .for_each(key.hash, |v| {
+                    if phantom(v) && table.row_matches(*index, table.payload(v), key) {
+                        ControlFlow::Break(())
+                    } else {
+                        ControlFlow::Continue(())
+                    }
+                })
+                .is_some(),
+        })
+    }
+
+    fn log(&self, end_ts: u64) -> SqlResult<()> {
+        let Some(log) = self.shared.commit_log.get() else {
+            return Ok(());
+        };
+        let txns = &self.shared.txns;
+        let mine = Word::txn(self.id);
+        let mut changes = Vec::with_capacity(self.writes.len() * 2);
+        for write in &self.writes {
+            if write.table.def.durability != crate::catalog::Durability::SchemaAndData {
+                continue;
+            }
+            // A version this transaction both created and ended never
+            // existed for anyone else: neither side is logged.
+            if let Some(old) = write.old {
+                if old.begin().load(Acquire) != mine {
+                    changes.push(RowChange::Delete {
+                        table: &write.table,
+                        row: write.table.payload(old),
+                        begin_ts: begin_timestamp(txns, old),
+                    });
+                }
+            }
+            if let Some(new) = write.new {
+                if new.end().load(Acquire) != mine {
+                    changes.push(RowChange::Insert {
+                        table: &write.table,
+                        row: write.table.payload(new),
+                    });
+                }
+            }
+        }
+        if changes.is_empty() {
+            return Ok(());
+        }
+        log.append(&CommitRecord {
+            commit_ts: end_ts,
+            changes: &changes,
+        })
+    }
+}
+
+/// Whether a slot whose begin word read `first` and then `now` still holds
+/// the same version: the word only changes from the creator's id to its
+/// commit timestamp. Anything else means the slot was freed and reused.
+fn same_incarnation(first: u64, now: u64) -> bool {
+    first == now || (first & TXN_FLAG != 0 && now & TXN_FLAG == 0 && now != FREE && now != INFINITY)
+}
+
+enum KeyHolder {
+    /// The version no longer holds its key (ended, or never born).
+    None,
+    /// Another transaction that has not committed holds it.
+    Uncommitted,
+    /// A committed (or this transaction's own) live version holds it.
+    Committed,
+}
+
+impl Drop for Transaction {
+    fn drop(&mut self) {
+        self.abort(AbortReason::Rollback);
+    }
+}

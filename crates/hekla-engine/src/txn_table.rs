@@ -1,0 +1,292 @@
+//! The table of live transactions.
+//!
+//! A begin/end word that holds a transaction id is resolved here: the id's
+//! low bits name a slot, the rest is a generation, so a reader can tell
+//! whether the slot still belongs to that transaction. A transaction stamps
+//! all its versions with timestamps before it gives its slot up, so a reader
+//! that finds the slot gone simply rereads the word.
+
+use crate::errors;
+use crate::word::INFINITY;
+use hekla_types::SqlResult;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering::SeqCst};
+use std::sync::Mutex;
+
+const SLOT_BITS: u32 = 16;
+/// The most transactions that can be active at once in one database.
+pub const MAX_TRANSACTIONS: usize = 1 << SLOT_BITS;
+const SLOT_MASK: u64 = (1 << SLOT_BITS) - 1;
+
+/// `begin_ts` of a free slot.
+const NO_TXN: u64 = u64::MAX;
+/// `begin_ts` while a transaction is choosing its read timestamp: garbage
+/// collection must not advance past anything then.
+const REGISTERING: u64 = 0;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TxnState {
+    Active,
+    /// Has its end timestamp; validating, waiting for dependencies or logging.
+    Preparing,
+    Committed,
+    Aborted,
+}
+
+const STATE_SHIFT: u32 = 62;
+
+fn pack(state: TxnState, ts: u64) -> u64 {
+    debug_assert!(ts <= INFINITY >> 1);
+    ((state as u64) << STATE_SHIFT) | ts
+}
+
+fn unpack(word: u64) -> (TxnState, u64) {
+    let state = match word >> STATE_SHIFT {
+        0 => TxnState::Active,
+        1 => TxnState::Preparing,
+        2 => TxnState::Committed,
+        _ => TxnState::Aborted,
+    };
+    (state, word & ((1 << STATE_SHIFT) - 1))
+}
+
+#[derive(Default)]
+struct Dependents {
+    closed: bool,
+    ids: Vec<u64>,
+}
+
+#[repr(align(128))]
+#[derive(Default)]
+struct Slot {
+    id: AtomicU64,
+    state: AtomicU64,
+    begin_ts: AtomicU64,
+    generation: AtomicU64,
+    pending_dependencies: AtomicU32,
+    abort_now: AtomicBool,
+    dependents: Mutex<Dependents>,
+}
+
+/// Free slots are kept in a few shards so that threads beginning
+/// transactions at the same time rarely meet on one lock.
+const FREE_SHARDS: usize = 8;
+
+static NEXT_THREAD_HINT: AtomicUsize = AtomicUsize::new(0);
+
+thread_local! {
+    static THREAD_HINT: usize = NEXT_THREAD_HINT.fetch_add(1, SeqCst);
+}
+
+fn home_shard() -> usize {
+    THREAD_HINT.with(|h| *h) % FREE_SHARDS
+}
+
+pub struct TxnTable {
+    slots: Box<[Slot]>,
+    free: [Mutex<Vec<u32>>; FREE_SHARDS],
+    high_water: AtomicUsize,
+}
+
+/// A newly begun transaction's identity.
+pub struct Registration {
+    pub slot: u32,
+    pub id: u64,
+    pub read_ts: u64,
+}
+
+impl TxnTable {
+    pub fn new(capacity: usize) -> TxnTable {
+        let capacity = capacity.clamp(1, MAX_TRANSACTIONS);
+        let slots: Box<[Slot]> = (0..capacity)
+            .map(|_| Slot {
+                begin_ts: AtomicU64::new(NO_TXN),
+                ..Slot::default()
+            })
+            .collect();
+        // Popped from the end: low slots first, so scans stay short.
+        let free = std::array::from_fn(|shard| {
+            Mutex::new(
+                (0..capacity as u32)
+                    .rev()
+                    .filter(|slot| *slot as usize % FREE_SHARDS == shard)
+                    .collect(),
+            )
+        });
+        TxnTable {
+            slots,
+            free,
+            high_water: AtomicUsize::new(0),
+        }
+    }
+
+    fn take_slot(&self) -> SqlResult<u32> {
+        let home = home_shard();
+        let slot = (0..FREE_SHARDS)
+            .find_map(|i| {
+                self.free[(home + i) % FREE_SHARDS]
+                    .lock()
+                    .expect("txn free list")
+                    .pop()
+            })
+            .ok_or_else(|| errors::too_many_transactions(self.slots.len()))?;
+        self.high_water.fetch_max(slot as usize + 1, SeqCst);
+        Ok(slot)
+    }
+
+    /// Registers a new active transaction reading as of the clock's value.
+    pub fn begin(&self, clock: &AtomicU64) -> SqlResult<Registration> {
+        let index = self.take_slot()?;
+        let slot = &self.slots[index as usize];
+        slot.begin_ts.store(REGISTERING, SeqCst);
+        let generation = slot.generation.fetch_add(1, SeqCst) + 1;
+        let id = (generation << SLOT_BITS) | u64::from(index);
+        slot.state.store(pack(TxnState::Active, 0), SeqCst);
+        slot.pending_dependencies.store(0, SeqCst);
+        slot.abort_now.store(false, SeqCst);
+        *slot.dependents.lock().expect("dependents") = Dependents::default();
+        slot.id.store(id, SeqCst);
+        let read_ts = clock.load(SeqCst);
+        slot.begin_ts.store(read_ts, SeqCst);
+        Ok(Registration {
+            slot: index,
+            id,
+            read_ts,
+        })
+    }
+
+    /// Gives the slot back. The transaction has stamped every version it
+    /// wrote and has no unresolved dependencies.
+    pub fn release(&self, index: u32) {
+        let slot = &self.slots[index as usize];
+        debug_assert_eq!(slot.pending_dependencies.load(SeqCst), 0);
+        slot.id.store(0, SeqCst);
+        slot.begin_ts.store(NO_TXN, SeqCst);
+        self.free[home_shard()]
+            .lock()
+            .expect("txn free list")
+            .push(index);
+    }
+
+    pub fn set_state(&self, index: u32, state: TxnState, ts: u64) {
+        self.slots[index as usize].state.store(pack(state, ts), SeqCst);
+    }
+
+    /// The state and end timestamp of transaction `id`, or None once it has
+    /// finished and released its slot.
+    pub fn lookup(&self, id: u64) -> Option<(TxnState, u64)> {
+        let slot = self.slots.get((id & SLOT_MASK) as usize)?;
+        if slot.id.load(SeqCst) != id {
+            return None;
+        }
+        let state = slot.state.load(SeqCst);
+        if slot.id.load(SeqCst) != id {
+            return None;
+        }
+        Some(unpack(state))
+    }
+
+    /// Records that `me` (in slot `my_index`) may commit only if `on` commits.
+    /// Returns false if `on` has already finished (the caller rereads).
+    pub fn add_dependency(&self, my_index: u32, me: u64, on: u64) -> bool {
+        let Some(target) = self.slots.get((on & SLOT_MASK) as usize) else {
+            return false;
+        };
+        let mut dependents = target.dependents.lock().expect("dependents");
+        if dependents.closed || target.id.load(SeqCst) != on {
+            return false;
+        }
+        self.slots[my_index as usize]
+            .pending_dependencies
+            .fetch_add(1, SeqCst);
+        dependents.ids.push(me);
+        true
+    }
+
+    /// Tells the transactions that depended on slot `index` how it ended.
+    pub fn resolve_dependents(&self, index: u32, committed: bool) {
+        let ids = {
+            let mut dependents = self.slots[index as usize]
+                .dependents
+                .lock()
+                .expect("dependents");
+            dependents.closed = true;
+            std::mem::take(&mut dependents.ids)
+        };
+        for id in ids {
+            // A dependent never releases its slot while it has pending
+            // dependencies, so the slot is still its own.
+            let slot = &self.slots[(id & SLOT_MASK) as usize];
+            debug_assert_eq!(slot.id.load(SeqCst), id);
+            if !committed {
+                slot.abort_now.store(true, SeqCst);
+            }
+            slot.pending_dependencies.fetch_sub(1, SeqCst);
+        }
+    }
+
+    pub fn pending_dependencies(&self, index: u32) -> u32 {
+        self.slots[index as usize].pending_dependencies.load(SeqCst)
+    }
+
+    pub fn must_abort(&self, index: u32) -> bool {
+        self.slots[index as usize].abort_now.load(SeqCst)
+    }
+
+    /// The oldest read timestamp of any active transaction, or `now` if none
+    /// is older. Versions that ended before it are invisible to everyone.
+    pub fn oldest_active(&self, clock: &AtomicU64) -> u64 {
+        let mut oldest = clock.load(SeqCst);
+        let used = self.high_water.load(SeqCst);
+        for slot in &self.slots[..used] {
+            let begin = slot.begin_ts.load(SeqCst);
+            if begin != NO_TXN {
+                oldest = oldest.min(begin);
+            }
+        }
+        oldest
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn states_pack_and_unpack() {
+        for state in [
+            TxnState::Active,
+            TxnState::Preparing,
+            TxnState::Committed,
+            TxnState::Aborted,
+        ] {
+            assert_eq!(unpack(pack(state, 12345)), (state, 12345));
+        }
+    }
+
+    #[test]
+    fn ids_change_with_every_use_of_a_slot() {
+        let clock = AtomicU64::new(5);
+        let table = TxnTable::new(4);
+        let a = table.begin(&clock).unwrap();
+        assert_eq!(table.lookup(a.id), Some((TxnState::Active, 0)));
+        assert_eq!(table.oldest_active(&clock), 5);
+        table.release(a.slot);
+        assert_eq!(table.lookup(a.id), None);
+        let b = table.begin(&clock).unwrap();
+        assert_eq!(b.slot, a.slot);
+        assert_ne!(b.id, a.id);
+        table.release(b.slot);
+    }
+
+    #[test]
+    fn capacity_is_enforced() {
+        let clock = AtomicU64::new(1);
+        let table = TxnTable::new(2);
+        let a = table.begin(&clock).unwrap();
+        let b = table.begin(&clock).unwrap();
+        assert_eq!(table.begin(&clock).err().unwrap().number, 41839);
+        table.release(a.slot);
+        table.release(b.slot);
+        assert!(table.begin(&clock).is_ok());
+    }
+}

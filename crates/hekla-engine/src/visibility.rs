@@ -1,0 +1,85 @@
+//! Which versions a transaction sees (Larson et al., VLDB 2011, section 2.5).
+//!
+//! A version is visible at time `at` when its begin is at or before `at` and
+//! its end after it. Words that hold a transaction id are resolved through the
+//! transaction table. A transaction that is *preparing* already has its end
+//! timestamp; reading through it is speculative and creates a commit
+//! dependency: the reader may commit only if that transaction does.
+
+use crate::txn_table::{TxnState, TxnTable};
+use crate::version::VersionPtr;
+use crate::word::{Word, FREE, INFINITY};
+use std::sync::atomic::Ordering::Acquire;
+
+/// The outcome of a visibility check.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Seen {
+    pub visible: bool,
+    /// Transactions the outcome assumed would commit.
+    pub depends_on: [Option<u64>; 2],
+    /// The version's end timestamp, when it is one (garbage detection).
+    pub end_ts: Option<u64>,
+}
+
+impl Seen {
+    fn invisible() -> Seen {
+        Seen::default()
+    }
+}
+
+/// Checks `version` for transaction `me` reading as of `at`.
+pub fn see(txns: &TxnTable, version: VersionPtr, at: u64, me: u64) -> Seen {
+    'reread: loop {
+        let mut seen = Seen::invisible();
+        match Word::decode(version.begin().load(Acquire)) {
+            Word::Timestamp(FREE) => return seen,
+            Word::Timestamp(begin) if begin > at => return seen,
+            Word::Timestamp(_) => {}
+            Word::Txn(creator) if creator == me => {
+                let deleted_by_me = version.end().load(Acquire) == Word::txn(me);
+                seen.visible = !deleted_by_me;
+                return seen;
+            }
+            Word::Txn(creator) => match txns.lookup(creator) {
+                None => continue 'reread,
+                Some((TxnState::Preparing, ts)) if ts <= at => seen.depends_on[0] = Some(creator),
+                Some((TxnState::Committed, ts)) if ts <= at => {}
+                Some(_) => return seen,
+            },
+        }
+        match Word::decode(version.end().load(Acquire)) {
+            Word::Timestamp(end) => {
+                seen.visible = at < end;
+                seen.end_ts = (end != INFINITY).then_some(end);
+            }
+            Word::Txn(deleter) if deleter == me => {}
+            Word::Txn(deleter) => match txns.lookup(deleter) {
+                None => continue 'reread,
+                Some((TxnState::Active | TxnState::Aborted, _)) => seen.visible = true,
+                Some((TxnState::Preparing, ts)) => {
+                    seen.visible = ts > at;
+                    if !seen.visible {
+                        seen.depends_on[1] = Some(deleter);
+                    }
+                }
+                Some((TxnState::Committed, ts)) => seen.visible = ts > at,
+            },
+        }
+        return seen;
+    }
+}
+
+/// A committed or committing transaction's begin timestamp for `version`'s
+/// begin word (used for redo records of deletes).
+pub fn begin_timestamp(txns: &TxnTable, version: VersionPtr) -> u64 {
+    loop {
+        match Word::decode(version.begin().load(Acquire)) {
+            Word::Timestamp(ts) => return ts,
+            Word::Txn(creator) => {
+                if let Some((_, ts)) = txns.lookup(creator) {
+                    return ts;
+                }
+            }
+        }
+    }
+}
