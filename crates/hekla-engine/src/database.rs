@@ -121,7 +121,11 @@ impl Database {
     }
 
     pub fn schema_id(&self, name: &str) -> Option<SchemaId> {
-        self.shared.catalog.read().expect("catalog").schema_named(name)
+        self.shared
+            .catalog
+            .read()
+            .expect("catalog")
+            .schema_named(name)
     }
 
     pub fn create_table(&self, def: TableDef) -> SqlResult<Arc<Table>> {
@@ -146,7 +150,10 @@ impl Database {
             .values()
             .any(|t| t.def.schema == def.schema && t.def.name.eq_ignore_ascii_case(&def.name));
         if taken {
-            return Err(errors::object_exists(&format!("{schema_name}.{}", def.name)));
+            return Err(errors::object_exists(&format!(
+                "{schema_name}.{}",
+                def.name
+            )));
         }
         let id = id.unwrap_or(catalog.next_table);
         if catalog.tables.contains_key(&id) {
@@ -170,7 +177,13 @@ impl Database {
     }
 
     pub fn table(&self, id: TableId) -> Option<Arc<Table>> {
-        self.shared.catalog.read().expect("catalog").tables.get(&id).cloned()
+        self.shared
+            .catalog
+            .read()
+            .expect("catalog")
+            .tables
+            .get(&id)
+            .cloned()
     }
 
     pub fn table_named(&self, schema: &str, name: &str) -> Option<Arc<Table>> {
@@ -184,7 +197,14 @@ impl Database {
     }
 
     pub fn tables(&self) -> Vec<Arc<Table>> {
-        self.shared.catalog.read().expect("catalog").tables.values().cloned().collect()
+        self.shared
+            .catalog
+            .read()
+            .expect("catalog")
+            .tables
+            .values()
+            .cloned()
+            .collect()
     }
 
     pub fn stats(&self) -> DatabaseStats {
@@ -198,7 +218,9 @@ impl Database {
 
     /// Runs a full garbage-collection pass now; returns versions collected.
     pub fn collect_garbage(&self) -> usize {
-        self.shared.gc.collect_all(&self.shared.txns, &self.shared.clock)
+        self.shared
+            .gc
+            .collect_all(&self.shared.txns, &self.shared.clock)
     }
 
     /// Versions handed to the collector and not yet collected.
@@ -212,7 +234,11 @@ impl Database {
     }
 }
 
-fn spawn_collector(shared: Weak<Shared>, stop: Arc<AtomicBool>, interval: Duration) -> JoinHandle<()> {
+fn spawn_collector(
+    shared: Weak<Shared>,
+    stop: Arc<AtomicBool>,
+    interval: Duration,
+) -> JoinHandle<()> {
     std::thread::Builder::new()
         .name("hekla-gc".to_string())
         .spawn(move || {

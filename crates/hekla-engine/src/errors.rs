@@ -88,9 +88,7 @@ pub fn truncation(object: &str, column: &str) -> SqlError {
         2628,
         16,
         1,
-        format!(
-            "String or binary data would be truncated in table '{object}', column '{column}'."
-        ),
+        format!("String or binary data would be truncated in table '{object}', column '{column}'."),
     )
 }
 

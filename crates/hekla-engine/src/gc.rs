@@ -131,7 +131,8 @@ impl Collector {
             version.begin().store(FREE, Ordering::Release);
             freed.push((table, size, version));
         }
-        self.collected.fetch_add(freed.len() as u64, Ordering::Relaxed);
+        self.collected
+            .fetch_add(freed.len() as u64, Ordering::Relaxed);
         freed.sort_unstable_by_key(|(table, size, _)| (Arc::as_ptr(table) as usize, *size));
         // The closure runs only after every thread pinned now has unpinned,
         // so no traversal can still be holding these slots.

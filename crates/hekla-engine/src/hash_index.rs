@@ -64,50 +64,69 @@ impl HashIndex {
         }
     }
 
-    /// Visits the unmarked versions of `hash`'s bucket, newest first, helping
-    /// to unlink marked ones on the way. The caller must be epoch-pinned.
+    /// Visits the unmarked versions of `hash`'s bucket, newest first, each
+    /// at most once, helping to unlink marked ones on the way. Versions
+    /// linked after the walk starts may be missed. The caller must be pinned.
     pub fn for_each<B>(
         &self,
         hash: u64,
         mut visit: impl FnMut(VersionPtr) -> ControlFlow<B>,
     ) -> Option<B> {
-        'restart: loop {
-            let mut prev = self.bucket(hash);
-            let mut current = prev.load(Ordering::Acquire);
-            while let Some(version) = VersionPtr::from_link(current) {
-                let next = version.link(self.link).load(Ordering::Acquire);
-                if next & LINK_MARK != 0 {
-                    let successor = next & !LINK_MARK;
-                    match prev.compare_exchange(
-                        current,
-                        successor,
-                        Ordering::AcqRel,
-                        Ordering::Acquire,
-                    ) {
-                        Ok(_) => {
-                            current = successor;
-                            continue;
-                        }
-                        Err(_) => continue 'restart,
-                    }
-                }
-                if let ControlFlow::Break(b) = visit(version) {
-                    return Some(b);
-                }
-                prev = version.link(self.link);
-                current = next;
+        let mut prev = self.bucket(hash);
+        let mut current = prev.load(Ordering::Acquire);
+        while let Some(version) = VersionPtr::from_link(current) {
+            let next = version.link(self.link).load(Ordering::Acquire);
+            if next & LINK_MARK != 0 {
+                // Help unlink it. If the predecessor changed meanwhile, a
+                // later pass will; either way step over it.
+                let successor = next & !LINK_MARK;
+                let _ =
+                    prev.compare_exchange(current, successor, Ordering::AcqRel, Ordering::Acquire);
+                current = successor;
+                continue;
             }
-            return None;
+            if let ControlFlow::Break(b) = visit(version) {
+                return Some(b);
+            }
+            prev = version.link(self.link);
+            current = next;
         }
+        None
     }
 
-    /// Marks `version` as removed and makes sure it is unlinked from its
-    /// bucket. On return no new traversal can reach it. Pinned caller.
+    /// Marks `version` as removed and unlinks it from its bucket. On return
+    /// no new traversal can reach it. The caller must be pinned.
     pub fn remove(&self, version: VersionPtr, hash: u64) {
-        version.link(self.link).fetch_or(LINK_MARK, Ordering::AcqRel);
-        // A full traversal unlinks every marked version it meets, so once it
-        // returns, `version` can no longer be reached from the bucket.
-        self.for_each::<()>(hash, |_| ControlFlow::Continue(()));
+        version
+            .link(self.link)
+            .fetch_or(LINK_MARK, Ordering::AcqRel);
+        'pass: loop {
+            let mut prev = self.bucket(hash);
+            let mut current = prev.load(Ordering::Acquire);
+            while let Some(node) = VersionPtr::from_link(current) {
+                let next = node.link(self.link).load(Ordering::Acquire);
+                if next & LINK_MARK == 0 {
+                    prev = node.link(self.link);
+                    current = next;
+                    continue;
+                }
+                let successor = next & !LINK_MARK;
+                let unlinked = prev
+                    .compare_exchange(current, successor, Ordering::AcqRel, Ordering::Acquire)
+                    .is_ok();
+                if node == version {
+                    if unlinked {
+                        // The predecessor was live (unmarked), so `version`
+                        // is out of the chain for good.
+                        return;
+                    }
+                    continue 'pass;
+                }
+                current = successor;
+            }
+            // A whole pass never met it: it is not in the chain.
+            return;
+        }
     }
 
     /// Walks every bucket; cost is proportional to the index size, so DMVs

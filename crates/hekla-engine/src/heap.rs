@@ -183,7 +183,10 @@ impl RowHeap {
     /// Calls `visit` with the address of every slot (free or not) in every
     /// page that exists now, until it breaks. Pages are never freed while
     /// the heap lives.
-    pub fn for_each_slot<B>(&self, mut visit: impl FnMut(NonNull<u8>) -> ControlFlow<B>) -> Option<B> {
+    pub fn for_each_slot<B>(
+        &self,
+        mut visit: impl FnMut(NonNull<u8>) -> ControlFlow<B>,
+    ) -> Option<B> {
         for entry in self.classes.iter() {
             let class = entry.load(Ordering::Acquire);
             if class.is_null() {
@@ -198,7 +201,8 @@ impl RowHeap {
             for base in pages {
                 for i in 0..class.slots_per_page {
                     // SAFETY: i * slot_size < page_size.
-                    let slot = unsafe { NonNull::new_unchecked(base.as_ptr().add(i * class.slot_size)) };
+                    let slot =
+                        unsafe { NonNull::new_unchecked(base.as_ptr().add(i * class.slot_size)) };
                     if let ControlFlow::Break(b) = visit(slot) {
                         return Some(b);
                     }

@@ -75,7 +75,11 @@ impl RowLayout {
                 }
             })
             .collect();
-        let offset_width = if var_max_total <= u64::from(u16::MAX) { 2 } else { 4 };
+        let offset_width = if var_max_total <= u64::from(u16::MAX) {
+            2
+        } else {
+            4
+        };
         RowLayout {
             columns: slots,
             fixed_end,

@@ -85,7 +85,10 @@ impl Counters {
     }
 
     fn total(&self, counter: usize) -> u64 {
-        self.stripes.iter().map(|s| s.0[counter].load(Relaxed)).sum()
+        self.stripes
+            .iter()
+            .map(|s| s.0[counter].load(Relaxed))
+            .sum()
     }
 
     pub fn snapshot(&self) -> DatabaseStats {

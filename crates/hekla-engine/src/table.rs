@@ -116,10 +116,8 @@ impl Table {
         // its prefix is within the slot because every payload has one, and
         // the full length read from it was allocated.
         unsafe {
-            let prefix = std::slice::from_raw_parts(
-                version.payload_ptr(links),
-                self.layout.prefix_len(),
-            );
+            let prefix =
+                std::slice::from_raw_parts(version.payload_ptr(links), self.layout.prefix_len());
             let len = self.layout.payload_len(prefix);
             version.payload(links, len)
         }
@@ -131,7 +129,10 @@ impl Table {
         let mut hasher = KeyHasher::default();
         for &column in &self.indexes[index].columns {
             match self.layout.column(payload, column) {
-                Some(bytes) => self.layout.data_type(column).stored_hash(bytes, &mut hasher),
+                Some(bytes) => self
+                    .layout
+                    .data_type(column)
+                    .stored_hash(bytes, &mut hasher),
                 None => hasher.write_u64(0x4E55_4C4C),
             }
         }
@@ -156,11 +157,13 @@ impl Table {
             .columns
             .iter()
             .enumerate()
-            .all(|(i, &column)| match (self.layout.column(payload, column), key.part(i)) {
-                (Some(x), Some(y)) => self.layout.data_type(column).stored_eq(x, y),
-                (None, None) => true,
-                _ => false,
-            })
+            .all(
+                |(i, &column)| match (self.layout.column(payload, column), key.part(i)) {
+                    (Some(x), Some(y)) => self.layout.data_type(column).stored_eq(x, y),
+                    (None, None) => true,
+                    _ => false,
+                },
+            )
     }
 
     /// Converts lookup values for index `index` to stored form.
@@ -215,11 +218,7 @@ impl Table {
 
     /// Names the column in an encoding error.
     pub(crate) fn column_error(&self, column: usize, error: SqlError) -> SqlError {
-        let name = self
-            .def
-            .columns
-            .get(column)
-            .map_or("", |c| c.name.as_str());
+        let name = self.def.columns.get(column).map_or("", |c| c.name.as_str());
         match error.number {
             515 => errors::null_not_allowed(name, &self.qualified_name, "INSERT"),
             2628 => errors::truncation(&self.qualified_name, name),

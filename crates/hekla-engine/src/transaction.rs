@@ -250,7 +250,12 @@ impl Transaction {
     }
 
     /// The first visible row with `key` in index `index` (unique indexes).
-    pub fn get(&mut self, table: &Arc<Table>, index: usize, key: &[Value]) -> SqlResult<Option<RowId>> {
+    pub fn get(
+        &mut self,
+        table: &Arc<Table>,
+        index: usize,
+        key: &[Value],
+    ) -> SqlResult<Option<RowId>> {
         self.lookup(table, index, key, |row| ControlFlow::Break(row.id()))
     }
 
@@ -577,7 +582,9 @@ impl Transaction {
             return Ok(self.read_ts);
         }
         let end_ts = shared.clock.fetch_add(1, AcqRel) + 1;
-        shared.txns.set_state(self.slot, TxnState::Preparing, end_ts);
+        shared
+            .txns
+            .set_state(self.slot, TxnState::Preparing, end_ts);
         if self.isolation != IsolationLevel::Snapshot && !self.reads_still_visible(end_ts) {
             return Err(self.fail(AbortReason::RepeatableReadValidation));
         }
@@ -592,7 +599,9 @@ impl Transaction {
             self.fail(AbortReason::LogFailure);
             return Err(error);
         }
-        shared.txns.set_state(self.slot, TxnState::Committed, end_ts);
+        shared
+            .txns
+            .set_state(self.slot, TxnState::Committed, end_ts);
         let mut garbage = Vec::new();
         for write in self.writes.drain(..) {
             if let Some(new) = write.new {
@@ -610,7 +619,9 @@ impl Transaction {
         shared.txns.release(self.slot);
         shared.counters.commit();
         self.status = Status::Finished;
-        shared.gc.retire(&shared.txns, &shared.clock, end_ts, garbage);
+        shared
+            .gc
+            .retire(&shared.txns, &shared.clock, end_ts, garbage);
         Ok(end_ts)
     }
 
@@ -632,19 +643,17 @@ impl Transaction {
         };
         let _guard = crossbeam_epoch::pin();
         self.scans.iter().any(|scan| match scan {
-            Scan::Table(table) => {
-                table
-                    .heap
-                    .for_each_slot(|slot| {
-                        let v = VersionPtr::new(slot);
-                        if v.begin().load(Acquire) != FREE && phantom(v) {
-                            ControlFlow::Break(())
-                        } else {
-                            ControlFlow::Continue(())
-                        }
-                    })
-                    .is_some()
-            }
+            Scan::Table(table) => table
+                .heap
+                .for_each_slot(|slot| {
+                    let v = VersionPtr::new(slot);
+                    if v.begin().load(Acquire) != FREE && phantom(v) {
+                        ControlFlow::Break(())
+                    } else {
+                        ControlFlow::Continue(())
+                    }
+                })
+                .is_some(),
             Scan::HashKey { table, index, key } => table.indexes[*index]
                 .hash
                 .for_each(key.hash, |v| {

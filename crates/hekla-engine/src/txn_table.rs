@@ -168,7 +168,9 @@ impl TxnTable {
     }
 
     pub fn set_state(&self, index: u32, state: TxnState, ts: u64) {
-        self.slots[index as usize].state.store(pack(state, ts), SeqCst);
+        self.slots[index as usize]
+            .state
+            .store(pack(state, ts), SeqCst);
     }
 
     /// The state and end timestamp of transaction `id`, or None once it has

@@ -115,9 +115,17 @@ impl Decimal {
     }
 }
 
-/// Msg 2750 / 2751 for precisions and scales decimal does not have.
+/// Msg 1001 / 2750 / 2751 for precisions and scales decimal does not have.
 pub(crate) fn check_type(precision: u8, scale: u8) -> SqlResult<()> {
-    if precision == 0 || precision > MAX_PRECISION {
+    if precision == 0 {
+        return Err(SqlError::new(
+            1001,
+            15,
+            1,
+            "Line 1: Length or precision specification 0 is invalid.",
+        ));
+    }
+    if precision > MAX_PRECISION {
         return Err(SqlError::new(
             2750,
             16,

@@ -152,14 +152,14 @@ impl Decimal {
         )
     }
 
-    pub fn add(self, other: Decimal) -> SqlResult<Decimal> {
+    pub fn checked_add(self, other: Decimal) -> SqlResult<Decimal> {
         let (precision, scale) = self.result_type_with(DecimalOp::Add, other);
         self.sum(other, precision, scale)
     }
 
-    pub fn sub(self, other: Decimal) -> SqlResult<Decimal> {
+    pub fn checked_sub(self, other: Decimal) -> SqlResult<Decimal> {
         let (precision, scale) = self.result_type_with(DecimalOp::Sub, other);
-        self.sum(other.neg(), precision, scale)
+        self.sum(-other, precision, scale)
     }
 
     fn sum(self, other: Decimal, precision: u8, scale: u8) -> SqlResult<Decimal> {
@@ -171,7 +171,7 @@ impl Decimal {
             .finish(u32::from(exact), precision, scale)
     }
 
-    pub fn mul(self, other: Decimal) -> SqlResult<Decimal> {
+    pub fn checked_mul(self, other: Decimal) -> SqlResult<Decimal> {
         let (precision, scale) = self.result_type_with(DecimalOp::Mul, other);
         let (a, b) = (Wide::of(self), Wide::of(other));
         let product = Wide {
@@ -186,7 +186,7 @@ impl Decimal {
     }
 
     /// Msg 8134 when `other` is zero.
-    pub fn div(self, other: Decimal) -> SqlResult<Decimal> {
+    pub fn checked_div(self, other: Decimal) -> SqlResult<Decimal> {
         if other.mantissa == 0 {
             return Err(SqlError::divide_by_zero());
         }
@@ -208,7 +208,7 @@ impl Decimal {
     }
 
     /// `%`: the remainder takes the dividend's sign, as in SQL Server.
-    pub fn rem(self, other: Decimal) -> SqlResult<Decimal> {
+    pub fn checked_rem(self, other: Decimal) -> SqlResult<Decimal> {
         if other.mantissa == 0 {
             return Err(SqlError::divide_by_zero());
         }

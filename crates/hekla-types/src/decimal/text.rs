@@ -6,7 +6,12 @@ use std::fmt;
 use std::str::FromStr;
 
 fn syntax_error() -> SqlError {
-    SqlError::new(8114, 16, 5, "Error converting data type varchar to numeric.")
+    SqlError::new(
+        8114,
+        16,
+        5,
+        "Error converting data type varchar to numeric.",
+    )
 }
 
 /// Parses `[+|-]digits[.digits]` (surrounding whitespace allowed, no

@@ -1,0 +1,485 @@
+//! `hekla bench engine`: the engine embedded, on YCSB's `usertable` shape
+//! (a varchar(255) key with a hash index and ten varchar(100) fields) and on
+//! the sample's `SalesOrderDetail` shape for memory per row.
+
+use super::histogram::Histogram;
+use super::report::Report;
+use super::workload::{field_value, ycsb_key, Rng, Zipfian};
+use clap::Args;
+use hekla_engine::{
+    ColumnDef, Database, DatabaseConfig, IndexDef, IsolationLevel, Table, TableDef, Uniqueness,
+};
+use hekla_types::{Collation, DataType, Length, Money, SqlError, Value};
+use std::ops::ControlFlow;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+const FIELDS: usize = 10;
+const FIELD_LEN: usize = 100;
+const LOAD_BATCH: usize = 100;
+
+#[derive(Args)]
+pub struct EngineArgs {
+    /// Rows loaded into usertable.
+    #[arg(long, default_value_t = 1_000_000)]
+    rows: u64,
+    /// Seconds each workload runs for, per thread count.
+    #[arg(long, default_value_t = 5.0)]
+    seconds: f64,
+    /// Thread counts to run every workload with.
+    #[arg(long, value_delimiter = ',', default_values_t = vec![1usize, 2])]
+    threads: Vec<usize>,
+    /// Rows loaded into SalesOrderDetail for the memory figures.
+    #[arg(long, default_value_t = 5_000_000)]
+    sales_rows: u64,
+    /// BUCKET_COUNT of SalesOrderDetail's hash index.
+    #[arg(long, default_value_t = 5_000_000)]
+    sales_buckets: u64,
+    /// Small sizes and short runs: every part in well under a minute.
+    #[arg(long)]
+    quick: bool,
+    /// Print one JSON object instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(mut args: EngineArgs) -> Result<(), String> {
+    if args.quick {
+        args.rows = args.rows.min(20_000);
+        args.seconds = args.seconds.min(0.5);
+        args.sales_rows = args.sales_rows.min(100_000);
+        args.sales_buckets = args.sales_buckets.min(100_000);
+    }
+    if args.rows == 0 || args.threads.iter().any(|&t| t == 0) || !(args.seconds > 0.0) {
+        return Err("--rows, --threads and --seconds must be positive".to_string());
+    }
+    let mut report = Report::new("engine", args.json);
+    // Memory first, while the process is small, so RSS growth is its own.
+    sales_order_detail_memory(&args, &mut report)?;
+    let bench = Usertable::load(&args, &mut report)?;
+    bench.point_reads(&args, &mut report, false)?;
+    bench.point_reads(&args, &mut report, true)?;
+    bench.updates(&args, &mut report)?;
+    bench.inserts(&args, &mut report)?;
+    report.finish();
+    Ok(())
+}
+
+fn varchar(len: u32) -> DataType {
+    DataType::VarChar {
+        len: Length::Bounded(len),
+        collation: Collation::default(),
+    }
+}
+
+fn sql(error: SqlError) -> String {
+    error.to_string()
+}
+
+/// The process's resident set size in bytes (Linux).
+fn resident_bytes() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmRSS:"))
+        .and_then(|rest| {
+            rest.trim()
+                .trim_end_matches("kB")
+                .trim()
+                .parse::<u64>()
+                .ok()
+        })
+        .map_or(0, |kb| kb * 1024)
+}
+
+const MIB: f64 = 1024.0 * 1024.0;
+
+fn sales_order_detail_memory(args: &EngineArgs, report: &mut Report) -> Result<(), String> {
+    report.section(&format!(
+        "SalesOrderDetail memory: {} rows, hash index BUCKET_COUNT = {}",
+        args.sales_rows, args.sales_buckets
+    ));
+    let before = resident_bytes();
+    let db = Database::new(DatabaseConfig::default());
+    let table = db
+        .create_table(TableDef::new(
+            "SalesOrderDetail",
+            vec![
+                ColumnDef::new("SalesOrderID", DataType::Int, false),
+                ColumnDef::new("SalesOrderDetailID", DataType::Int, false),
+                ColumnDef::new(
+                    "CarrierTrackingNumber",
+                    DataType::NVarChar {
+                        len: Length::Bounded(25),
+                        collation: Collation::default(),
+                    },
+                    true,
+                ),
+                ColumnDef::new("OrderQty", DataType::SmallInt, false),
+                ColumnDef::new("ProductID", DataType::Int, false),
+                ColumnDef::new("UnitPrice", DataType::Money, false),
+            ],
+            vec![IndexDef::hash(
+                "PK_SalesOrderDetail",
+                &[0, 1],
+                args.sales_buckets,
+                Uniqueness::PrimaryKey,
+            )],
+        ))
+        .map_err(sql)?;
+    let mut rng = Rng::new(42);
+    let started = Instant::now();
+    let mut row = Vec::with_capacity(6);
+    for batch_start in (0..args.sales_rows).step_by(1000) {
+        let mut tx = db.begin(IsolationLevel::Snapshot).map_err(sql)?;
+        for n in batch_start..(batch_start + 1000).min(args.sales_rows) {
+            // AdventureWorks' tracking numbers look like "4911-403C-98".
+            let tracking = format!(
+                "{:04X}-{:04X}-{:02X}",
+                rng.below(0x10000),
+                rng.below(0x10000),
+                rng.below(0x100)
+            );
+            row.clear();
+            row.extend([
+                Value::Int((n / 4) as i32 + 43659),
+                Value::Int(n as i32 + 1),
+                Value::String(tracking),
+                Value::SmallInt(1 + rng.below(10) as i16),
+                Value::Int(700 + rng.below(300) as i32),
+                Value::Money(Money(rng.below(20_000_000) as i64)),
+            ]);
+            tx.insert(&table, &row).map_err(sql)?;
+        }
+        tx.commit().map_err(sql)?;
+    }
+    let load_seconds = started.elapsed().as_secs_f64();
+    let growth = resident_bytes().saturating_sub(before) as f64;
+    let stats = table.memory_stats();
+    let index_bytes: u64 = stats.indexes.iter().map(|(_, s)| s.allocated_bytes).sum();
+    let rows = args.sales_rows as f64;
+    report.add("sales_load_rows_per_s", rows / load_seconds, "rows/s");
+    report.add(
+        "sales_row_bytes_per_row",
+        stats.rows.used_bytes as f64 / rows,
+        "bytes",
+    );
+    report.add(
+        "sales_rows_allocated_mib",
+        stats.rows.allocated_bytes as f64 / MIB,
+        "MiB",
+    );
+    report.add("sales_index_allocated_mib", index_bytes as f64 / MIB, "MiB");
+    report.add(
+        "sales_engine_total_mib",
+        (stats.rows.allocated_bytes + index_bytes) as f64 / MIB,
+        "MiB",
+    );
+    report.add("sales_rss_growth_mib", growth / MIB, "MiB");
+    report.add("sales_rss_bytes_per_row", growth / rows, "bytes");
+    Ok(())
+}
+
+/// Per-thread state of a measured workload.
+struct Outcome {
+    committed: u64,
+    conflicts: u64,
+    latency: Histogram,
+}
+
+/// Runs `op` on `threads` threads for `seconds`; `op` returns Ok(true) for a
+/// committed transaction, Ok(false) for an expected conflict (41302).
+fn measure<S>(
+    threads: usize,
+    seconds: f64,
+    setup: impl Fn(usize) -> S + Sync,
+    op: impl Fn(&mut S, &mut Rng) -> Result<bool, SqlError> + Sync,
+) -> Result<(f64, Outcome), String> {
+    let deadline = Duration::from_secs_f64(seconds);
+    let started = Instant::now();
+    let outcomes: Vec<Result<Outcome, String>> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|t| {
+                let (setup, op) = (&setup, &op);
+                scope.spawn(move || {
+                    let mut state = setup(t);
+                    let mut rng = Rng::new(0xC0FFEE + t as u64);
+                    let mut outcome = Outcome {
+                        committed: 0,
+                        conflicts: 0,
+                        latency: Histogram::default(),
+                    };
+                    let begun = Instant::now();
+                    loop {
+                        for _ in 0..64 {
+                            let t0 = Instant::now();
+                            let committed = op(&mut state, &mut rng).map_err(sql)?;
+                            outcome.latency.record(t0.elapsed().as_nanos() as u64);
+                            if committed {
+                                outcome.committed += 1;
+                            } else {
+                                outcome.conflicts += 1;
+                            }
+                        }
+                        if begun.elapsed() >= deadline {
+                            return Ok(outcome);
+                        }
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| w.join().expect("benchmark worker panicked"))
+            .collect()
+    });
+    let elapsed = started.elapsed().as_secs_f64();
+    let mut total = Outcome {
+        committed: 0,
+        conflicts: 0,
+        latency: Histogram::default(),
+    };
+    for outcome in outcomes {
+        let outcome = outcome?;
+        total.committed += outcome.committed;
+        total.conflicts += outcome.conflicts;
+        total.latency.merge(&outcome.latency);
+    }
+    Ok((elapsed, total))
+}
+
+fn add_outcome(report: &mut Report, name: &str, elapsed: f64, outcome: &Outcome) {
+    report.add(
+        name.to_string(),
+        outcome.committed as f64 / elapsed,
+        "ops/s",
+    );
+    for (suffix, fraction) in [("p50", 0.5), ("p99", 0.99), ("p999", 0.999)] {
+        let nanos = outcome.latency.percentile(fraction);
+        report.add(format!("{name}_{suffix}"), nanos as f64 / 1000.0, "us");
+    }
+    if outcome.conflicts > 0 {
+        report.add(
+            format!("{name}_conflicts"),
+            outcome.conflicts as f64,
+            "aborts",
+        );
+    }
+}
+
+struct Usertable {
+    db: Database,
+    table: Arc<Table>,
+    keys: Vec<[Value; 1]>,
+    zipfian: Zipfian,
+}
+
+impl Usertable {
+    fn load(args: &EngineArgs, report: &mut Report) -> Result<Usertable, String> {
+        report.section(&format!(
+            "usertable: {} rows of 10 x varchar(100)",
+            args.rows
+        ));
+        let db = Database::new(DatabaseConfig::default());
+        let mut columns = vec![ColumnDef::new("YCSB_KEY", varchar(255), false)];
+        columns
+            .extend((0..FIELDS).map(|i| ColumnDef::new(&format!("FIELD{i}"), varchar(100), true)));
+        let table = db
+            .create_table(TableDef::new(
+                "usertable",
+                columns,
+                vec![IndexDef::hash(
+                    "pk_usertable",
+                    &[0],
+                    args.rows,
+                    Uniqueness::PrimaryKey,
+                )],
+            ))
+            .map_err(sql)?;
+        let keys: Vec<[Value; 1]> = (0..args.rows)
+            .map(|n| [Value::String(ycsb_key(n))])
+            .collect();
+        let threads = args.threads.iter().copied().max().unwrap_or(1) as u64;
+        let started = Instant::now();
+        std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..threads)
+                .map(|t| {
+                    let (db, table, keys) = (&db, &table, &keys);
+                    scope.spawn(move || -> Result<(), String> {
+                        let mut rng = Rng::new(t);
+                        let mut row = row_template(&mut rng);
+                        let mine: Vec<u64> =
+                            (t..keys.len() as u64).step_by(threads as usize).collect();
+                        for batch in mine.chunks(LOAD_BATCH) {
+                            let mut tx = db.begin(IsolationLevel::Snapshot).map_err(sql)?;
+                            for &n in batch {
+                                row[0] = keys[n as usize][0].clone();
+                                tx.insert(table, &row).map_err(sql)?;
+                            }
+                            tx.commit().map_err(sql)?;
+                        }
+                        Ok(())
+                    })
+                })
+                .collect();
+            workers
+                .into_iter()
+                .try_for_each(|w| w.join().expect("loader panicked"))
+        })?;
+        let seconds = started.elapsed().as_secs_f64();
+        report.add(
+            format!("load_rows_per_s_{threads}t"),
+            args.rows as f64 / seconds,
+            "rows/s",
+        );
+        let stats = table.memory_stats();
+        let index_bytes: u64 = stats.indexes.iter().map(|(_, s)| s.allocated_bytes).sum();
+        report.add(
+            "usertable_row_bytes_per_row",
+            stats.rows.used_bytes as f64 / args.rows as f64,
+            "bytes",
+        );
+        report.add(
+            "usertable_engine_total_mib",
+            (stats.rows.allocated_bytes + index_bytes) as f64 / MIB,
+            "MiB",
+        );
+        let zipfian = Zipfian::new(args.rows, 0.99);
+        Ok(Usertable {
+            db,
+            table,
+            keys,
+            zipfian,
+        })
+    }
+
+    fn pick(&self, rng: &mut Rng, zipfian: bool) -> &[Value] {
+        let n = if zipfian {
+            self.zipfian.next(rng)
+        } else {
+            rng.below(self.keys.len() as u64)
+        };
+        &self.keys[n as usize]
+    }
+
+    /// One transaction per read; every field's bytes are copied out.
+    fn point_reads(
+        &self,
+        args: &EngineArgs,
+        report: &mut Report,
+        zipfian: bool,
+    ) -> Result<(), String> {
+        let distribution = if zipfian { "zipfian" } else { "uniform" };
+        report.section(&format!("point reads (all fields), {distribution} keys"));
+        for &threads in &args.threads {
+            let (elapsed, outcome) = measure(
+                threads,
+                args.seconds,
+                |_| Vec::<u8>::with_capacity(2048),
+                |buffer, rng| {
+                    let key = self.pick(rng, zipfian);
+                    let mut tx = self.db.begin(IsolationLevel::Snapshot)?;
+                    let found = tx.lookup(&self.table, 0, key, |row| {
+                        buffer.clear();
+                        for column in 0..=FIELDS {
+                            buffer.extend_from_slice(row.stored(column).unwrap_or_default());
+                        }
+                        ControlFlow::Break(())
+                    })?;
+                    tx.commit()?;
+                    assert!(found.is_some(), "every loaded key is found");
+                    Ok(true)
+                },
+            )?;
+            add_outcome(
+                report,
+                &format!("point_read_{distribution}_{threads}t"),
+                elapsed,
+                &outcome,
+            );
+        }
+        Ok(())
+    }
+
+    /// One transaction per update of one field of one row (uniform keys).
+    fn updates(&self, args: &EngineArgs, report: &mut Report) -> Result<(), String> {
+        report.section("single-row updates of one field, uniform keys, durability off");
+        let mut rng = Rng::new(99);
+        let changes: Vec<(usize, Value)> = (0..256)
+            .map(|i| {
+                (
+                    1 + i % FIELDS,
+                    Value::String(field_value(&mut rng, FIELD_LEN)),
+                )
+            })
+            .collect();
+        for &threads in &args.threads {
+            let (elapsed, outcome) = measure(
+                threads,
+                args.seconds,
+                |_| (),
+                |_, rng| {
+                    let key = self.pick(rng, false);
+                    let change = &changes[rng.below(changes.len() as u64) as usize];
+                    let mut tx = self.db.begin(IsolationLevel::Snapshot)?;
+                    let Some(row) = tx.get(&self.table, 0, key)? else {
+                        panic!("every loaded key is found");
+                    };
+                    match tx.update(&self.table, row, std::slice::from_ref(change)) {
+                        Ok(_) => tx.commit().map(|_| true),
+                        Err(e) if e.number == 41302 => Ok(false),
+                        Err(e) => Err(e),
+                    }
+                },
+            )?;
+            add_outcome(
+                report,
+                &format!("update_uniform_{threads}t"),
+                elapsed,
+                &outcome,
+            );
+        }
+        let stats = self.table.memory_stats();
+        report.add(
+            "usertable_live_versions_after_updates",
+            stats.rows.live_slots as f64,
+            "versions",
+        );
+        Ok(())
+    }
+
+    /// One transaction per insert of a new row.
+    fn inserts(&self, args: &EngineArgs, report: &mut Report) -> Result<(), String> {
+        report.section("inserts of new rows");
+        let mut next_base = self.keys.len() as u64;
+        for &threads in &args.threads {
+            let base = next_base;
+            let (elapsed, outcome) = measure(
+                threads,
+                args.seconds,
+                |t| {
+                    let mut rng = Rng::new(1000 + t as u64);
+                    (row_template(&mut rng), base + t as u64)
+                },
+                |(row, next), _| {
+                    row[0] = Value::String(ycsb_key(*next));
+                    *next += threads as u64;
+                    let mut tx = self.db.begin(IsolationLevel::Snapshot)?;
+                    tx.insert(&self.table, row)?;
+                    tx.commit().map(|_| true)
+                },
+            )?;
+            next_base =
+                base + (outcome.committed + outcome.conflicts + threads as u64) * threads as u64;
+            add_outcome(report, &format!("insert_{threads}t"), elapsed, &outcome);
+        }
+        Ok(())
+    }
+}
+
+/// A usertable row with random fields; the caller sets the key (column 0).
+fn row_template(rng: &mut Rng) -> Vec<Value> {
+    let mut row = vec![Value::Null];
+    row.extend((0..FIELDS).map(|_| Value::String(field_value(rng, FIELD_LEN))));
+    row
+}
