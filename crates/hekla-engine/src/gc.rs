@@ -10,6 +10,7 @@
 //! commit) and by a background pass; lookups also mark garbage they meet so
 //! that chains stay short between passes.
 
+use crate::sharding::Padded;
 use crate::table::Table;
 use crate::txn_table::TxnTable;
 use crate::version::VersionPtr;
@@ -18,23 +19,32 @@ use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-/// Versions a committing thread collects at most, so commit latency stays flat.
-const COOPERATIVE_BUDGET: usize = 64;
+/// A committing thread starts collecting once this many versions are
+/// ready, so that the fixed costs of a pass (pinning, deferring the free)
+/// are shared by many versions.
+const COOPERATIVE_BATCH: usize = 32;
+/// ... and collects at most this many, so commit latency stays flat.
+const COOPERATIVE_BUDGET: usize = 256;
 
 pub(crate) struct Garbage {
     pub table: Arc<Table>,
     pub version: VersionPtr,
 }
 
-struct Batch {
-    /// Garbage once every active transaction began after this timestamp.
+/// Versions ended at `ts`; garbage once every active transaction began
+/// after `ts`.
+struct Retired {
     ts: u64,
-    versions: Vec<Garbage>,
+    garbage: Garbage,
 }
+
+/// Committing threads queue garbage in their own shard, so that two cores
+/// committing at once do not meet on one lock.
+const SHARDS: usize = 4;
 
 #[derive(Default)]
 pub(crate) struct Collector {
-    queue: Mutex<VecDeque<Batch>>,
+    queues: [Padded<Mutex<VecDeque<Retired>>>; SHARDS],
     /// A recent value of the oldest active read timestamp; never too high.
     watermark: AtomicU64,
     collected: AtomicU64,
@@ -51,43 +61,59 @@ impl Collector {
         self.collected.load(Ordering::Relaxed)
     }
 
-    /// Hands over versions ended at `ts`, then collects a bounded amount of
-    /// ready garbage on the caller's thread.
-    pub fn retire(&self, txns: &TxnTable, clock: &AtomicU64, ts: u64, versions: Vec<Garbage>) {
-        let ready = {
-            let mut queue = self.queue.lock().expect("gc queue");
-            if !versions.is_empty() {
-                queue.push_back(Batch { ts, versions });
+    fn home(&self) -> &Mutex<VecDeque<Retired>> {
+        &self.queues[crate::sharding::shard_of(SHARDS)]
+    }
+
+    /// Queues versions that ended at `ts`.
+    pub fn retire(&self, ts: u64, versions: impl IntoIterator<Item = Garbage>) {
+        let mut queue = self.home().lock().expect("gc queue");
+        queue.extend(versions.into_iter().map(|garbage| Retired { ts, garbage }));
+    }
+
+    /// Collects a bounded batch of ready garbage from this thread's shard,
+    /// if there is enough of it and nobody else is at it.
+    pub fn collect_some(&self, txns: &TxnTable, clock: &AtomicU64) {
+        let ready = match self.home().try_lock() {
+            Ok(mut queue) if queue.len() >= COOPERATIVE_BATCH => {
+                self.take_ready(&mut queue, txns, clock, COOPERATIVE_BUDGET)
             }
-            self.take_ready(&mut queue, txns, clock, COOPERATIVE_BUDGET)
+            _ => return,
         };
-        self.process(ready);
+        if ready.len() >= COOPERATIVE_BATCH || !ready.is_empty() {
+            self.process(ready);
+        }
     }
 
     /// Collects everything that is garbage now; returns how many versions.
     pub fn collect_all(&self, txns: &TxnTable, clock: &AtomicU64) -> usize {
         let mut total = 0;
-        loop {
-            let ready = {
-                let mut queue = self.queue.lock().expect("gc queue");
-                self.take_ready(&mut queue, txns, clock, 4096)
-            };
-            if ready.is_empty() {
-                return total;
+        for shard in &self.queues {
+            loop {
+                let ready = {
+                    let mut queue = shard.lock().expect("gc queue");
+                    self.take_ready(&mut queue, txns, clock, 4096)
+                };
+                if ready.is_empty() {
+                    break;
+                }
+                total += ready.len();
+                self.process(ready);
             }
-            total += ready.len();
-            self.process(ready);
         }
+        total
     }
 
     pub fn pending(&self) -> usize {
-        let queue = self.queue.lock().expect("gc queue");
-        queue.iter().map(|b| b.versions.len()).sum()
+        self.queues
+            .iter()
+            .map(|shard| shard.lock().expect("gc queue").len())
+            .sum()
     }
 
     fn take_ready(
         &self,
-        queue: &mut VecDeque<Batch>,
+        queue: &mut VecDeque<Retired>,
         txns: &TxnTable,
         clock: &AtomicU64,
         budget: usize,
@@ -104,8 +130,7 @@ impl Collector {
                 refreshed = true;
                 continue;
             }
-            let batch = queue.pop_front().expect("front exists");
-            ready.extend(batch.versions);
+            ready.push(queue.pop_front().expect("front exists").garbage);
             if ready.len() >= budget {
                 break;
             }
@@ -113,13 +138,13 @@ impl Collector {
         ready
     }
 
-    fn process(&self, mut garbage: Vec<Garbage>) {
+    fn process(&self, garbage: Vec<Garbage>) {
         if garbage.is_empty() {
             return;
         }
         let guard = crossbeam_epoch::pin();
         let mut freed = Vec::with_capacity(garbage.len());
-        for Garbage { table, version } in garbage.drain(..) {
+        for Garbage { table, version } in garbage {
             let payload = table.payload(version);
             for (i, index) in table.indexes.iter().enumerate() {
                 index.hash.remove(version, table.row_key_hash(i, payload));
@@ -142,6 +167,5 @@ impl Collector {
                 group[0].0.heap.release(group[0].1, &slots);
             }
         });
-        guard.flush();
     }
 }

@@ -6,6 +6,7 @@
 //! holds no version. Slots carry no allocator header: the caller knows a
 //! version's size from its table layout, which keeps small rows small.
 
+use crate::sharding::Padded;
 use std::alloc::{self, Layout};
 use std::ops::ControlFlow;
 use std::ptr::NonNull;
@@ -20,6 +21,9 @@ const LARGE_CLASSES: usize = 4 * 12;
 const CLASS_COUNT: usize = SMALL_CLASSES + LARGE_CLASSES;
 const MIN_PAGE_BYTES: usize = 64 * 1024;
 const PAGE_ALIGN: usize = 64;
+/// Each size class keeps this many independent free lists and bump pages,
+/// so concurrent inserters rarely contend for one lock.
+const SHARDS: usize = 4;
 
 /// Index of the size class serving `size` bytes, and that class's slot size.
 fn size_class(size: usize) -> (usize, usize) {
@@ -41,19 +45,22 @@ struct Page {
     base: NonNull<u8>,
 }
 
+#[derive(Default)]
 struct ClassState {
     pages: Vec<Page>,
     free: Vec<NonNull<u8>>,
     /// Slots handed out from the newest page so far.
     bumped: usize,
-    live: usize,
+    /// Slots allocated minus slots released through this shard (a slot may
+    /// be released through another shard than it came from).
+    live: isize,
 }
 
 struct SizeClass {
     slot_size: usize,
     page_size: usize,
     slots_per_page: usize,
-    state: Mutex<ClassState>,
+    shards: [Padded<Mutex<ClassState>>; SHARDS],
 }
 
 // SAFETY: the raw page pointers are owned by the class and only handed out
@@ -69,12 +76,7 @@ impl SizeClass {
             slot_size,
             page_size,
             slots_per_page: page_size / slot_size,
-            state: Mutex::new(ClassState {
-                pages: Vec::new(),
-                free: Vec::new(),
-                bumped: 0,
-                live: 0,
-            }),
+            shards: Default::default(),
         }
     }
 
@@ -82,8 +84,14 @@ impl SizeClass {
         Layout::from_size_align(self.page_size, PAGE_ALIGN).expect("page layout")
     }
 
+    fn home(&self) -> std::sync::MutexGuard<'_, ClassState> {
+        self.shards[crate::sharding::shard_of(SHARDS)]
+            .lock()
+            .expect("heap lock")
+    }
+
     fn allocate(&self) -> NonNull<u8> {
-        let mut state = self.state.lock().expect("heap lock");
+        let mut state = self.home();
         state.live += 1;
         if let Some(slot) = state.free.pop() {
             return slot;
@@ -109,10 +117,12 @@ impl SizeClass {
 impl Drop for SizeClass {
     fn drop(&mut self) {
         let layout = self.page_layout();
-        let state = self.state.get_mut().expect("heap lock");
-        for page in state.pages.drain(..) {
-            // SAFETY: each page was allocated with this layout and is freed once.
-            unsafe { alloc::dealloc(page.base.as_ptr(), layout) };
+        for shard in &mut self.shards {
+            let state = shard.get_mut().expect("heap lock");
+            for page in state.pages.drain(..) {
+                // SAFETY: each page was allocated with this layout and is freed once.
+                unsafe { alloc::dealloc(page.base.as_ptr(), layout) };
+            }
         }
     }
 }
@@ -174,9 +184,8 @@ impl RowHeap {
     /// that nobody can reach them any more (epoch grace has passed) and that
     /// their first word has been reset to FREE.
     pub fn release(&self, size: usize, slots: &[NonNull<u8>]) {
-        let class = self.class(size);
-        let mut state = class.state.lock().expect("heap lock");
-        state.live -= slots.len();
+        let mut state = self.class(size).home();
+        state.live -= slots.len() as isize;
         state.free.extend_from_slice(slots);
     }
 
@@ -194,10 +203,14 @@ impl RowHeap {
             }
             // SAFETY: non-null class pointers stay valid until the heap drops.
             let class = unsafe { &*class };
-            let pages: Vec<NonNull<u8>> = {
-                let state = class.state.lock().expect("heap lock");
-                state.pages.iter().map(|p| p.base).collect()
-            };
+            let pages: Vec<NonNull<u8>> = class
+                .shards
+                .iter()
+                .flat_map(|shard| {
+                    let state = shard.lock().expect("heap lock");
+                    state.pages.iter().map(|p| p.base).collect::<Vec<_>>()
+                })
+                .collect();
             for base in pages {
                 for i in 0..class.slots_per_page {
                     // SAFETY: i * slot_size < page_size.
@@ -221,10 +234,16 @@ impl RowHeap {
             }
             // SAFETY: as in for_each_slot.
             let class = unsafe { &*class };
-            let state = class.state.lock().expect("heap lock");
-            stats.allocated_bytes += (state.pages.len() * class.page_size) as u64;
-            stats.used_bytes += (state.live * class.slot_size) as u64;
-            stats.live_slots += state.live as u64;
+            let (mut pages, mut live) = (0usize, 0isize);
+            for shard in &class.shards {
+                let state = shard.lock().expect("heap lock");
+                pages += state.pages.len();
+                live += state.live;
+            }
+            let live = live.max(0) as u64;
+            stats.allocated_bytes += (pages * class.page_size) as u64;
+            stats.used_bytes += live * class.slot_size as u64;
+            stats.live_slots += live;
         }
         stats
     }

@@ -1,7 +1,8 @@
 //! Database-wide counters, striped per thread so that counting a commit
 //! never makes two cores fight over one cache line.
 
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
+use crate::sharding::Padded;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// Why a transaction ended without committing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,15 +36,7 @@ const COMMITS: usize = 0;
 const COUNTERS: usize = 1 + AbortReason::ALL.len();
 const STRIPES: usize = 8;
 
-#[repr(align(128))]
-#[derive(Default)]
-struct Stripe([AtomicU64; COUNTERS]);
-
-static NEXT_STRIPE: AtomicUsize = AtomicUsize::new(0);
-
-thread_local! {
-    static MY_STRIPE: usize = NEXT_STRIPE.fetch_add(1, Relaxed) % STRIPES;
-}
+type Stripe = Padded<[AtomicU64; COUNTERS]>;
 
 #[derive(Default)]
 pub struct Counters {
@@ -72,7 +65,7 @@ impl DatabaseStats {
 
 impl Counters {
     fn bump(&self, counter: usize) {
-        let stripe = MY_STRIPE.with(|s| *s);
+        let stripe = crate::sharding::shard_of(STRIPES);
         self.stripes[stripe].0[counter].fetch_add(1, Relaxed);
     }
 

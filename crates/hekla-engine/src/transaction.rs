@@ -112,7 +112,6 @@ pub struct Transaction {
     reads: Vec<VersionPtr>,
     scans: Vec<Scan>,
     dependencies: Vec<u64>,
-    scratch: Vec<u8>,
 }
 
 impl Transaction {
@@ -129,7 +128,6 @@ impl Transaction {
             reads: Vec::new(),
             scans: Vec::new(),
             dependencies: Vec::new(),
-            scratch: Vec::new(),
         })
     }
 
@@ -302,13 +300,13 @@ impl Transaction {
     /// Inserts a row; returns its id.
     pub fn insert(&mut self, table: &Arc<Table>, values: &[Value]) -> SqlResult<RowId> {
         self.check_active()?;
-        let mut payload = std::mem::take(&mut self.scratch);
+        let mut payload = take_row_buffer();
         let encoded = table
             .layout
             .encode(values, &mut payload)
             .map_err(|(column, e)| table.column_error(column, e));
         let result = encoded.and_then(|()| self.install(table, &payload, None));
-        self.scratch = payload;
+        return_row_buffer(payload);
         result.map(|version| RowId {
             version,
             table: table.id,
@@ -324,7 +322,7 @@ impl Transaction {
         changes: &[(usize, Value)],
     ) -> SqlResult<RowId> {
         let old = self.checked_version(table, id)?;
-        let mut payload = std::mem::take(&mut self.scratch);
+        let mut payload = take_row_buffer();
         let encoded = table
             .layout
             .patch(table.payload(old), changes, &mut payload)
@@ -333,7 +331,7 @@ impl Transaction {
             self.claim(old)?;
             self.install(table, &payload, Some(old))
         });
-        self.scratch = payload;
+        return_row_buffer(payload);
         result.map(|version| RowId {
             version,
             table: table.id,
@@ -517,8 +515,7 @@ impl Transaction {
                 });
             }
         }
-        let shared = &self.shared;
-        shared.gc.retire(&shared.txns, &shared.clock, 0, garbage);
+        self.shared.gc.retire(0, garbage);
     }
 
     /// Aborts now (the engine's decision) and returns the error to report.
@@ -602,26 +599,25 @@ impl Transaction {
         shared
             .txns
             .set_state(self.slot, TxnState::Committed, end_ts);
-        let mut garbage = Vec::new();
-        for write in self.writes.drain(..) {
-            if let Some(new) = write.new {
-                new.begin().store(end_ts, Release);
-            }
-            if let Some(old) = write.old {
+        shared.gc.retire(
+            end_ts,
+            self.writes.drain(..).filter_map(|write| {
+                if let Some(new) = write.new {
+                    new.begin().store(end_ts, Release);
+                }
+                let old = write.old?;
                 old.end().store(end_ts, Release);
-                garbage.push(Garbage {
+                Some(Garbage {
                     table: write.table,
                     version: old,
-                });
-            }
-        }
+                })
+            }),
+        );
         shared.txns.resolve_dependents(self.slot, true);
         shared.txns.release(self.slot);
         shared.counters.commit();
         self.status = Status::Finished;
-        shared
-            .gc
-            .retire(&shared.txns, &shared.clock, end_ts, garbage);
+        shared.gc.collect_some(&shared.txns, &shared.clock);
         Ok(end_ts)
     }
 
@@ -706,6 +702,20 @@ impl Transaction {
             changes: &changes,
         })
     }
+}
+
+thread_local! {
+    /// A buffer to encode rows into, kept per thread so that a short
+    /// transaction does not grow a fresh one for every row it writes.
+    static ROW_BUFFER: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+fn take_row_buffer() -> Vec<u8> {
+    ROW_BUFFER.with(|b| b.take())
+}
+
+fn return_row_buffer(buffer: Vec<u8>) {
+    ROW_BUFFER.with(|b| b.set(buffer));
 }
 
 /// Whether a slot whose begin word read `first` and then `now` still holds

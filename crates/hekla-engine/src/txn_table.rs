@@ -7,6 +7,7 @@
 //! that finds the slot gone simply rereads the word.
 
 use crate::errors;
+use crate::sharding::Padded;
 use crate::word::INFINITY;
 use hekla_types::SqlResult;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering::SeqCst};
@@ -71,19 +72,13 @@ struct Slot {
 /// transactions at the same time rarely meet on one lock.
 const FREE_SHARDS: usize = 8;
 
-static NEXT_THREAD_HINT: AtomicUsize = AtomicUsize::new(0);
-
-thread_local! {
-    static THREAD_HINT: usize = NEXT_THREAD_HINT.fetch_add(1, SeqCst);
-}
-
 fn home_shard() -> usize {
-    THREAD_HINT.with(|h| *h) % FREE_SHARDS
+    crate::sharding::shard_of(FREE_SHARDS)
 }
 
 pub struct TxnTable {
     slots: Box<[Slot]>,
-    free: [Mutex<Vec<u32>>; FREE_SHARDS],
+    free: [Padded<Mutex<Vec<u32>>>; FREE_SHARDS],
     high_water: AtomicUsize,
 }
 
@@ -105,12 +100,12 @@ impl TxnTable {
             .collect();
         // Popped from the end: low slots first, so scans stay short.
         let free = std::array::from_fn(|shard| {
-            Mutex::new(
+            Padded(Mutex::new(
                 (0..capacity as u32)
                     .rev()
                     .filter(|slot| *slot as usize % FREE_SHARDS == shard)
                     .collect(),
-            )
+            ))
         });
         TxnTable {
             slots,

@@ -2,7 +2,9 @@
 //! collations and the binary `_BIN2` collation.
 //!
 //! Every collation ignores trailing spaces (SQL Server pads the shorter
-//! string with spaces before comparing). The two CI_AS collations behave
+//! string with spaces before comparing). We strip them and let a prefix sort
+//! first, which matches padding except when the longer string continues
+//! with a control character below U+0020. The two CI_AS collations behave
 //! identically here: primary weights are base letters folded to lowercase,
 //! secondary weights are accents (see [`fold`]). Punctuation is not
 //! "ignorable" as in Windows word sort; it compares by code point.

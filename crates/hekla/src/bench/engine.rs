@@ -35,6 +35,9 @@ pub struct EngineArgs {
     /// BUCKET_COUNT of SalesOrderDetail's hash index.
     #[arg(long, default_value_t = 5_000_000)]
     sales_buckets: u64,
+    /// Which parts to run: memory, reads, updates, inserts.
+    #[arg(long, value_delimiter = ',', default_values_t = Part::ALL.map(String::from).to_vec())]
+    parts: Vec<String>,
     /// Small sizes and short runs: every part in well under a minute.
     #[arg(long)]
     quick: bool,
@@ -43,7 +46,21 @@ pub struct EngineArgs {
     json: bool,
 }
 
+/// The parts of the benchmark, in the order they run.
+struct Part;
+
+impl Part {
+    const ALL: [&'static str; 4] = ["memory", "reads", "updates", "inserts"];
+}
+
 pub fn run(mut args: EngineArgs) -> Result<(), String> {
+    if let Some(unknown) = args.parts.iter().find(|p| !Part::ALL.contains(&p.as_str())) {
+        return Err(format!(
+            "unknown part '{unknown}'; the parts are {}",
+            Part::ALL.join(", ")
+        ));
+    }
+    let wants = |part: &str| args.parts.iter().any(|p| p == part);
     if args.quick {
         args.rows = args.rows.min(20_000);
         args.seconds = args.seconds.min(0.5);
@@ -55,12 +72,22 @@ pub fn run(mut args: EngineArgs) -> Result<(), String> {
     }
     let mut report = Report::new("engine", args.json);
     // Memory first, while the process is small, so RSS growth is its own.
-    sales_order_detail_memory(&args, &mut report)?;
-    let bench = Usertable::load(&args, &mut report)?;
-    bench.point_reads(&args, &mut report, false)?;
-    bench.point_reads(&args, &mut report, true)?;
-    bench.updates(&args, &mut report)?;
-    bench.inserts(&args, &mut report)?;
+    if wants("memory") {
+        sales_order_detail_memory(&args, &mut report)?;
+    }
+    if wants("reads") || wants("updates") || wants("inserts") {
+        let bench = Usertable::load(&args, &mut report)?;
+        if wants("reads") {
+            bench.point_reads(&args, &mut report, false)?;
+            bench.point_reads(&args, &mut report, true)?;
+        }
+        if wants("updates") {
+            bench.updates(&args, &mut report)?;
+        }
+        if wants("inserts") {
+            bench.inserts(&args, &mut report)?;
+        }
+    }
     report.finish();
     Ok(())
 }
