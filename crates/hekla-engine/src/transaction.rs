@@ -291,7 +291,11 @@ impl Transaction {
         version: VersionPtr,
         visit: &mut impl FnMut(Row<'_>) -> ControlFlow<B>,
     ) -> ControlFlow<B> {
-        if self.isolation != IsolationLevel::Snapshot {
+        // Versions this transaction created need no validation: nobody else
+        // can see them, let alone change them.
+        if self.isolation != IsolationLevel::Snapshot
+            && version.begin().load(Acquire) != Word::txn(self.id)
+        {
             self.reads.push(version);
         }
         visit(self.row_of(table, version))
@@ -621,13 +625,13 @@ impl Transaction {
         Ok(end_ts)
     }
 
-    fn reads_still_visible(&mut self, end_ts: u64) -> bool {
-        let reads = std::mem::take(&mut self.reads);
-        let valid = reads
-            .iter()
-            .all(|&v| see(&self.shared.txns, v, end_ts, self.id).visible);
-        self.reads = reads;
-        valid
+    fn reads_still_visible(&self, end_ts: u64) -> bool {
+        // A version this transaction ended itself cannot have been changed
+        // by anyone else: its end word has held our id since.
+        let mine = Word::txn(self.id);
+        self.reads.iter().all(|&v| {
+            v.end().load(Acquire) == mine || see(&self.shared.txns, v, end_ts, self.id).visible
+        })
     }
 
     /// Whether a scan, repeated as of `end_ts`, finds a version it did not

@@ -29,7 +29,15 @@ impl Seen {
 
 /// Checks `version` for transaction `me` reading as of `at`.
 pub fn see(txns: &TxnTable, version: VersionPtr, at: u64, me: u64) -> Seen {
+    let mut rereads = 0u64;
     'reread: loop {
+        rereads += 1;
+        assert!(
+            rereads < 10_000_000,
+            "version {version:?} keeps a finished transaction's id: begin {:#x} end {:#x}",
+            version.begin().load(Acquire),
+            version.end().load(Acquire)
+        );
         let mut seen = Seen::invisible();
         match Word::decode(version.begin().load(Acquire)) {
             Word::Timestamp(FREE) => return seen,
