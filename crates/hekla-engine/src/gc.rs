@@ -153,7 +153,8 @@ impl Collector {
             // Unreachable through indexes now; heap scanners skip FREE slots
             // and, pinned earlier, still see unchanged memory until the epoch
             // passes and the slot can be reused.
-            version.begin().store(FREE, Ordering::Release);
+            let begin = version.begin().swap(FREE, Ordering::AcqRel);
+            assert_ne!(begin, FREE, "version {version:?} collected twice");
             freed.push((table, size, version));
         }
         self.collected

@@ -8,12 +8,14 @@
 //! helps unlink it. Memory is never freed here: versions return to the heap
 //! only after every index has unlinked them and an epoch has passed.
 
+use crate::memory::Block;
 use crate::version::{VersionPtr, LINK_MARK};
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 pub struct HashIndex {
-    buckets: Box<[AtomicUsize]>,
+    /// Zeroed memory holding `mask + 1` bucket heads (AtomicUsize).
+    memory: Block,
     mask: u64,
     /// Which link of the version header chains this index.
     link: usize,
@@ -34,15 +36,27 @@ impl HashIndex {
     pub fn new(bucket_count: u64, link: usize) -> HashIndex {
         let count = bucket_count.max(1).next_power_of_two();
         HashIndex {
-            buckets: (0..count).map(|_| AtomicUsize::new(0)).collect(),
+            memory: Block::zeroed(count as usize * 8, 64),
             mask: count - 1,
             link,
         }
     }
 
+    fn buckets(&self) -> &[AtomicUsize] {
+        // SAFETY: the block holds mask + 1 zeroed, 8-byte aligned words; a
+        // zeroed AtomicUsize is a valid empty bucket, and all access is atomic.
+        unsafe {
+            std::slice::from_raw_parts(
+                self.memory.as_ptr() as *const AtomicUsize,
+                self.mask as usize + 1,
+            )
+        }
+    }
+
     #[inline]
     fn bucket(&self, hash: u64) -> &AtomicUsize {
-        &self.buckets[(hash & self.mask) as usize]
+        // SAFETY: hash & mask < mask + 1 words in the block (see `buckets`).
+        unsafe { &*(self.memory.as_ptr() as *const AtomicUsize).add((hash & self.mask) as usize) }
     }
 
     /// Links `version` at the head of its bucket. The version is not yet
@@ -136,7 +150,7 @@ impl HashIndex {
         let mut empty = 0u64;
         let mut total_chain = 0u64;
         let mut max_chain = 0u64;
-        for bucket in self.buckets.iter() {
+        for bucket in self.buckets().iter() {
             let mut length = 0u64;
             let mut current = bucket.load(Ordering::Acquire);
             while let Some(version) = VersionPtr::from_link(current) {
@@ -153,9 +167,9 @@ impl HashIndex {
             max_chain = max_chain.max(length);
         }
         drop(guard);
-        let used = self.buckets.len() as u64 - empty;
+        let used = self.buckets().len() as u64 - empty;
         HashIndexStats {
-            total_bucket_count: self.buckets.len() as u64,
+            total_bucket_count: self.buckets().len() as u64,
             empty_bucket_count: empty,
             avg_chain_length: if used == 0 {
                 0.0
@@ -163,7 +177,7 @@ impl HashIndex {
                 total_chain as f64 / used as f64
             },
             max_chain_length: max_chain,
-            allocated_bytes: self.buckets.len() as u64 * 8,
+            allocated_bytes: self.buckets().len() as u64 * 8,
         }
     }
 }

@@ -7,7 +7,7 @@
 //! version's size from its table layout, which keeps small rows small.
 
 use crate::sharding::Padded;
-use std::alloc::{self, Layout};
+use crate::memory::{Block, HUGE_PAGE};
 use std::ops::ControlFlow;
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicPtr, Ordering};
@@ -21,6 +21,9 @@ const LARGE_CLASSES: usize = 4 * 12;
 const CLASS_COUNT: usize = SMALL_CLASSES + LARGE_CLASSES;
 const MIN_PAGE_BYTES: usize = 64 * 1024;
 const PAGE_ALIGN: usize = 64;
+/// Pages are carved from chunks this large (huge-page backed), except
+/// pages bigger than a quarter chunk, which get a block of their own.
+const CHUNK_BYTES: usize = HUGE_PAGE;
 /// Each size class keeps this many independent free lists and bump pages,
 /// so concurrent inserters rarely contend for one lock.
 const SHARDS: usize = 4;
@@ -41,8 +44,43 @@ fn size_class(size: usize) -> (usize, usize) {
     (index, slot)
 }
 
-struct Page {
-    base: NonNull<u8>,
+type Page = NonNull<u8>;
+
+/// Where pages come from: zeroed, huge-page backed chunks shared by all
+/// size classes of one table, so a small table wastes at most one chunk.
+#[derive(Default)]
+struct PageSource {
+    state: Mutex<ChunkState>,
+}
+
+#[derive(Default)]
+struct ChunkState {
+    chunks: Vec<Block>,
+    /// Bytes of the newest chunk handed out so far.
+    used: usize,
+    /// Blocks of one large page each.
+    dedicated: Vec<Block>,
+}
+
+impl PageSource {
+    fn page(&self, size: usize) -> Page {
+        let mut state = self.state.lock().expect("page source");
+        if size > CHUNK_BYTES / 4 {
+            let block = Block::zeroed(size, PAGE_ALIGN);
+            let page = NonNull::new(block.as_ptr()).expect("block memory");
+            state.dedicated.push(block);
+            return page;
+        }
+        if state.chunks.is_empty() || state.used + size > CHUNK_BYTES {
+            state.chunks.push(Block::zeroed(CHUNK_BYTES, PAGE_ALIGN));
+            state.used = 0;
+        }
+        let chunk = state.chunks.last().expect("a chunk").as_ptr();
+        // SAFETY: used + size <= CHUNK_BYTES, inside the chunk.
+        let page = unsafe { NonNull::new_unchecked(chunk.add(state.used)) };
+        state.used += size.div_ceil(PAGE_ALIGN) * PAGE_ALIGN;
+        page
+    }
 }
 
 #[derive(Default)]
@@ -80,50 +118,29 @@ impl SizeClass {
         }
     }
 
-    fn page_layout(&self) -> Layout {
-        Layout::from_size_align(self.page_size, PAGE_ALIGN).expect("page layout")
-    }
-
     fn home(&self) -> std::sync::MutexGuard<'_, ClassState> {
         self.shards[crate::sharding::shard_of(SHARDS)]
             .lock()
             .expect("heap lock")
     }
 
-    fn allocate(&self) -> NonNull<u8> {
+    fn allocate(&self, source: &PageSource) -> NonNull<u8> {
         let mut state = self.home();
         state.live += 1;
         if let Some(slot) = state.free.pop() {
             return slot;
         }
         if state.pages.is_empty() || state.bumped == self.slots_per_page {
-            // SAFETY: the layout has non-zero size; zeroed memory makes every
-            // unused slot read as FREE to scanners.
-            let base = unsafe { alloc::alloc_zeroed(self.page_layout()) };
-            let Some(base) = NonNull::new(base) else {
-                alloc::handle_alloc_error(self.page_layout());
-            };
-            state.pages.push(Page { base });
+            // Zeroed memory makes every unused slot read as FREE to scanners.
+            let page = source.page(self.page_size);
+            state.pages.push(page);
             state.bumped = 0;
         }
-        let page = state.pages.last().expect("a page").base;
+        let page = *state.pages.last().expect("a page");
         let offset = state.bumped * self.slot_size;
         state.bumped += 1;
-        // SAFETY: offset + slot_size <= page_size, inside the allocation.
+        // SAFETY: offset + slot_size <= page_size, inside the page.
         unsafe { NonNull::new_unchecked(page.as_ptr().add(offset)) }
-    }
-}
-
-impl Drop for SizeClass {
-    fn drop(&mut self) {
-        let layout = self.page_layout();
-        for shard in &mut self.shards {
-            let state = shard.get_mut().expect("heap lock");
-            for page in state.pages.drain(..) {
-                // SAFETY: each page was allocated with this layout and is freed once.
-                unsafe { alloc::dealloc(page.base.as_ptr(), layout) };
-            }
-        }
     }
 }
 
@@ -138,6 +155,7 @@ pub struct HeapStats {
 /// The slabs of one table.
 pub struct RowHeap {
     classes: Box<[AtomicPtr<SizeClass>]>,
+    pages: PageSource,
 }
 
 impl Default for RowHeap {
@@ -146,6 +164,7 @@ impl Default for RowHeap {
             classes: (0..CLASS_COUNT)
                 .map(|_| AtomicPtr::new(std::ptr::null_mut()))
                 .collect(),
+            pages: PageSource::default(),
         }
     }
 }
@@ -177,13 +196,18 @@ impl RowHeap {
 
     /// A slot of at least `size` bytes, 8-byte aligned, whose first word is FREE.
     pub fn allocate(&self, size: usize) -> NonNull<u8> {
-        self.class(size).allocate()
+        self.class(size).allocate(&self.pages)
     }
 
     /// Returns slots of `size` bytes to the free list. The caller guarantees
     /// that nobody can reach them any more (epoch grace has passed) and that
     /// their first word has been reset to FREE.
     pub fn release(&self, size: usize, slots: &[NonNull<u8>]) {
+        debug_assert!(slots.iter().all(|slot| {
+            // SAFETY: released slots are valid heap memory whose first word
+            // is only accessed atomically.
+            unsafe { (*(slot.as_ptr() as *const std::sync::atomic::AtomicU64)).load(Ordering::Acquire) == 0 }
+        }));
         let mut state = self.class(size).home();
         state.live -= slots.len() as isize;
         state.free.extend_from_slice(slots);
@@ -208,7 +232,7 @@ impl RowHeap {
                 .iter()
                 .flat_map(|shard| {
                     let state = shard.lock().expect("heap lock");
-                    state.pages.iter().map(|p| p.base).collect::<Vec<_>>()
+                    state.pages.clone()
                 })
                 .collect();
             for base in pages {

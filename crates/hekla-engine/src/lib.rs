@@ -37,6 +37,7 @@ mod hash_index;
 mod heap;
 mod layout;
 pub mod log;
+mod memory;
 mod sharding;
 pub mod stats;
 mod table;

@@ -154,7 +154,8 @@ impl TxnTable {
     pub fn release(&self, index: u32) {
         let slot = &self.slots[index as usize];
         debug_assert_eq!(slot.pending_dependencies.load(SeqCst), 0);
-        slot.id.store(0, SeqCst);
+        let id = slot.id.swap(0, SeqCst);
+        assert_ne!(id, 0, "transaction slot {index} released twice");
         slot.begin_ts.store(NO_TXN, SeqCst);
         self.free[home_shard()]
             .lock()
