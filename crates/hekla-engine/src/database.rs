@@ -11,6 +11,7 @@ use crate::txn_table::{TxnTable, MAX_TRANSACTIONS};
 use crate::word::FIRST_TIMESTAMP;
 use hekla_types::SqlResult;
 use std::collections::BTreeMap;
+use std::ptr::NonNull;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock, RwLock, Weak};
 use std::thread::JoinHandle;
@@ -37,6 +38,9 @@ impl Default for DatabaseConfig {
 struct Catalog {
     schemas: BTreeMap<SchemaId, String>,
     tables: BTreeMap<TableId, Arc<Table>>,
+    /// Dropped tables, kept until the database goes: write sets and the
+    /// garbage queue may still point at them.
+    dropped: Vec<Arc<Table>>,
     next_schema: SchemaId,
     next_table: TableId,
 }
@@ -47,6 +51,26 @@ impl Catalog {
             .iter()
             .find(|(_, n)| n.eq_ignore_ascii_case(name))
             .map(|(&id, _)| id)
+    }
+}
+
+/// An uncounted reference to a database's shared state, held by
+/// transactions so that beginning one touches no shared reference count.
+/// Valid because `Database`'s Drop leaks the state while any transaction is
+/// still active, and a finished transaction never dereferences it.
+#[derive(Clone, Copy)]
+pub(crate) struct SharedRef(NonNull<Shared>);
+
+// SAFETY: Shared is Sync; validity as explained above.
+unsafe impl Send for SharedRef {}
+// SAFETY: as above.
+unsafe impl Sync for SharedRef {}
+
+impl std::ops::Deref for SharedRef {
+    type Target = Shared;
+    fn deref(&self) -> &Shared {
+        // SAFETY: see the type's documentation.
+        unsafe { self.0.as_ref() }
     }
 }
 
@@ -82,6 +106,7 @@ impl Database {
             catalog: RwLock::new(Catalog {
                 schemas: BTreeMap::from([(DBO_SCHEMA, "dbo".to_string())]),
                 tables: BTreeMap::new(),
+                dropped: Vec::new(),
                 next_schema: DBO_SCHEMA + 1,
                 next_table: 1,
             }),
@@ -106,7 +131,7 @@ impl Database {
     }
 
     pub fn begin(&self, isolation: IsolationLevel) -> SqlResult<Transaction> {
-        Transaction::begin(self.shared.clone(), isolation)
+        Transaction::begin(SharedRef(NonNull::from(&*self.shared)), isolation)
     }
 
     pub fn create_schema(&self, name: &str) -> SqlResult<SchemaId> {
@@ -160,20 +185,21 @@ impl Database {
             return Err(errors::invalid_argument(format!("table id {id} is in use")));
         }
         catalog.next_table = catalog.next_table.max(id + 1);
-        let table = Arc::new(Table::new(id, def, &schema_name));
+        let table = Table::new(id, def, &schema_name);
         catalog.tables.insert(id, table.clone());
         Ok(table)
     }
 
-    /// Removes a table from the catalog. Transactions that still hold it
-    /// keep it alive; its memory goes when the last of them ends.
+    /// Removes a table from the catalog. Its memory is kept until the
+    /// database is dropped, since transactions may still be using it.
     pub fn drop_table(&self, id: TableId) -> SqlResult<()> {
         let mut catalog = self.shared.catalog.write().expect("catalog");
-        catalog
+        let table = catalog
             .tables
             .remove(&id)
-            .map(|_| ())
-            .ok_or_else(|| errors::invalid_object(&format!("table id {id}")))
+            .ok_or_else(|| errors::invalid_object(&format!("table id {id}")))?;
+        catalog.dropped.push(table);
+        Ok(())
     }
 
     pub fn table(&self, id: TableId) -> Option<Arc<Table>> {
@@ -218,9 +244,16 @@ impl Database {
 
     /// Runs a full garbage-collection pass now; returns versions collected.
     pub fn collect_garbage(&self) -> usize {
-        self.shared
+        let collected = self
+            .shared
             .gc
-            .collect_all(&self.shared.txns, &self.shared.clock)
+            .collect_all(&self.shared.txns, &self.shared.clock);
+        // Slots go back to the heap once the epoch has moved on; nudge it so
+        // that memory figures read right after are settled.
+        for _ in 0..4 {
+            crossbeam_epoch::pin().flush();
+        }
+        collected
     }
 
     /// Versions handed to the collector and not yet collected.
@@ -259,6 +292,11 @@ impl Drop for Database {
         if let Some(thread) = self.gc_thread.take() {
             thread.thread().unpark();
             let _ = thread.join();
+        }
+        if self.shared.txns.any_active() {
+            // A transaction outlives its database: leak the state it points
+            // at rather than free memory in use.
+            std::mem::forget(self.shared.clone());
         }
     }
 }

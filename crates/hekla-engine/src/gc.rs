@@ -11,7 +11,7 @@
 //! that chains stay short between passes.
 
 use crate::sharding::Padded;
-use crate::table::Table;
+use crate::table::{Table, TableRef};
 use crate::txn_table::TxnTable;
 use crate::version::VersionPtr;
 use crate::word::FREE;
@@ -27,7 +27,7 @@ const COOPERATIVE_BATCH: usize = 32;
 const COOPERATIVE_BUDGET: usize = 256;
 
 pub(crate) struct Garbage {
-    pub table: Arc<Table>,
+    pub table: TableRef,
     pub version: VersionPtr,
 }
 
@@ -121,7 +121,9 @@ impl Collector {
         let mut ready = Vec::new();
         let mut refreshed = false;
         while let Some(front) = queue.front() {
-            if front.ts >= self.watermark() {
+            // A version that ended at `ts` is visible only to readers before
+            // `ts`, so it is garbage once no reader is older than `ts`.
+            if front.ts > self.watermark() {
                 if refreshed {
                     break;
                 }
@@ -159,14 +161,28 @@ impl Collector {
         }
         self.collected
             .fetch_add(freed.len() as u64, Ordering::Relaxed);
-        freed.sort_unstable_by_key(|(table, size, _)| (Arc::as_ptr(table) as usize, *size));
+        freed.sort_unstable_by_key(|(table, size, _)| (table.address(), *size));
+        // Counted references keep each table's heap alive for the closure,
+        // which may run after the database is gone.
+        let groups: Vec<(Arc<Table>, usize, Vec<VersionPtr>)> = freed
+            .chunk_by(|a, b| a.0.address() == b.0.address() && a.1 == b.1)
+            .map(|group| {
+                (
+                    group[0].0.arc(),
+                    group[0].1,
+                    group.iter().map(|g| g.2).collect(),
+                )
+            })
+            .collect();
         // The closure runs only after every thread pinned now has unpinned,
         // so no traversal can still be holding these slots.
         guard.defer(move || {
-            for group in freed.chunk_by(|a, b| Arc::ptr_eq(&a.0, &b.0) && a.1 == b.1) {
-                let slots: Vec<_> = group.iter().map(|(_, _, v)| v.slot()).collect();
-                group[0].0.heap.release(group[0].1, &slots);
+            for (table, size, slots) in groups {
+                table.heap.release(size, slots.iter().map(|v| v.slot()));
             }
         });
+        // Hand the closure to the global queue now: left in this thread's
+        // local bag it would wait for 63 more, holding their memory.
+        guard.flush();
     }
 }

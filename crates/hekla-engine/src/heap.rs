@@ -6,8 +6,8 @@
 //! holds no version. Slots carry no allocator header: the caller knows a
 //! version's size from its table layout, which keeps small rows small.
 
-use crate::sharding::Padded;
 use crate::memory::{Block, HUGE_PAGE};
+use crate::sharding::Padded;
 use std::ops::ControlFlow;
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicPtr, Ordering};
@@ -27,6 +27,8 @@ const CHUNK_BYTES: usize = HUGE_PAGE;
 /// Each size class keeps this many independent free lists and bump pages,
 /// so concurrent inserters rarely contend for one lock.
 const SHARDS: usize = 4;
+/// Free slots taken at once from a neighbouring shard.
+const STEAL_BATCH: usize = 64;
 
 /// Index of the size class serving `size` bytes, and that class's slot size.
 fn size_class(size: usize) -> (usize, usize) {
@@ -125,10 +127,34 @@ impl SizeClass {
     }
 
     fn allocate(&self, source: &PageSource) -> NonNull<u8> {
-        let mut state = self.home();
+        let home = crate::sharding::shard_of(SHARDS);
+        let mut state = self.shards[home].lock().expect("heap lock");
         state.live += 1;
         if let Some(slot) = state.free.pop() {
             return slot;
+        }
+        // Slots are freed into the freeing thread's shard (often the
+        // collector's): take a batch from a neighbour before growing.
+        for other in (1..SHARDS).map(|i| (home + i) % SHARDS) {
+            // We hold our own shard, and a neighbour may be stealing from
+            // us: waiting for its lock could deadlock, so spin briefly with
+            // try_lock and skip a neighbour that stays busy.
+            let Some(mut neighbour) = (0..64).find_map(|_| {
+                let guard = self.shards[other].try_lock().ok();
+                if guard.is_none() {
+                    std::hint::spin_loop();
+                }
+                guard
+            }) else {
+                continue;
+            };
+            let keep = neighbour.free.len().saturating_sub(STEAL_BATCH);
+            let stolen = neighbour.free.split_off(keep);
+            drop(neighbour);
+            if !stolen.is_empty() {
+                state.free.extend(stolen);
+                return state.free.pop().expect("stolen slots");
+            }
         }
         if state.pages.is_empty() || state.bumped == self.slots_per_page {
             // Zeroed memory makes every unused slot read as FREE to scanners.
@@ -202,15 +228,22 @@ impl RowHeap {
     /// Returns slots of `size` bytes to the free list. The caller guarantees
     /// that nobody can reach them any more (epoch grace has passed) and that
     /// their first word has been reset to FREE.
-    pub fn release(&self, size: usize, slots: &[NonNull<u8>]) {
-        debug_assert!(slots.iter().all(|slot| {
-            // SAFETY: released slots are valid heap memory whose first word
-            // is only accessed atomically.
-            unsafe { (*(slot.as_ptr() as *const std::sync::atomic::AtomicU64)).load(Ordering::Acquire) == 0 }
-        }));
+    pub fn release(&self, size: usize, slots: impl ExactSizeIterator<Item = NonNull<u8>>) {
         let mut state = self.class(size).home();
         state.live -= slots.len() as isize;
-        state.free.extend_from_slice(slots);
+        for slot in slots {
+            debug_assert_eq!(
+                // SAFETY: released slots are heap memory whose first word is
+                // only accessed atomically.
+                unsafe {
+                    (*(slot.as_ptr() as *const std::sync::atomic::AtomicU64))
+                        .load(Ordering::Acquire)
+                },
+                0,
+                "a released slot must be marked FREE"
+            );
+            state.free.push(slot);
+        }
     }
 
     /// Calls `visit` with the address of every slot (free or not) in every
@@ -314,7 +347,7 @@ mod tests {
         assert_ne!(a, b);
         assert_eq!(heap.stats().live_slots, 2);
         assert_eq!(heap.stats().used_bytes, 128);
-        heap.release(60, &[a]);
+        heap.release(60, [a].into_iter());
         assert_eq!(heap.allocate(57), a);
         let mut slots = 0;
         heap.for_each_slot::<()>(|_| {

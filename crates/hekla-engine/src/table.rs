@@ -7,6 +7,39 @@ use crate::heap::{HeapStats, RowHeap};
 use crate::layout::RowLayout;
 use crate::version::{header_bytes, VersionPtr};
 use hekla_types::{KeyHasher, SqlError, SqlResult, Value};
+use std::ptr::NonNull;
+use std::sync::{Arc, Weak};
+
+/// An uncounted reference to a table, held by write sets and the garbage
+/// queue. Valid because the database keeps every table it ever created
+/// (dropped ones included) until it is itself dropped, and a database with
+/// live transactions is never freed (see `Database`'s Drop).
+#[derive(Clone, Copy)]
+pub(crate) struct TableRef(NonNull<Table>);
+
+// SAFETY: Table is Sync; the pointer is valid as explained above.
+unsafe impl Send for TableRef {}
+// SAFETY: as above.
+unsafe impl Sync for TableRef {}
+
+impl TableRef {
+    pub fn new(table: &Table) -> TableRef {
+        TableRef(NonNull::from(table))
+    }
+
+    /// Identity, for grouping.
+    pub fn address(self) -> usize {
+        self.0.as_ptr() as usize
+    }
+}
+
+impl std::ops::Deref for TableRef {
+    type Target = Table;
+    fn deref(&self) -> &Table {
+        // SAFETY: see the type's documentation.
+        unsafe { self.0.as_ref() }
+    }
+}
 
 /// One index of a table. Only hash indexes exist in this engine version.
 pub struct Index {
@@ -17,6 +50,7 @@ pub struct Index {
 }
 
 /// A key to look up, in the columns' stored form.
+#[derive(Clone, Default)]
 pub struct ProbeKey {
     bytes: Vec<u8>,
     /// Per key column: its byte range in `bytes`, or None for NULL.
@@ -38,6 +72,9 @@ pub struct TableMemoryStats {
 }
 
 pub struct Table {
+    /// This table's own Arc, so that deferred memory reclamation can keep
+    /// the table alive without the hot path cloning Arcs.
+    this: Weak<Table>,
     pub id: TableId,
     pub def: TableDef,
     /// `schema.table`, for error messages.
@@ -48,7 +85,7 @@ pub struct Table {
 }
 
 impl Table {
-    pub(crate) fn new(id: TableId, def: TableDef, schema_name: &str) -> Table {
+    pub(crate) fn new(id: TableId, def: TableDef, schema_name: &str) -> Arc<Table> {
         let layout = RowLayout::new(&def.columns);
         let indexes = def
             .indexes
@@ -66,14 +103,20 @@ impl Table {
                 }
             })
             .collect();
-        Table {
+        Arc::new_cyclic(|this| Table {
+            this: this.clone(),
             id,
             qualified_name: format!("{schema_name}.{}", def.name),
             def,
             layout,
             heap: RowHeap::default(),
             indexes,
-        }
+        })
+    }
+
+    /// A counted reference, for work that may outlive the database.
+    pub(crate) fn arc(&self) -> Arc<Table> {
+        self.this.upgrade().expect("a live table has an Arc")
     }
 
     pub fn name(&self) -> &str {
@@ -166,8 +209,14 @@ impl Table {
             )
     }
 
-    /// Converts lookup values for index `index` to stored form.
-    pub fn probe_key(&self, index: usize, values: &[Value]) -> SqlResult<ProbeKey> {
+    /// Converts lookup values for index `index` to stored form in `key`
+    /// (whose buffers are reused).
+    pub(crate) fn probe_key(
+        &self,
+        index: usize,
+        values: &[Value],
+        key: &mut ProbeKey,
+    ) -> SqlResult<()> {
         let Some(def) = self.indexes.get(index) else {
             return Err(errors::invalid_argument(format!(
                 "table '{}' has no index {index}",
@@ -182,11 +231,8 @@ impl Table {
                 values.len()
             )));
         }
-        let mut key = ProbeKey {
-            bytes: Vec::with_capacity(64),
-            parts: Vec::with_capacity(values.len()),
-            hash: 0,
-        };
+        key.bytes.clear();
+        key.parts.clear();
         let mut hasher = KeyHasher::default();
         for (&column, value) in def.columns.iter().zip(values) {
             if value.is_null() {
@@ -198,12 +244,12 @@ impl Table {
             let data_type = self.layout.data_type(column);
             data_type
                 .encode(value, &mut key.bytes)
-                .map_err(|e| self.column_error(column, e))?;
+                .map_err(|e| self.column_error(column, e, "SELECT"))?;
             data_type.stored_hash(&key.bytes[start..], &mut hasher);
             key.parts.push(Some((start, key.bytes.len())));
         }
         key.hash = hasher.finish();
-        Ok(key)
+        Ok(())
     }
 
     /// Values of index `index`'s key in a stored row, for messages.
@@ -216,11 +262,11 @@ impl Table {
             .join(", ")
     }
 
-    /// Names the column in an encoding error.
-    pub(crate) fn column_error(&self, column: usize, error: SqlError) -> SqlError {
+    /// Names the column (and the failing statement) in an encoding error.
+    pub(crate) fn column_error(&self, column: usize, error: SqlError, statement: &str) -> SqlError {
         let name = self.def.columns.get(column).map_or("", |c| c.name.as_str());
         match error.number {
-            515 => errors::null_not_allowed(name, &self.qualified_name, "INSERT"),
+            515 => errors::null_not_allowed(name, &self.qualified_name, statement),
             2628 => errors::truncation(&self.qualified_name, name),
             _ => error,
         }

@@ -9,12 +9,12 @@
 //! dependencies it took by reading speculatively (41301 if one aborted),
 //! hands its redo record to the log, and stamps its versions.
 
-use crate::database::Shared;
+use crate::database::SharedRef;
 use crate::errors;
 use crate::gc::Garbage;
 use crate::log::{CommitRecord, RowChange};
 use crate::stats::AbortReason;
-use crate::table::{ProbeKey, Table};
+use crate::table::{ProbeKey, Table, TableRef};
 use crate::txn_table::TxnState;
 use crate::version::{VersionPtr, LINK_MARK};
 use crate::visibility::{begin_timestamp, see, Seen};
@@ -75,7 +75,7 @@ impl<'a> Row<'a> {
 
 /// The write set: one entry per insert, update (both) or delete (old only).
 pub(crate) struct Write {
-    pub table: Arc<Table>,
+    pub table: TableRef,
     pub old: Option<VersionPtr>,
     pub new: Option<VersionPtr>,
 }
@@ -102,7 +102,7 @@ enum Status {
 }
 
 pub struct Transaction {
-    shared: Arc<Shared>,
+    shared: SharedRef,
     slot: u32,
     id: u64,
     read_ts: u64,
@@ -115,7 +115,7 @@ pub struct Transaction {
 }
 
 impl Transaction {
-    pub(crate) fn begin(shared: Arc<Shared>, isolation: IsolationLevel) -> SqlResult<Transaction> {
+    pub(crate) fn begin(shared: SharedRef, isolation: IsolationLevel) -> SqlResult<Transaction> {
         let registration = shared.txns.begin(&shared.clock)?;
         Ok(Transaction {
             shared,
@@ -124,7 +124,7 @@ impl Transaction {
             read_ts: registration.read_ts,
             isolation,
             status: Status::Active,
-            writes: Vec::new(),
+            writes: WRITE_SET.with(|w| w.take()),
             reads: Vec::new(),
             scans: Vec::new(),
             dependencies: Vec::new(),
@@ -161,20 +161,26 @@ impl Transaction {
             let seen = see(&self.shared.txns, version, at, self.id);
             let mut registered_all = true;
             for on in seen.depends_on.into_iter().flatten() {
-                if self.dependencies.contains(&on) {
-                    continue;
-                }
-                if self.shared.txns.add_dependency(self.slot, self.id, on) {
-                    self.dependencies.push(on);
-                } else {
-                    // It finished meanwhile: its outcome is now final, look again.
-                    registered_all = false;
-                }
+                // If it finished meanwhile, its outcome is final: look again.
+                registered_all &= self.depend_on(on);
             }
             if registered_all {
                 return seen;
             }
         }
+    }
+
+    /// Takes a commit dependency on `on` (once). False if `on` has already
+    /// finished, in which case its outcome is final and needs no dependency.
+    fn depend_on(&mut self, on: u64) -> bool {
+        if self.dependencies.contains(&on) {
+            return true;
+        }
+        let registered = self.shared.txns.add_dependency(self.slot, self.id, on);
+        if registered {
+            self.dependencies.push(on);
+        }
+        registered
     }
 
     fn row_of<'t>(&self, table: &'t Table, version: VersionPtr) -> Row<'t> {
@@ -219,29 +225,43 @@ impl Transaction {
         mut visit: impl FnMut(Row<'_>) -> ControlFlow<B>,
     ) -> SqlResult<Option<B>> {
         self.check_active()?;
-        let probe = table.probe_key(index, key)?;
+        let mut probe = PROBE_KEY.with(|p| p.take());
+        let result = self.lookup_probe(table, index, key, &mut probe, &mut visit);
+        PROBE_KEY.with(|p| p.set(probe));
+        result
+    }
+
+    fn lookup_probe<B>(
+        &mut self,
+        table: &Arc<Table>,
+        index: usize,
+        key: &[Value],
+        probe: &mut ProbeKey,
+        visit: &mut impl FnMut(Row<'_>) -> ControlFlow<B>,
+    ) -> SqlResult<Option<B>> {
+        table.probe_key(index, key, probe)?;
         let watermark = self.shared.gc.watermark();
         let guard = crossbeam_epoch::pin();
         let result = table.indexes[index].hash.for_each(probe.hash, |version| {
             let seen = self.observe(version, self.read_ts);
             if !seen.visible {
-                if seen.end_ts.is_some_and(|end| end < watermark) {
+                if seen.end_ts.is_some_and(|end| end <= watermark) {
                     // Garbage: mark it so that the next traversal unlinks it.
                     version.link(index).fetch_or(LINK_MARK, AcqRel);
                 }
                 return ControlFlow::Continue(());
             }
-            if !table.row_matches(index, table.payload(version), &probe) {
+            if !table.row_matches(index, table.payload(version), probe) {
                 return ControlFlow::Continue(());
             }
-            self.visit_visible(table, version, &mut visit)
+            self.visit_visible(table, version, visit)
         });
         drop(guard);
         if self.isolation == IsolationLevel::Serializable {
             self.scans.push(Scan::HashKey {
                 table: table.clone(),
                 index,
-                key: probe,
+                key: probe.clone(),
             });
         }
         Ok(result)
@@ -308,7 +328,7 @@ impl Transaction {
         let encoded = table
             .layout
             .encode(values, &mut payload)
-            .map_err(|(column, e)| table.column_error(column, e));
+            .map_err(|(column, e)| table.column_error(column, e, "INSERT"));
         let result = encoded.and_then(|()| self.install(table, &payload, None));
         return_row_buffer(payload);
         result.map(|version| RowId {
@@ -330,7 +350,7 @@ impl Transaction {
         let encoded = table
             .layout
             .patch(table.payload(old), changes, &mut payload)
-            .map_err(|(column, e)| table.column_error(column, e));
+            .map_err(|(column, e)| table.column_error(column, e, "UPDATE"));
         let result = encoded.and_then(|()| {
             self.claim(old)?;
             self.install(table, &payload, Some(old))
@@ -348,7 +368,7 @@ impl Transaction {
         let old = self.checked_version(table, id)?;
         self.claim(old)?;
         self.writes.push(Write {
-            table: table.clone(),
+            table: TableRef::new(table),
             old: Some(old),
             new: None,
         });
@@ -399,7 +419,7 @@ impl Transaction {
         version.end().store(INFINITY, Release);
         version.begin().store(Word::txn(self.id), Release);
         self.writes.push(Write {
-            table: table.clone(),
+            table: TableRef::new(table),
             old: replaces,
             new: Some(version),
         });
@@ -465,19 +485,24 @@ impl Transaction {
         Ok(())
     }
 
-    /// Whether `version` holds its key against a new insert.
-    fn key_holder(&self, version: VersionPtr) -> KeyHolder {
-        let txns = &self.shared.txns;
+    /// Whether `version` holds its key against a new insert. A version
+    /// whose deleter is already preparing is taken as gone, with a commit
+    /// dependency on that deleter.
+    fn key_holder(&mut self, version: VersionPtr) -> KeyHolder {
         loop {
             match Word::decode(version.end().load(Acquire)) {
                 Word::Txn(deleter) if deleter == self.id => return KeyHolder::None,
                 Word::Timestamp(end) if end != INFINITY => return KeyHolder::None,
-                Word::Txn(deleter) => match txns.lookup(deleter) {
+                Word::Txn(deleter) => match self.shared.txns.lookup(deleter) {
                     None => continue,
                     Some((TxnState::Committed, _)) => return KeyHolder::None,
-                    Some((TxnState::Active | TxnState::Preparing, _)) => {
-                        return KeyHolder::Uncommitted
+                    Some((TxnState::Preparing, _)) => {
+                        if self.depend_on(deleter) {
+                            return KeyHolder::None;
+                        }
+                        continue;
                     }
+                    Some((TxnState::Active, _)) => return KeyHolder::Uncommitted,
                     Some((TxnState::Aborted, _)) => {}
                 },
                 Word::Timestamp(_) => {}
@@ -487,7 +512,7 @@ impl Transaction {
                 Word::Timestamp(INFINITY) => KeyHolder::None,
                 Word::Timestamp(_) => KeyHolder::Committed,
                 Word::Txn(creator) if creator == self.id => KeyHolder::Committed,
-                Word::Txn(creator) => match txns.lookup(creator) {
+                Word::Txn(creator) => match self.shared.txns.lookup(creator) {
                     None => continue,
                     Some((TxnState::Committed, _)) => KeyHolder::Committed,
                     Some((TxnState::Aborted, _)) => KeyHolder::None,
@@ -503,11 +528,18 @@ impl Transaction {
 
     /// Undoes every write made after `savepoint` (statement rollback).
     pub fn rollback_to(&mut self, savepoint: Savepoint) {
+        if self.writes.len() <= savepoint.0 {
+            return;
+        }
         let mut garbage = Vec::new();
         while self.writes.len() > savepoint.0 {
             let write = self.writes.pop().expect("len > savepoint");
             if let Some(old) = write.old {
-                old.end().store(INFINITY, Release);
+                // Only if the claim is still ours: once this transaction is
+                // marked aborted, another writer may take the version over.
+                let _ = old
+                    .end()
+                    .compare_exchange(Word::txn(self.id), INFINITY, AcqRel, Acquire);
             }
             if let Some(new) = write.new {
                 // Never visible to anyone: begin after every read time.
@@ -538,7 +570,7 @@ impl Transaction {
         if !self.is_active() {
             return;
         }
-        let shared = self.shared.clone();
+        let shared = self.shared;
         shared.txns.set_state(self.slot, TxnState::Aborted, 0);
         self.rollback_to(Savepoint(0));
         shared.txns.resolve_dependents(self.slot, false);
@@ -572,7 +604,7 @@ impl Transaction {
     /// read-only SNAPSHOT transaction, which needs none of its own).
     pub fn commit(mut self) -> SqlResult<u64> {
         self.check_active()?;
-        let shared = self.shared.clone();
+        let shared = self.shared;
         if self.writes.is_empty()
             && self.isolation == IsolationLevel::Snapshot
             && self.dependencies.is_empty()
@@ -582,10 +614,7 @@ impl Transaction {
             self.status = Status::Finished;
             return Ok(self.read_ts);
         }
-        let end_ts = shared.clock.fetch_add(1, AcqRel) + 1;
-        shared
-            .txns
-            .set_state(self.slot, TxnState::Preparing, end_ts);
+        let end_ts = shared.txns.prepare(self.slot, &shared.clock);
         if self.isolation != IsolationLevel::Snapshot && !self.reads_still_visible(end_ts) {
             return Err(self.fail(AbortReason::RepeatableReadValidation));
         }
@@ -709,6 +738,10 @@ impl Transaction {
 }
 
 thread_local! {
+    /// The write set of this thread's last transaction, reused by the next.
+    static WRITE_SET: std::cell::Cell<Vec<Write>> = const { std::cell::Cell::new(Vec::new()) };
+    /// Lookup keys are encoded here, so a point read allocates nothing.
+    static PROBE_KEY: std::cell::Cell<ProbeKey> = std::cell::Cell::new(ProbeKey::default());
     /// A buffer to encode rows into, kept per thread so that a short
     /// transaction does not grow a fresh one for every row it writes.
     static ROW_BUFFER: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
@@ -741,5 +774,11 @@ enum KeyHolder {
 impl Drop for Transaction {
     fn drop(&mut self) {
         self.abort(AbortReason::Rollback);
+        // Hand the (now empty) write set's memory to the thread's next
+        // transaction, unless a large one would keep it for nothing.
+        if self.writes.capacity() <= 1024 {
+            let writes = std::mem::take(&mut self.writes);
+            WRITE_SET.with(|w| w.set(writes));
+        }
     }
 }

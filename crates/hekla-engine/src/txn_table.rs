@@ -34,6 +34,8 @@ pub enum TxnState {
 }
 
 const STATE_SHIFT: u32 = 62;
+/// The timestamp of a Preparing transaction that has not yet taken one.
+const PENDING_TS: u64 = (1 << STATE_SHIFT) - 1;
 
 fn pack(state: TxnState, ts: u64) -> u64 {
     debug_assert!(ts <= INFINITY >> 1);
@@ -124,7 +126,11 @@ impl TxnTable {
                     .pop()
             })
             .ok_or_else(|| errors::too_many_transactions(self.slots.len()))?;
-        self.high_water.fetch_max(slot as usize + 1, SeqCst);
+        // Read first: an unconditional read-modify-write would bounce this
+        // cache line between cores on every begin.
+        if self.high_water.load(SeqCst) <= slot as usize {
+            self.high_water.fetch_max(slot as usize + 1, SeqCst);
+        }
         Ok(slot)
     }
 
@@ -173,14 +179,41 @@ impl TxnTable {
     /// finished and released its slot.
     pub fn lookup(&self, id: u64) -> Option<(TxnState, u64)> {
         let slot = self.slots.get((id & SLOT_MASK) as usize)?;
-        if slot.id.load(SeqCst) != id {
-            return None;
+        let mut spins = 0u32;
+        loop {
+            if slot.id.load(SeqCst) != id {
+                return None;
+            }
+            let state = slot.state.load(SeqCst);
+            if slot.id.load(SeqCst) != id {
+                return None;
+            }
+            match unpack(state) {
+                // Between announcing that it prepares and learning its end
+                // timestamp (two instructions): wait, since a reader cannot
+                // tell yet whether that timestamp falls before its own.
+                (TxnState::Preparing, PENDING_TS) => {
+                    spins += 1;
+                    if spins < 128 {
+                        std::hint::spin_loop();
+                    } else {
+                        std::thread::yield_now();
+                    }
+                }
+                outcome => return Some(outcome),
+            }
         }
-        let state = slot.state.load(SeqCst);
-        if slot.id.load(SeqCst) != id {
-            return None;
-        }
-        Some(unpack(state))
+    }
+
+    /// Moves an active transaction to Preparing and gives it its end
+    /// timestamp from `clock`. Readers that began before the timestamp was
+    /// taken see the transaction as Active or wait; none sees it Active
+    /// with an end timestamp at or below its read timestamp.
+    pub fn prepare(&self, index: u32, clock: &AtomicU64) -> u64 {
+        self.set_state(index, TxnState::Preparing, PENDING_TS);
+        let end_ts = clock.fetch_add(1, SeqCst) + 1;
+        self.set_state(index, TxnState::Preparing, end_ts);
+        end_ts
     }
 
     /// Records that `me` (in slot `my_index`) may commit only if `on` commits.
@@ -228,6 +261,14 @@ impl TxnTable {
 
     pub fn must_abort(&self, index: u32) -> bool {
         self.slots[index as usize].abort_now.load(SeqCst)
+    }
+
+    /// Whether any transaction holds a slot.
+    pub fn any_active(&self) -> bool {
+        let used = self.high_water.load(SeqCst);
+        self.slots[..used]
+            .iter()
+            .any(|slot| slot.id.load(SeqCst) != 0)
     }
 
     /// The oldest read timestamp of any active transaction, or `now` if none

@@ -4,7 +4,7 @@
 
 use super::histogram::Histogram;
 use super::report::Report;
-use super::workload::{field_value, ycsb_key, Rng, Zipfian};
+use super::workload::{field_value, write_ycsb_key, ycsb_key, Rng, Zipfian};
 use clap::Args;
 use hekla_engine::{
     ColumnDef, Database, DatabaseConfig, IndexDef, IsolationLevel, Table, TableDef, Uniqueness,
@@ -67,7 +67,7 @@ pub fn run(mut args: EngineArgs) -> Result<(), String> {
         args.sales_rows = args.sales_rows.min(100_000);
         args.sales_buckets = args.sales_buckets.min(100_000);
     }
-    if args.rows == 0 || args.threads.iter().any(|&t| t == 0) || !(args.seconds > 0.0) {
+    if args.rows == 0 || args.threads.contains(&0) || args.seconds.is_nan() || args.seconds <= 0.0 {
         return Err("--rows, --threads and --seconds must be positive".to_string());
     }
     let mut report = Report::new("engine", args.json);
@@ -297,7 +297,7 @@ fn add_outcome(report: &mut Report, name: &str, elapsed: f64, outcome: &Outcome)
 struct Usertable {
     db: Database,
     table: Arc<Table>,
-    keys: Vec<[Value; 1]>,
+    rows: u64,
     zipfian: Zipfian,
 }
 
@@ -323,24 +323,20 @@ impl Usertable {
                 )],
             ))
             .map_err(sql)?;
-        let keys: Vec<[Value; 1]> = (0..args.rows)
-            .map(|n| [Value::String(ycsb_key(n))])
-            .collect();
         let threads = args.threads.iter().copied().max().unwrap_or(1) as u64;
         let started = Instant::now();
         std::thread::scope(|scope| {
             let workers: Vec<_> = (0..threads)
                 .map(|t| {
-                    let (db, table, keys) = (&db, &table, &keys);
+                    let (db, table) = (&db, &table);
                     scope.spawn(move || -> Result<(), String> {
                         let mut rng = Rng::new(t);
                         let mut row = row_template(&mut rng);
-                        let mine: Vec<u64> =
-                            (t..keys.len() as u64).step_by(threads as usize).collect();
+                        let mine: Vec<u64> = (t..args.rows).step_by(threads as usize).collect();
                         for batch in mine.chunks(LOAD_BATCH) {
                             let mut tx = db.begin(IsolationLevel::Snapshot).map_err(sql)?;
                             for &n in batch {
-                                row[0] = keys[n as usize][0].clone();
+                                row[0] = Value::String(ycsb_key(n));
                                 tx.insert(table, &row).map_err(sql)?;
                             }
                             tx.commit().map_err(sql)?;
@@ -375,18 +371,24 @@ impl Usertable {
         Ok(Usertable {
             db,
             table,
-            keys,
+            rows: args.rows,
             zipfian,
         })
     }
 
-    fn pick(&self, rng: &mut Rng, zipfian: bool) -> &[Value] {
+    /// Writes a random existing key into `key`, as YCSB's client does:
+    /// from a record number, without touching any shared memory.
+    fn pick(&self, rng: &mut Rng, zipfian: bool, key: &mut [Value; 1]) {
         let n = if zipfian {
             self.zipfian.next(rng)
         } else {
-            rng.below(self.keys.len() as u64)
+            rng.below(self.rows)
         };
-        &self.keys[n as usize]
+        let Value::String(text) = &mut key[0] else {
+            unreachable!("keys are strings");
+        };
+        text.clear();
+        write_ycsb_key(n, text);
     }
 
     /// One transaction per read; every field's bytes are copied out.
@@ -402,9 +404,9 @@ impl Usertable {
             let (elapsed, outcome) = measure(
                 threads,
                 args.seconds,
-                |_| Vec::<u8>::with_capacity(2048),
-                |buffer, rng| {
-                    let key = self.pick(rng, zipfian);
+                |_| (Vec::<u8>::with_capacity(2048), key_buffer()),
+                |(buffer, key), rng| {
+                    self.pick(rng, zipfian, key);
                     let mut tx = self.db.begin(IsolationLevel::Snapshot)?;
                     let found = tx.lookup(&self.table, 0, key, |row| {
                         buffer.clear();
@@ -444,9 +446,9 @@ impl Usertable {
             let (elapsed, outcome) = measure(
                 threads,
                 args.seconds,
-                |_| (),
-                |_, rng| {
-                    let key = self.pick(rng, false);
+                |_| key_buffer(),
+                |key, rng| {
+                    self.pick(rng, false, key);
                     let change = &changes[rng.below(changes.len() as u64) as usize];
                     let mut tx = self.db.begin(IsolationLevel::Snapshot)?;
                     let Some(row) = tx.get(&self.table, 0, key)? else {
@@ -478,7 +480,7 @@ impl Usertable {
     /// One transaction per insert of a new row.
     fn inserts(&self, args: &EngineArgs, report: &mut Report) -> Result<(), String> {
         report.section("inserts of new rows");
-        let mut next_base = self.keys.len() as u64;
+        let mut next_base = self.rows;
         for &threads in &args.threads {
             let base = next_base;
             let (elapsed, outcome) = measure(
@@ -502,6 +504,10 @@ impl Usertable {
         }
         Ok(())
     }
+}
+
+fn key_buffer() -> [Value; 1] {
+    [Value::String(String::with_capacity(32))]
 }
 
 /// A usertable row with random fields; the caller sets the key (column 0).

@@ -89,7 +89,15 @@ pub fn fnv1a(value: u64) -> u64 {
 
 /// YCSB's key for record number `n`: "user" followed by a hashed number.
 pub fn ycsb_key(n: u64) -> String {
-    format!("user{}", fnv1a(n) >> 1)
+    let mut key = String::with_capacity(24);
+    write_ycsb_key(n, &mut key);
+    key
+}
+
+/// Appends YCSB's key for record number `n` to `out`.
+pub fn write_ycsb_key(n: u64, out: &mut String) {
+    use std::fmt::Write;
+    write!(out, "user{}", fnv1a(n) >> 1).expect("writing to a String");
 }
 
 /// A field value of `len` printable ASCII characters.
