@@ -18,13 +18,15 @@ impl Default for Histogram {
     }
 }
 
+/// Values below 128 have a bucket each; above, a value with top bit `b`
+/// falls in one of the 64 buckets of its power of two (a 7-bit mantissa).
 fn bucket_of(value: u64) -> usize {
-    if value < SUB_BUCKETS {
+    if value < 2 * SUB_BUCKETS {
         return value as usize;
     }
-    let exponent = 63 - value.leading_zeros() as u64 - 5;
+    let exponent = 63 - u64::from(value.leading_zeros()) - 6;
     let mantissa = value >> exponent;
-    (exponent * SUB_BUCKETS + mantissa) as usize
+    ((exponent + 1) * SUB_BUCKETS + (mantissa - SUB_BUCKETS)) as usize
 }
 
 fn lowest_value_of(bucket: usize) -> u64 {
@@ -32,9 +34,9 @@ fn lowest_value_of(bucket: usize) -> u64 {
     if bucket < 2 * SUB_BUCKETS {
         return bucket;
     }
-    let exponent = bucket / SUB_BUCKETS;
+    let exponent = bucket / SUB_BUCKETS - 1;
     let mantissa = bucket % SUB_BUCKETS + SUB_BUCKETS;
-    mantissa << (exponent - 1)
+    mantissa << exponent
 }
 
 impl Histogram {
