@@ -380,14 +380,14 @@ fn run(levels: Vec<IsolationLevel>, ops: &[Op]) {
 
 proptest! {
     #![proptest_config(ProptestConfig {
-        cases: 64,
+        cases: 256,
         failure_persistence: None,
         ..ProptestConfig::default()
     })]
 
     /// Every transaction at SNAPSHOT.
     #[test]
-    fn matches_model_at_snapshot(ops in prop::collection::vec(op(), 1..60)) {
+    fn matches_model_at_snapshot(ops in prop::collection::vec(op(), 1..80)) {
         run(vec![IsolationLevel::Snapshot], &ops);
     }
 
@@ -397,7 +397,7 @@ proptest! {
     #[test]
     fn matches_model_at_any_level(
         levels in prop::collection::vec(level(), 1..4),
-        ops in prop::collection::vec(op(), 1..60),
+        ops in prop::collection::vec(op(), 1..80),
     ) {
         run(levels, &ops);
     }

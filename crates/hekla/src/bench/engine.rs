@@ -35,7 +35,10 @@ pub struct EngineArgs {
     /// BUCKET_COUNT of SalesOrderDetail's hash index.
     #[arg(long, default_value_t = 5_000_000)]
     sales_buckets: u64,
-    /// Which parts to run: memory, reads, updates, inserts.
+    /// Seconds of the `soak` part (memory under sustained updates).
+    #[arg(long, default_value_t = 60.0)]
+    soak_seconds: f64,
+    /// Which parts to run: memory, reads, updates, soak, inserts.
     #[arg(long, value_delimiter = ',', default_values_t = Part::ALL.map(String::from).to_vec())]
     parts: Vec<String>,
     /// Small sizes and short runs: every part in well under a minute.
@@ -50,7 +53,7 @@ pub struct EngineArgs {
 struct Part;
 
 impl Part {
-    const ALL: [&'static str; 4] = ["memory", "reads", "updates", "inserts"];
+    const ALL: [&'static str; 5] = ["memory", "reads", "updates", "soak", "inserts"];
 }
 
 pub fn run(mut args: EngineArgs) -> Result<(), String> {
@@ -66,6 +69,7 @@ pub fn run(mut args: EngineArgs) -> Result<(), String> {
         args.seconds = args.seconds.min(0.5);
         args.sales_rows = args.sales_rows.min(100_000);
         args.sales_buckets = args.sales_buckets.min(100_000);
+        args.soak_seconds = args.soak_seconds.min(2.0);
     }
     if args.rows == 0 || args.threads.contains(&0) || args.seconds.is_nan() || args.seconds <= 0.0 {
         return Err("--rows, --threads and --seconds must be positive".to_string());
@@ -75,7 +79,10 @@ pub fn run(mut args: EngineArgs) -> Result<(), String> {
     if wants("memory") {
         sales_order_detail_memory(&args, &mut report)?;
     }
-    if wants("reads") || wants("updates") || wants("inserts") {
+    if ["reads", "updates", "soak", "inserts"]
+        .iter()
+        .any(|p| wants(p))
+    {
         let bench = Usertable::load(&args, &mut report)?;
         if wants("reads") {
             bench.point_reads(&args, &mut report, false)?;
@@ -83,6 +90,9 @@ pub fn run(mut args: EngineArgs) -> Result<(), String> {
         }
         if wants("updates") {
             bench.updates(&args, &mut report)?;
+        }
+        if wants("soak") {
+            bench.soak(&args, &mut report)?;
         }
         if wants("inserts") {
             bench.inserts(&args, &mut report)?;
@@ -433,33 +443,13 @@ impl Usertable {
     /// One transaction per update of one field of one row (uniform keys).
     fn updates(&self, args: &EngineArgs, report: &mut Report) -> Result<(), String> {
         report.section("single-row updates of one field, uniform keys, durability off");
-        let mut rng = Rng::new(99);
-        let changes: Vec<(usize, Value)> = (0..256)
-            .map(|i| {
-                (
-                    1 + i % FIELDS,
-                    Value::String(field_value(&mut rng, FIELD_LEN)),
-                )
-            })
-            .collect();
+        let changes = field_changes();
         for &threads in &args.threads {
             let (elapsed, outcome) = measure(
                 threads,
                 args.seconds,
                 |_| key_buffer(),
-                |key, rng| {
-                    self.pick(rng, false, key);
-                    let change = &changes[rng.below(changes.len() as u64) as usize];
-                    let mut tx = self.db.begin(IsolationLevel::Snapshot)?;
-                    let Some(row) = tx.get(&self.table, 0, key)? else {
-                        panic!("every loaded key is found");
-                    };
-                    match tx.update(&self.table, row, std::slice::from_ref(change)) {
-                        Ok(_) => tx.commit().map(|_| true),
-                        Err(e) if e.number == 41302 => Ok(false),
-                        Err(e) => Err(e),
-                    }
-                },
+                |key, rng| self.update_one(&changes, key, rng),
             )?;
             add_outcome(
                 report,
@@ -475,6 +465,75 @@ impl Usertable {
             "versions",
         );
         Ok(())
+    }
+
+    /// Updates for `--soak-seconds` on every thread, sampling the table's
+    /// memory six times: garbage collection must keep it flat.
+    fn soak(&self, args: &EngineArgs, report: &mut Report) -> Result<(), String> {
+        let threads = args.threads.iter().copied().max().unwrap_or(1);
+        report.section(&format!(
+            "memory under sustained updates: {threads} threads, {} s",
+            args.soak_seconds
+        ));
+        let changes = field_changes();
+        let rows = self.rows as f64;
+        let mut samples = Vec::new();
+        let mut updates = 0;
+        let mut remaining = args.soak_seconds;
+        while remaining > 0.0 {
+            let chunk = remaining.min(args.soak_seconds / 6.0);
+            let (_, outcome) = measure(
+                threads,
+                chunk,
+                |_| key_buffer(),
+                |key, rng| self.update_one(&changes, key, rng),
+            )?;
+            updates += outcome.committed;
+            remaining -= chunk;
+            let stats = self.table.memory_stats().rows;
+            samples.push((stats.allocated_bytes, stats.live_slots));
+            if !report.is_json() {
+                println!(
+                    "  after {:>5.0} s: {:>10} updates, rows allocated {:>8.1} MiB, {:.2} versions per row",
+                    args.soak_seconds - remaining,
+                    updates,
+                    stats.allocated_bytes as f64 / MIB,
+                    stats.live_slots as f64 / rows
+                );
+            }
+        }
+        let first = samples.first().map_or(0, |s| s.0) as f64;
+        let last = samples.last().map_or(0, |s| s.0) as f64;
+        report.add("soak_updates", updates as f64, "updates");
+        report.add("soak_rows_allocated_first_sample_mib", first / MIB, "MiB");
+        report.add("soak_rows_allocated_last_sample_mib", last / MIB, "MiB");
+        report.add(
+            "soak_growth_after_first_sample_mib",
+            (last - first) / MIB,
+            "MiB",
+        );
+        Ok(())
+    }
+
+    /// One transaction updating one field of one random row; Ok(false) on
+    /// a write conflict (41302), which aborts it.
+    fn update_one(
+        &self,
+        changes: &[(usize, Value)],
+        key: &mut [Value; 1],
+        rng: &mut Rng,
+    ) -> Result<bool, SqlError> {
+        self.pick(rng, false, key);
+        let change = &changes[rng.below(changes.len() as u64) as usize];
+        let mut tx = self.db.begin(IsolationLevel::Snapshot)?;
+        let Some(row) = tx.get(&self.table, 0, key)? else {
+            panic!("every loaded key is found");
+        };
+        match tx.update(&self.table, row, std::slice::from_ref(change)) {
+            Ok(_) => tx.commit().map(|_| true),
+            Err(e) if e.number == 41302 => Ok(false),
+            Err(e) => Err(e),
+        }
     }
 
     /// One transaction per insert of a new row.
@@ -508,6 +567,19 @@ impl Usertable {
 
 fn key_buffer() -> [Value; 1] {
     [Value::String(String::with_capacity(32))]
+}
+
+/// New field values for updates, made once so the loop allocates nothing.
+fn field_changes() -> Vec<(usize, Value)> {
+    let mut rng = Rng::new(99);
+    (0..256)
+        .map(|i| {
+            (
+                1 + i % FIELDS,
+                Value::String(field_value(&mut rng, FIELD_LEN)),
+            )
+        })
+        .collect()
 }
 
 /// A usertable row with random fields; the caller sets the key (column 0).

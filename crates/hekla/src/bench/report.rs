@@ -35,6 +35,10 @@ impl Report {
         self.figures.push(figure);
     }
 
+    pub fn is_json(&self) -> bool {
+        self.json
+    }
+
     /// A heading line in table mode (nothing in JSON mode).
     pub fn section(&self, title: &str) {
         if !self.json {
