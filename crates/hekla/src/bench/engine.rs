@@ -17,6 +17,8 @@ use std::time::{Duration, Instant};
 const FIELDS: usize = 10;
 const FIELD_LEN: usize = 100;
 const LOAD_BATCH: usize = 100;
+/// Memory samples taken during the soak part.
+const SOAK_SAMPLES: usize = 6;
 
 #[derive(Args)]
 pub struct EngineArgs {
@@ -479,9 +481,8 @@ impl Usertable {
         let rows = self.rows as f64;
         let mut samples = Vec::new();
         let mut updates = 0;
-        let mut remaining = args.soak_seconds;
-        while remaining > 0.0 {
-            let chunk = remaining.min(args.soak_seconds / 6.0);
+        let chunk = args.soak_seconds / SOAK_SAMPLES as f64;
+        for sample in 1..=SOAK_SAMPLES {
             let (_, outcome) = measure(
                 threads,
                 chunk,
@@ -489,13 +490,12 @@ impl Usertable {
                 |key, rng| self.update_one(&changes, key, rng),
             )?;
             updates += outcome.committed;
-            remaining -= chunk;
             let stats = self.table.memory_stats().rows;
             samples.push((stats.allocated_bytes, stats.live_slots));
             if !report.is_json() {
                 println!(
                     "  after {:>5.0} s: {:>10} updates, rows allocated {:>8.1} MiB, {:.2} versions per row",
-                    args.soak_seconds - remaining,
+                    chunk * sample as f64,
                     updates,
                     stats.allocated_bytes as f64 / MIB,
                     stats.live_slots as f64 / rows
