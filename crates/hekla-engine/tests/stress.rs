@@ -5,8 +5,11 @@
 //! * bank transfers at SNAPSHOT keep the total constant in every snapshot;
 //! * the on-call doctors rule survives a write-skew-prone workload at
 //!   SERIALIZABLE;
+//! * full scans of a 1,000-row table see each row exactly once while it is
+//!   being updated;
 //! * racing inserts into a unique index commit each key at most once;
-//! * garbage collection keeps memory bounded under a steady update load.
+//! * garbage collection keeps memory bounded under a steady update load,
+//!   and a full collection frees everything no transaction can see.
 
 mod common;
 
@@ -94,7 +97,9 @@ fn pair(rng: &mut Rng, n: u64) -> (i32, i32) {
 // retried on 41302. Every snapshot, read by a full scan or by primary-key
 // lookups while the transfers run, holds all 100 accounts and the original
 // total; so does the final state. The engine's counters agree with what
-// the threads saw.
+// the threads saw. (Readers may check before they commit: a SNAPSHOT
+// writer without a log never fails once it prepares, so even speculative
+// reads through a preparing writer are final.)
 #[test]
 fn bank_transfers_keep_the_total_in_every_snapshot() {
     let _serial = exclusive();
@@ -185,8 +190,12 @@ fn bank_transfers_keep_the_total_in_every_snapshot() {
 // pair is on call. Each transaction reads both doctors of a pair and takes
 // one off call only if the other is on call, or puts an off-call doctor
 // back. At SNAPSHOT two such transactions can take both off call (see
-// anomalies.rs); at SERIALIZABLE no snapshot and no final state may ever
-// show a pair with both off call.
+// anomalies.rs); at SERIALIZABLE no committed state may ever show a pair
+// with both off call: not the final one, nor any snapshot that a reader
+// (or a worker) saw and then committed. A read through a transaction that
+// is still preparing is speculative: if that transaction then fails
+// validation, what the reader saw never existed, and its commit must fail
+// with 41301 instead.
 #[test]
 fn on_call_doctors_never_both_off_at_serializable() {
     let _serial = exclusive();
@@ -223,7 +232,6 @@ fn on_call_doctors_never_both_off_at_serializable() {
                             let mut tx = db.begin(Serializable)?;
                             let on_a = try_balance(&mut tx, doctors, a)?.expect("doctor");
                             let on_b = try_balance(&mut tx, doctors, b)?.expect("doctor");
-                            assert!(on_a + on_b >= 1, "a snapshot with pair {p} off call");
                             // Let another transaction interleave here.
                             thread::yield_now();
                             let off = on_a + on_b == 2;
@@ -232,7 +240,12 @@ fn on_call_doctors_never_both_off_at_serializable() {
                             } else {
                                 set_balance(&mut tx, doctors, if on_a == 0 { a } else { b }, 1)?;
                             }
-                            tx.commit().map(|_| off)
+                            tx.commit()?;
+                            assert!(
+                                on_a + on_b >= 1,
+                                "committed after reading pair {p} with nobody on call"
+                            );
+                            Ok(off)
                         })();
                         let allowed = [
                             WRITE_CONFLICT,
@@ -249,11 +262,18 @@ fn on_call_doctors_never_both_off_at_serializable() {
             })
             .collect();
         let reader = s.spawn(|| {
+            let mut outcomes = Outcomes::default();
             while Instant::now() < deadline {
                 let mut tx = db.begin(Snapshot).unwrap();
-                check(&balances(&mut tx, &doctors).unwrap(), "concurrent snapshot");
-                tx.commit().unwrap();
+                let state = balances(&mut tx, &doctors).unwrap();
+                if outcomes
+                    .record(tx.commit(), &[DEPENDENCY_FAILURE])
+                    .is_some()
+                {
+                    check(&state, "committed concurrent snapshot");
+                }
             }
+            outcomes
         });
         let mut outcomes = Outcomes::default();
         let mut went_off = 0;
@@ -262,7 +282,8 @@ fn on_call_doctors_never_both_off_at_serializable() {
             outcomes.merge(o);
             went_off += w;
         }
-        reader.join().unwrap();
+        let reads = reader.join().unwrap();
+        assert!(reads.commits > 10, "too few snapshot reads: {reads:?}");
         (outcomes, went_off)
     });
 
@@ -278,6 +299,8 @@ fn on_call_doctors_never_both_off_at_serializable() {
 // each row exactly once (never both the old and the new version of a row
 // updated at the scan's read timestamp, never neither), and since each
 // snapshot is later than the previous one, no row's value may go down.
+// (All writers are SNAPSHOT, so checking before the commit is sound; see
+// the bank test.)
 #[test]
 fn snapshot_scans_see_each_row_exactly_once_under_updates() {
     let _serial = exclusive();
@@ -420,22 +443,43 @@ fn racing_inserts_commit_each_unique_key_at_most_once() {
                 })
             })
             .collect();
+        // What a reader saw holds only if it commits: RR and SERIALIZABLE
+        // inserters can still fail after they start preparing, and a read
+        // through them is speculative (41301 at commit if they fail).
         let reader = s.spawn(|| {
             let mut rng = Rng::new(7);
+            let mut outcomes = Outcomes::default();
             while Instant::now() < deadline {
                 let mut tx = db.begin(Snapshot).unwrap();
+                let scanned: Vec<i32> = scan_rows(&mut tx, &table)
+                    .unwrap()
+                    .iter()
+                    .map(|row| int(&row[1]))
+                    .collect();
+                let probes: Vec<(i32, usize)> = (0..20)
+                    .map(|_| {
+                        let code = rng.below(CODES as u64) as i32;
+                        (
+                            code,
+                            tickets_with_code(&mut tx, &table, code).unwrap().len(),
+                        )
+                    })
+                    .collect();
+                if outcomes
+                    .record(tx.commit(), &[DEPENDENCY_FAILURE])
+                    .is_none()
+                {
+                    continue;
+                }
                 let mut codes = BTreeSet::new();
-                for row in scan_rows(&mut tx, &table).unwrap() {
-                    let code = int(&row[1]);
+                for code in scanned {
                     assert!(codes.insert(code), "code {code} twice in a snapshot");
                 }
-                for _ in 0..20 {
-                    let code = rng.below(CODES as u64) as i32;
-                    let found = tickets_with_code(&mut tx, &table, code).unwrap();
-                    assert_eq!(found.len(), usize::from(codes.contains(&code)));
+                for (code, found) in probes {
+                    assert_eq!(found, usize::from(codes.contains(&code)), "code {code}");
                 }
-                tx.commit().unwrap();
             }
+            outcomes
         });
         let mut committed = Vec::new();
         let mut outcomes = Outcomes::default();
@@ -444,7 +488,8 @@ fn racing_inserts_commit_each_unique_key_at_most_once() {
             committed.extend(c);
             outcomes.merge(o);
         }
-        reader.join().unwrap();
+        let reads = reader.join().unwrap();
+        assert!(reads.commits > 10, "too few snapshot reads: {reads:?}");
         (committed, outcomes)
     });
 
@@ -484,15 +529,18 @@ fn racing_inserts_commit_each_unique_key_at_most_once() {
 
 // (d) Garbage collection under a steady update load: two threads increment
 // random rows of 1,000 for ~3 s. Pages are never returned, so the heap's
-// allocated bytes must level off once collection keeps pace (compared at
-// 1 s and at the end, with a little slack); after a final collection the
-// live versions are bounded (at most 3 per row) and every row holds the
-// number of increments committed to it.
+// allocated bytes must level off once collection keeps pace: from 1 s to
+// the end they may grow by at most 1 MiB (16 pages), room for a burst of
+// garbage while a pinned thread is descheduled, but far below what failing
+// to reuse even a small share of the (typically millions of) replaced
+// versions costs. After a final collection the live versions are bounded
+// (at most 3 per row) and every row holds the number of increments
+// committed to it.
 #[test]
 fn garbage_collection_bounds_memory_under_updates() {
     let _serial = exclusive();
     const ROWS: i32 = 1_000;
-    const SLACK: u64 = 256 * 1024;
+    const SLACK: u64 = 1024 * 1024;
     let db = Database::default();
     let accounts = create_accounts(&db);
     let rows: Vec<_> = (0..ROWS).map(|id| (id, 0)).collect();
