@@ -10,7 +10,10 @@ use crate::errors;
 use crate::sharding::Padded;
 use crate::word::INFINITY;
 use hekla_types::SqlResult;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering::SeqCst};
+use std::sync::atomic::{
+    AtomicBool, AtomicU32, AtomicU64, AtomicUsize,
+    Ordering::{Relaxed, SeqCst},
+};
 use std::sync::Mutex;
 
 const SLOT_BITS: u32 = 16;
@@ -139,11 +142,14 @@ impl TxnTable {
         let index = self.take_slot()?;
         let slot = &self.slots[index as usize];
         slot.begin_ts.store(REGISTERING, SeqCst);
-        let generation = slot.generation.fetch_add(1, SeqCst) + 1;
+        // Only the slot's owner writes these, and readers look at them only
+        // after seeing the new id, whose SeqCst store below publishes them.
+        let generation = slot.generation.load(Relaxed) + 1;
+        slot.generation.store(generation, Relaxed);
         let id = (generation << SLOT_BITS) | u64::from(index);
-        slot.state.store(pack(TxnState::Active, 0), SeqCst);
-        slot.pending_dependencies.store(0, SeqCst);
-        slot.abort_now.store(false, SeqCst);
+        slot.state.store(pack(TxnState::Active, 0), Relaxed);
+        slot.pending_dependencies.store(0, Relaxed);
+        slot.abort_now.store(false, Relaxed);
         *slot.dependents.lock().expect("dependents") = Dependents::default();
         slot.id.store(id, SeqCst);
         let read_ts = clock.load(SeqCst);
