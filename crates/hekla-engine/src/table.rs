@@ -123,6 +123,13 @@ impl Table {
         &self.def.name
     }
 
+    /// The values of a stored row (a payload from a [`crate::RowChange`]).
+    pub fn decode_row(&self, payload: &[u8]) -> Vec<Value> {
+        (0..self.layout.column_count())
+            .map(|c| self.layout.value(payload, c))
+            .collect()
+    }
+
     pub fn index_count(&self) -> usize {
         self.indexes.len()
     }

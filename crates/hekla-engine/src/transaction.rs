@@ -57,9 +57,7 @@ impl<'a> Row<'a> {
     }
 
     pub fn values(&self) -> Vec<Value> {
-        (0..self.table.layout.column_count())
-            .map(|c| self.value(c))
-            .collect()
+        self.table.decode_row(self.payload)
     }
 
     /// A column's stored bytes (None for NULL), without decoding.

@@ -1,0 +1,162 @@
+//! The durability hook: what a commit hands to the redo log.
+
+mod common;
+
+use common::*;
+use hekla_engine::{
+    CommitLog, CommitRecord, Database, Durability, IsolationLevel::Snapshot, RowChange,
+};
+use hekla_types::{SqlError, SqlResult};
+use std::sync::{Arc, Mutex};
+
+/// What a record said, decoded: (commit ts, [(table, "insert"/"delete", id, balance, begin_ts)]).
+type Logged = (u64, Vec<(u32, &'static str, i32, i64, u64)>);
+
+/// Records every commit record; refuses appends while `failing` is set.
+#[derive(Default)]
+struct RecordingLog {
+    records: Mutex<Vec<Logged>>,
+    failing: Mutex<bool>,
+}
+
+impl CommitLog for RecordingLog {
+    fn append(&self, record: &CommitRecord<'_>) -> SqlResult<()> {
+        if *self.failing.lock().unwrap() {
+            return Err(SqlError::new(9002, 17, 2, "The transaction log is full."));
+        }
+        let changes = record
+            .changes
+            .iter()
+            .map(|change| {
+                let (table, kind, row, begin_ts) = match change {
+                    RowChange::Insert { table, row } => (table, "insert", row, 0),
+                    RowChange::Delete {
+                        table,
+                        row,
+                        begin_ts,
+                    } => (table, "delete", row, *begin_ts),
+                };
+                let values = table.decode_row(row);
+                (
+                    table.id,
+                    kind,
+                    int(&values[0]),
+                    bigint(&values[1]),
+                    begin_ts,
+                )
+            })
+            .collect();
+        self.records
+            .lock()
+            .unwrap()
+            .push((record.commit_ts, changes));
+        Ok(())
+    }
+}
+
+fn logged_db() -> (Database, Arc<RecordingLog>) {
+    let db = Database::default();
+    let log = Arc::new(RecordingLog::default());
+    db.set_commit_log(log.clone()).unwrap();
+    (db, log)
+}
+
+#[test]
+fn each_commit_yields_one_record_of_row_images() {
+    let (db, log) = logged_db();
+    let accounts = create_accounts(&db);
+    seed(&db, &accounts, &[(1, 10), (2, 20)]);
+    let seeded_at = log.records.lock().unwrap()[0].0;
+
+    let mut tx = db.begin(Snapshot).unwrap();
+    set_balance(&mut tx, &accounts, 1, 11).unwrap();
+    delete_account(&mut tx, &accounts, 2).unwrap();
+    let committed_at = tx.commit().unwrap();
+
+    let records = log.records.lock().unwrap();
+    assert_eq!(records.len(), 2, "one record per read-write commit");
+    let id = accounts.id;
+    assert_eq!(
+        records[0],
+        (
+            seeded_at,
+            vec![(id, "insert", 1, 10, 0), (id, "insert", 2, 20, 0)]
+        )
+    );
+    // An update is the old image deleted and the new one inserted; deletes
+    // carry the timestamp the deleted version was born at.
+    assert_eq!(
+        records[1],
+        (
+            committed_at,
+            vec![
+                (id, "delete", 1, 10, seeded_at),
+                (id, "insert", 1, 11, 0),
+                (id, "delete", 2, 20, seeded_at),
+            ]
+        )
+    );
+}
+
+#[test]
+fn read_only_work_and_own_temporary_rows_are_not_logged() {
+    let (db, log) = logged_db();
+    let accounts = create_accounts(&db);
+    let mut reader = db.begin(Snapshot).unwrap();
+    assert_eq!(balance(&mut reader, &accounts, 1), None);
+    reader.commit().unwrap();
+
+    // Inserted and deleted in one transaction: nobody else ever saw it.
+    let mut tx = db.begin(Snapshot).unwrap();
+    tx.insert(
+        &accounts,
+        &[hekla_types::Value::Int(5), hekla_types::Value::BigInt(1)],
+    )
+    .unwrap();
+    set_balance(&mut tx, &accounts, 5, 2).unwrap();
+    delete_account(&mut tx, &accounts, 5).unwrap();
+    tx.commit().unwrap();
+    assert!(log.records.lock().unwrap().is_empty());
+}
+
+#[test]
+fn schema_only_tables_are_not_logged() {
+    let (db, log) = logged_db();
+    let mut def = accounts_def(64);
+    def.durability = Durability::SchemaOnly;
+    let scratch = db.create_table(def).unwrap();
+    seed(&db, &scratch, &[(1, 1)]);
+    assert!(log.records.lock().unwrap().is_empty());
+    assert_eq!(committed_balances(&db, &scratch).len(), 1);
+}
+
+#[test]
+fn a_refused_append_aborts_the_commit() {
+    let (db, log) = logged_db();
+    let accounts = create_accounts(&db);
+    seed(&db, &accounts, &[(1, 10)]);
+    *log.failing.lock().unwrap() = true;
+    let mut tx = db.begin(Snapshot).unwrap();
+    set_balance(&mut tx, &accounts, 1, 99).unwrap();
+    let error = tx.commit().unwrap_err();
+    assert_eq!(error.number, 9002);
+    *log.failing.lock().unwrap() = false;
+    assert_eq!(
+        committed_balances(&db, &accounts)[&1],
+        10,
+        "nothing visible"
+    );
+    // The row is free again for the next writer.
+    let mut tx = db.begin(Snapshot).unwrap();
+    set_balance(&mut tx, &accounts, 1, 12).unwrap();
+    tx.commit().unwrap();
+    assert_eq!(committed_balances(&db, &accounts)[&1], 12);
+}
+
+#[test]
+fn a_second_log_is_refused() {
+    let (db, _log) = logged_db();
+    assert!(db
+        .set_commit_log(Arc::new(RecordingLog::default()))
+        .is_err());
+}
