@@ -284,12 +284,6 @@ impl Table {
 fn format_value(value: &Value) -> String {
     match value {
         Value::Null => "<NULL>".to_string(),
-        Value::String(s) => s.clone(),
-        Value::Bit(b) => u8::from(*b).to_string(),
-        Value::TinyInt(v) => v.to_string(),
-        Value::SmallInt(v) => v.to_string(),
-        Value::Int(v) => v.to_string(),
-        Value::BigInt(v) => v.to_string(),
-        other => format!("{other:?}"),
+        other => other.to_string(),
     }
 }

@@ -72,3 +72,50 @@ impl Value {
         }
     }
 }
+
+/// The value as SQL Server's tools print it: numbers plainly, money with
+/// four decimals, dates and times in ISO form, binary as `0x` + hex.
+impl std::fmt::Display for Value {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Value::Null => f.write_str("NULL"),
+            Value::Bit(b) => write!(f, "{}", u8::from(*b)),
+            Value::TinyInt(v) => write!(f, "{v}"),
+            Value::SmallInt(v) => write!(f, "{v}"),
+            Value::Int(v) => write!(f, "{v}"),
+            Value::BigInt(v) => write!(f, "{v}"),
+            Value::Decimal(v) => write!(f, "{v}"),
+            Value::Money(v) => write!(f, "{v}"),
+            Value::Float(v) => write!(f, "{v}"),
+            Value::Real(v) => write!(f, "{v}"),
+            Value::Date(v) => write!(f, "{v}"),
+            Value::Time(v) => write!(f, "{v}"),
+            Value::DateTime(v) => write!(f, "{v}"),
+            Value::DateTime2(v) => write!(f, "{v}"),
+            Value::SmallDateTime(v) => write!(f, "{v}"),
+            Value::DateTimeOffset(v) => write!(f, "{v}"),
+            Value::UniqueIdentifier(v) => write!(f, "{v}"),
+            Value::String(v) => f.write_str(v),
+            Value::Binary(bytes) => {
+                f.write_str("0x")?;
+                bytes.iter().try_for_each(|b| write!(f, "{b:02X}"))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod display_tests {
+    use super::*;
+    use crate::Money;
+
+    #[test]
+    fn values_print_as_sql_server_shows_them() {
+        assert_eq!(Value::Int(-5).to_string(), "-5");
+        assert_eq!(Value::Bit(true).to_string(), "1");
+        assert_eq!(Value::Money(Money(123_400)).to_string(), "12.3400");
+        assert_eq!(Value::Binary(vec![0, 0xAB]).to_string(), "0x00AB");
+        assert_eq!(Value::String("x y".into()).to_string(), "x y");
+        assert_eq!(Value::Null.to_string(), "NULL");
+    }
+}
