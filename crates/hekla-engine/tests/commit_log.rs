@@ -160,3 +160,85 @@ fn a_second_log_is_refused() {
         .set_commit_log(Arc::new(RecordingLog::default()))
         .is_err());
 }
+
+/// A log that holds each append until the test lets it go, then accepts or
+/// refuses it: it keeps a committing transaction in the Preparing state.
+#[derive(Default)]
+struct GatedLog {
+    /// None: closed; Some(true): accept the next append; Some(false): refuse it.
+    gate: Mutex<Option<bool>>,
+    opened: std::sync::Condvar,
+    waiting: std::sync::atomic::AtomicBool,
+}
+
+impl GatedLog {
+    fn release(&self, accept: bool) {
+        *self.gate.lock().unwrap() = Some(accept);
+        self.opened.notify_all();
+    }
+
+    fn wait_until_holding(&self) {
+        while !self.waiting.load(std::sync::atomic::Ordering::SeqCst) {
+            std::thread::yield_now();
+        }
+    }
+}
+
+impl CommitLog for GatedLog {
+    fn append(&self, _record: &CommitRecord<'_>) -> SqlResult<()> {
+        self.waiting
+            .store(true, std::sync::atomic::Ordering::SeqCst);
+        let mut gate = self.gate.lock().unwrap();
+        while gate.is_none() {
+            gate = self.opened.wait(gate).unwrap();
+        }
+        let accept = gate.take().unwrap();
+        self.waiting
+            .store(false, std::sync::atomic::Ordering::SeqCst);
+        if accept {
+            Ok(())
+        } else {
+            Err(SqlError::new(9002, 17, 2, "The transaction log is full."))
+        }
+    }
+}
+
+/// A reader that begins after a writer has taken its end timestamp sees
+/// the writer's rows while it is still logging (speculatively), and may
+/// commit only if the writer does: 41301 if the writer fails.
+#[test]
+fn speculative_reads_commit_only_with_the_transaction_they_read() {
+    for writer_commits in [true, false] {
+        let db = Database::default();
+        let accounts = create_accounts(&db);
+        seed(&db, &accounts, &[(1, 10)]);
+        let log = Arc::new(GatedLog::default());
+        db.set_commit_log(log.clone()).unwrap();
+        std::thread::scope(|s| {
+            let writer = s.spawn(|| {
+                let mut tx = db.begin(Snapshot).unwrap();
+                set_balance(&mut tx, &accounts, 1, 11).unwrap();
+                tx.commit()
+            });
+            log.wait_until_holding();
+            // The writer is preparing: its end timestamp is below our read
+            // timestamp, so we see its update, on condition that it commits.
+            let mut reader = db.begin(Snapshot).unwrap();
+            assert_eq!(balance(&mut reader, &accounts, 1), Some(11));
+            log.release(writer_commits);
+            let written = writer.join().unwrap();
+            assert_eq!(written.is_ok(), writer_commits);
+            if writer_commits {
+                reader.commit().unwrap();
+            } else {
+                expect_msg(
+                    reader.commit(),
+                    DEPENDENCY_FAILURE,
+                    "A previous transaction that the current transaction took a dependency on has aborted, and the current transaction can no longer commit.",
+                );
+            }
+        });
+        let expected = if writer_commits { 11 } else { 10 };
+        assert_eq!(committed_balances(&db, &accounts)[&1], expected);
+    }
+}
