@@ -242,3 +242,52 @@ impl TableDef {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table(columns: Vec<ColumnDef>, indexes: Vec<IndexDef>) -> SqlResult<()> {
+        TableDef::new("t", columns, indexes).validate()
+    }
+
+    fn error_number(result: SqlResult<()>) -> u32 {
+        result.expect_err("the definition is refused").number
+    }
+
+    #[test]
+    fn definitions_follow_sql_server_rules() {
+        let id = || ColumnDef::new("id", DataType::Int, false);
+        let maybe = || ColumnDef::new("maybe", DataType::Int, true);
+        let pk = |columns: &[usize]| IndexDef::hash("pk", columns, 8, Uniqueness::PrimaryKey);
+        assert!(table(vec![id(), maybe()], vec![pk(&[0])]).is_ok());
+        assert_eq!(error_number(table(vec![], vec![])), 4922);
+        assert_eq!(error_number(table(vec![id(), id()], vec![])), 2705);
+        assert_eq!(
+            error_number(table(vec![id(), maybe()], vec![pk(&[1])])),
+            8111
+        );
+        assert_eq!(
+            error_number(table(vec![id()], vec![pk(&[0]), pk(&[0])])),
+            8110
+        );
+        assert_eq!(error_number(table(vec![id()], vec![pk(&[3])])), 1911);
+        assert_eq!(error_number(table(vec![id()], vec![pk(&[0, 0])])), 1909);
+        let too_many_buckets =
+            IndexDef::hash("h", &[0], MAX_BUCKET_COUNT + 1, Uniqueness::NotUnique);
+        assert_eq!(
+            error_number(table(vec![id()], vec![too_many_buckets])),
+            41310
+        );
+        let range = IndexDef {
+            name: "r".into(),
+            kind: IndexKind::Range,
+            columns: vec![0],
+            uniqueness: Uniqueness::NotUnique,
+        };
+        assert_eq!(error_number(table(vec![id()], vec![range])), 10794);
+        // Nullable key columns are allowed in non-unique and unique indexes.
+        let nullable_key = IndexDef::hash("n", &[1], 8, Uniqueness::UniqueIndex);
+        assert!(table(vec![id(), maybe()], vec![nullable_key]).is_ok());
+    }
+}
