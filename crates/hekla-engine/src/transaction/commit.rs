@@ -1,0 +1,192 @@
+//! Commit and abort: validation, commit dependencies, the redo record and
+//! post-processing.
+
+use super::*;
+use crate::gc::Garbage;
+use crate::log::{CommitRecord, RowChange};
+use crate::txn_table::TxnState;
+use crate::visibility::begin_timestamp;
+
+impl Transaction {
+    /// Aborts now (the engine's decision) and returns the error to report.
+    pub(super) fn fail(&mut self, reason: AbortReason) -> SqlError {
+        self.abort(reason);
+        match reason {
+            AbortReason::WriteConflict => errors::write_conflict(),
+            AbortReason::RepeatableReadValidation => errors::repeatable_read_failure(),
+            AbortReason::SerializableValidation => errors::serializable_failure(),
+            AbortReason::CommitDependency => errors::dependency_failure(),
+            AbortReason::LogFailure | AbortReason::Rollback => errors::transaction_doomed(),
+        }
+    }
+
+    pub(super) fn abort(&mut self, reason: AbortReason) {
+        if !self.is_active() {
+            return;
+        }
+        let shared = self.shared;
+        shared.txns.set_state(self.slot, TxnState::Aborted, 0);
+        self.rollback_to(Savepoint(0));
+        shared.txns.resolve_dependents(self.slot, false);
+        self.wait_for_dependencies();
+        shared.txns.release(self.slot);
+        shared.counters.abort(reason);
+        self.status = Status::Aborted;
+    }
+
+    /// Waits until every transaction this one read speculatively has ended.
+    /// They are past validation already, so the wait is short.
+    fn wait_for_dependencies(&self) {
+        let mut spins = 0u32;
+        while self.shared.txns.pending_dependencies(self.slot) > 0 {
+            spins += 1;
+            if spins < 64 {
+                std::hint::spin_loop();
+            } else {
+                std::thread::yield_now();
+            }
+        }
+    }
+
+    /// Ends the transaction without committing.
+    pub fn rollback(mut self) {
+        self.abort(AbortReason::Rollback);
+        self.status = Status::Finished;
+    }
+
+    /// Commits; returns the commit timestamp (the read timestamp for a
+    /// read-only SNAPSHOT transaction, which needs none of its own).
+    pub fn commit(mut self) -> SqlResult<u64> {
+        self.check_active()?;
+        let shared = self.shared;
+        if self.writes.is_empty()
+            && self.isolation == IsolationLevel::Snapshot
+            && self.dependencies.is_empty()
+        {
+            shared.txns.release(self.slot);
+            shared.counters.commit();
+            self.status = Status::Finished;
+            return Ok(self.read_ts);
+        }
+        let end_ts = shared.txns.prepare(self.slot, &shared.clock);
+        if self.isolation != IsolationLevel::Snapshot && !self.reads_still_visible(end_ts) {
+            return Err(self.fail(AbortReason::RepeatableReadValidation));
+        }
+        if self.isolation == IsolationLevel::Serializable && self.has_phantoms(end_ts) {
+            return Err(self.fail(AbortReason::SerializableValidation));
+        }
+        self.wait_for_dependencies();
+        if shared.txns.must_abort(self.slot) {
+            return Err(self.fail(AbortReason::CommitDependency));
+        }
+        if let Err(error) = self.log(end_ts) {
+            self.fail(AbortReason::LogFailure);
+            return Err(error);
+        }
+        shared
+            .txns
+            .set_state(self.slot, TxnState::Committed, end_ts);
+        shared.gc.retire(
+            end_ts,
+            self.writes.drain(..).filter_map(|write| {
+                if let Some(new) = write.new {
+                    new.begin().store(end_ts, Release);
+                }
+                let old = write.old?;
+                old.end().store(end_ts, Release);
+                Some(Garbage {
+                    table: write.table,
+                    version: old,
+                })
+            }),
+        );
+        shared.txns.resolve_dependents(self.slot, true);
+        shared.txns.release(self.slot);
+        shared.counters.commit();
+        self.status = Status::Finished;
+        shared.gc.collect_some(&shared.txns, &shared.clock);
+        Ok(end_ts)
+    }
+
+    fn reads_still_visible(&self, end_ts: u64) -> bool {
+        // A version this transaction ended itself cannot have been changed
+        // by anyone else: its end word has held our id since.
+        let mine = Word::txn(self.id);
+        self.reads.iter().all(|&v| {
+            v.end().load(Acquire) == mine || see(&self.shared.txns, v, end_ts, self.id).visible
+        })
+    }
+
+    /// Whether a scan, repeated as of `end_ts`, finds a version it did not
+    /// find as of the read timestamp.
+    fn has_phantoms(&self, end_ts: u64) -> bool {
+        let txns = &self.shared.txns;
+        let phantom = |v: VersionPtr| {
+            see(txns, v, end_ts, self.id).visible && !see(txns, v, self.read_ts, self.id).visible
+        };
+        let _guard = crossbeam_epoch::pin();
+        self.scans.iter().any(|scan| match scan {
+            Scan::Table(table) => table
+                .heap
+                .for_each_slot(|slot| {
+                    let v = VersionPtr::new(slot);
+                    if v.begin().load(Acquire) != FREE && phantom(v) {
+                        ControlFlow::Break(())
+                    } else {
+                        ControlFlow::Continue(())
+                    }
+                })
+                .is_some(),
+            Scan::HashKey { table, index, key } => table.indexes[*index]
+                .hash
+                .for_each(key.hash, |v| {
+                    if phantom(v) && table.row_matches(*index, table.payload(v), key) {
+                        ControlFlow::Break(())
+                    } else {
+                        ControlFlow::Continue(())
+                    }
+                })
+                .is_some(),
+        })
+    }
+
+    fn log(&self, end_ts: u64) -> SqlResult<()> {
+        let Some(log) = self.shared.commit_log.get() else {
+            return Ok(());
+        };
+        let txns = &self.shared.txns;
+        let mine = Word::txn(self.id);
+        let mut changes = Vec::with_capacity(self.writes.len() * 2);
+        for write in &self.writes {
+            if write.table.def.durability != crate::catalog::Durability::SchemaAndData {
+                continue;
+            }
+            // A version this transaction both created and ended never
+            // existed for anyone else: neither side is logged.
+            if let Some(old) = write.old {
+                if old.begin().load(Acquire) != mine {
+                    changes.push(RowChange::Delete {
+                        table: &write.table,
+                        row: write.table.payload(old),
+                        begin_ts: begin_timestamp(txns, old),
+                    });
+                }
+            }
+            if let Some(new) = write.new {
+                if new.end().load(Acquire) != mine {
+                    changes.push(RowChange::Insert {
+                        table: &write.table,
+                        row: write.table.payload(new),
+                    });
+                }
+            }
+        }
+        if changes.is_empty() {
+            return Ok(());
+        }
+        log.append(&CommitRecord {
+            commit_ts: end_ts,
+            changes: &changes,
+        })
+    }
+}

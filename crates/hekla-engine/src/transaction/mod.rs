@@ -1,0 +1,352 @@
+//! Transactions: optimistic multi-version concurrency control.
+//!
+//! Reads never block and never take locks. Writes install new versions and
+//! claim old ones by writing the transaction's id into their `end` word;
+//! whoever claims first wins, a second writer fails at once with 41302.
+//! At commit a transaction takes its end timestamp from the shared clock,
+//! validates what its isolation level requires (REPEATABLE READ: the read
+//! set, 41305; SERIALIZABLE: also the scan set, 41325), waits for the commit
+//! dependencies it took by reading speculatively (41301 if one aborted),
+//! hands its redo record to the log, and stamps its versions.
+//!
+//! Reads live here; writes in [`write`], commit and abort in [`commit`].
+
+mod commit;
+mod write;
+
+use crate::database::SharedRef;
+use crate::errors;
+use crate::stats::AbortReason;
+use crate::table::{ProbeKey, Table, TableRef};
+use crate::version::{VersionPtr, LINK_MARK};
+use crate::visibility::{see, Seen};
+use crate::word::{Word, FREE, INFINITY, TXN_FLAG};
+use hekla_types::{SqlError, SqlResult, Value};
+use std::ops::ControlFlow;
+use std::sync::atomic::Ordering::{AcqRel, Acquire, Release};
+use std::sync::Arc;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IsolationLevel {
+    Snapshot,
+    RepeatableRead,
+    Serializable,
+}
+
+/// A row version this transaction can see, usable for reads, updates and
+/// deletes until the transaction ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RowId {
+    version: VersionPtr,
+    table: u32,
+    txn: u64,
+}
+
+/// A visible row, borrowed for the duration of a visit.
+pub struct Row<'a> {
+    table: &'a Table,
+    payload: &'a [u8],
+    id: RowId,
+}
+
+impl<'a> Row<'a> {
+    pub fn id(&self) -> RowId {
+        self.id
+    }
+
+    pub fn value(&self, column: usize) -> Value {
+        self.table.layout.value(self.payload, column)
+    }
+
+    pub fn values(&self) -> Vec<Value> {
+        self.table.decode_row(self.payload)
+    }
+
+    /// A column's stored bytes (None for NULL), without decoding.
+    pub fn stored(&self, column: usize) -> Option<&'a [u8]> {
+        self.table.layout.column(self.payload, column)
+    }
+
+    /// The whole stored row.
+    pub fn payload(&self) -> &'a [u8] {
+        self.payload
+    }
+}
+
+/// The write set: one entry per insert, update (both) or delete (old only).
+pub(crate) struct Write {
+    pub table: TableRef,
+    pub old: Option<VersionPtr>,
+    pub new: Option<VersionPtr>,
+}
+
+/// What a SERIALIZABLE transaction scanned, re-checked at commit for phantoms.
+enum Scan {
+    Table(Arc<Table>),
+    HashKey {
+        table: Arc<Table>,
+        index: usize,
+        key: ProbeKey,
+    },
+}
+
+/// A point in the write set to roll back to (statement atomicity).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Savepoint(usize);
+
+enum Status {
+    Active,
+    /// Aborted by the engine (41302 and the like); only rollback remains.
+    Aborted,
+    Finished,
+}
+
+pub struct Transaction {
+    shared: SharedRef,
+    slot: u32,
+    id: u64,
+    read_ts: u64,
+    isolation: IsolationLevel,
+    status: Status,
+    writes: Vec<Write>,
+    reads: Vec<VersionPtr>,
+    scans: Vec<Scan>,
+    dependencies: Vec<u64>,
+}
+
+impl Transaction {
+    pub(crate) fn begin(shared: SharedRef, isolation: IsolationLevel) -> SqlResult<Transaction> {
+        let registration = shared.txns.begin(&shared.clock)?;
+        Ok(Transaction {
+            shared,
+            slot: registration.slot,
+            id: registration.id,
+            read_ts: registration.read_ts,
+            isolation,
+            status: Status::Active,
+            writes: WRITE_SET.with(|w| w.take()),
+            reads: Vec::new(),
+            scans: Vec::new(),
+            dependencies: Vec::new(),
+        })
+    }
+
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+
+    pub fn isolation(&self) -> IsolationLevel {
+        self.isolation
+    }
+
+    /// The timestamp this transaction reads as of.
+    pub fn read_timestamp(&self) -> u64 {
+        self.read_ts
+    }
+
+    pub fn is_active(&self) -> bool {
+        matches!(self.status, Status::Active)
+    }
+
+    fn check_active(&self) -> SqlResult<()> {
+        match self.status {
+            Status::Active => Ok(()),
+            _ => Err(errors::transaction_doomed()),
+        }
+    }
+
+    /// Checks visibility and takes any commit dependency it implies.
+    fn observe(&mut self, version: VersionPtr, at: u64) -> Seen {
+        loop {
+            let seen = see(&self.shared.txns, version, at, self.id);
+            let mut registered_all = true;
+            for on in seen.depends_on.into_iter().flatten() {
+                // If it finished meanwhile, its outcome is final: look again.
+                registered_all &= self.depend_on(on);
+            }
+            if registered_all {
+                return seen;
+            }
+        }
+    }
+
+    /// Takes a commit dependency on `on` (once). False if `on` has already
+    /// finished, in which case its outcome is final and needs no dependency.
+    fn depend_on(&mut self, on: u64) -> bool {
+        if self.dependencies.contains(&on) {
+            return true;
+        }
+        let registered = self.shared.txns.add_dependency(self.slot, self.id, on);
+        if registered {
+            self.dependencies.push(on);
+        }
+        registered
+    }
+
+    fn row_of<'t>(&self, table: &'t Table, version: VersionPtr) -> Row<'t> {
+        Row {
+            table,
+            payload: table.payload(version),
+            id: RowId {
+                version,
+                table: table.id,
+                txn: self.id,
+            },
+        }
+    }
+
+    fn checked_version(&self, table: &Table, id: RowId) -> SqlResult<VersionPtr> {
+        self.check_active()?;
+        if id.txn != self.id || id.table != table.id {
+            return Err(errors::invalid_argument(
+                "the row handle belongs to another transaction or table".to_string(),
+            ));
+        }
+        if id.version.end().load(Acquire) == Word::txn(self.id) {
+            return Err(errors::invalid_argument(
+                "the row was already updated or deleted by this transaction".to_string(),
+            ));
+        }
+        Ok(id.version)
+    }
+
+    /// Reads a row this transaction found earlier.
+    pub fn row<'t>(&self, table: &'t Table, id: RowId) -> SqlResult<Row<'t>> {
+        let version = self.checked_version(table, id)?;
+        Ok(self.row_of(table, version))
+    }
+
+    /// Visits the visible rows whose key in hash index `index` equals `key`.
+    pub fn lookup<B>(
+        &mut self,
+        table: &Arc<Table>,
+        index: usize,
+        key: &[Value],
+        mut visit: impl FnMut(Row<'_>) -> ControlFlow<B>,
+    ) -> SqlResult<Option<B>> {
+        self.check_active()?;
+        let mut probe = PROBE_KEY.with(|p| p.take());
+        let result = self.lookup_probe(table, index, key, &mut probe, &mut visit);
+        PROBE_KEY.with(|p| p.set(probe));
+        result
+    }
+
+    fn lookup_probe<B>(
+        &mut self,
+        table: &Arc<Table>,
+        index: usize,
+        key: &[Value],
+        probe: &mut ProbeKey,
+        visit: &mut impl FnMut(Row<'_>) -> ControlFlow<B>,
+    ) -> SqlResult<Option<B>> {
+        table.probe_key(index, key, probe)?;
+        let watermark = self.shared.gc.watermark();
+        let guard = crossbeam_epoch::pin();
+        let result = table.indexes[index].hash.for_each(probe.hash, |version| {
+            let seen = self.observe(version, self.read_ts);
+            if !seen.visible {
+                if seen.end_ts.is_some_and(|end| end <= watermark) {
+                    // Garbage: mark it so that the next traversal unlinks it.
+                    version.link(index).fetch_or(LINK_MARK, AcqRel);
+                }
+                return ControlFlow::Continue(());
+            }
+            if !table.row_matches(index, table.payload(version), probe) {
+                return ControlFlow::Continue(());
+            }
+            self.visit_visible(table, version, visit)
+        });
+        drop(guard);
+        if self.isolation == IsolationLevel::Serializable {
+            self.scans.push(Scan::HashKey {
+                table: table.clone(),
+                index,
+                key: probe.clone(),
+            });
+        }
+        Ok(result)
+    }
+
+    /// The first visible row with `key` in index `index` (unique indexes).
+    pub fn get(
+        &mut self,
+        table: &Arc<Table>,
+        index: usize,
+        key: &[Value],
+    ) -> SqlResult<Option<RowId>> {
+        self.lookup(table, index, key, |row| ControlFlow::Break(row.id()))
+    }
+
+    /// Visits every visible row of the table, without any index.
+    pub fn scan<B>(
+        &mut self,
+        table: &Arc<Table>,
+        mut visit: impl FnMut(Row<'_>) -> ControlFlow<B>,
+    ) -> SqlResult<Option<B>> {
+        self.check_active()?;
+        let guard = crossbeam_epoch::pin();
+        let result = table.heap.for_each_slot(|slot| {
+            let version = VersionPtr::new(slot);
+            let begin = version.begin().load(Acquire);
+            if begin == FREE {
+                return ControlFlow::Continue(());
+            }
+            let seen = self.observe(version, self.read_ts);
+            if !seen.visible || !same_incarnation(begin, version.begin().load(Acquire)) {
+                return ControlFlow::Continue(());
+            }
+            self.visit_visible(table, version, &mut visit)
+        });
+        drop(guard);
+        if self.isolation == IsolationLevel::Serializable {
+            self.scans.push(Scan::Table(table.clone()));
+        }
+        Ok(result)
+    }
+
+    /// Records a visible version in the read set and shows it to `visit`.
+    fn visit_visible<B>(
+        &mut self,
+        table: &Table,
+        version: VersionPtr,
+        visit: &mut impl FnMut(Row<'_>) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
+        // Versions this transaction created need no validation: nobody else
+        // can see them, let alone change them.
+        if self.isolation != IsolationLevel::Snapshot
+            && version.begin().load(Acquire) != Word::txn(self.id)
+        {
+            self.reads.push(version);
+        }
+        visit(self.row_of(table, version))
+    }
+}
+
+thread_local! {
+    /// The write set of this thread's last transaction, reused by the next.
+    static WRITE_SET: std::cell::Cell<Vec<Write>> = const { std::cell::Cell::new(Vec::new()) };
+    /// Lookup keys are encoded here, so a point read allocates nothing.
+    static PROBE_KEY: std::cell::Cell<ProbeKey> = std::cell::Cell::new(ProbeKey::default());
+    /// A buffer to encode rows into, kept per thread so that a short
+    /// transaction does not grow a fresh one for every row it writes.
+    static ROW_BUFFER: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// Whether a slot whose begin word read `first` and then `now` still holds
+/// the same version: the word only changes from the creator's id to its
+/// commit timestamp. Anything else means the slot was freed and reused.
+fn same_incarnation(first: u64, now: u64) -> bool {
+    first == now || (first & TXN_FLAG != 0 && now & TXN_FLAG == 0 && now != FREE && now != INFINITY)
+}
+
+impl Drop for Transaction {
+    fn drop(&mut self) {
+        self.abort(AbortReason::Rollback);
+        // Hand the (now empty) write set's memory to the thread's next
+        // transaction, unless a large one would keep it for nothing.
+        if self.writes.capacity() <= 1024 {
+            let writes = std::mem::take(&mut self.writes);
+            WRITE_SET.with(|w| w.set(writes));
+        }
+    }
+}
