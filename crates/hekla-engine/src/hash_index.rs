@@ -188,10 +188,10 @@ mod tests {
     use std::collections::HashSet;
     use std::ptr::NonNull;
 
-    /// Version-shaped memory: begin, end and one link, never freed during
-    /// a test, so traversals need no epoch protection here.
-    fn nodes(count: usize) -> Vec<Box<[u64; 3]>> {
-        (0..count).map(|_| Box::new([0u64; 3])).collect()
+    /// Version-shaped memory: begin, end and one link, never moved or freed
+    /// during a test, so traversals need no epoch protection here.
+    fn nodes(count: usize) -> Vec<[u64; 3]> {
+        vec![[0u64; 3]; count]
     }
 
     fn ptr(node: &[u64; 3]) -> VersionPtr {
