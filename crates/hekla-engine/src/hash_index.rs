@@ -251,7 +251,7 @@ mod tests {
                         index.insert(ptr(&all[i]), i as u64);
                         // Remove every other node a little after inserting it,
                         // so removals interleave with other threads' inserts.
-                        if i >= 8 * THREADS && (i / THREADS) % 2 == 0 {
+                        if i >= 8 * THREADS && (i / THREADS).is_multiple_of(2) {
                             let victim = i - 8 * THREADS;
                             index.remove(ptr(&all[victim]), victim as u64);
                         }
@@ -264,7 +264,7 @@ mod tests {
         });
         let removed = |i: usize| {
             let round = i / THREADS;
-            round + 8 < PER_THREAD && (round + 8) % 2 == 0
+            round + 8 < PER_THREAD && (round + 8).is_multiple_of(2)
         };
         for bucket in 0..BUCKETS {
             let found: HashSet<_> = chain(&index, bucket).into_iter().collect();
