@@ -55,12 +55,6 @@ fn unpack(word: u64) -> (TxnState, u64) {
     (state, word & ((1 << STATE_SHIFT) - 1))
 }
 
-#[derive(Default)]
-struct Dependents {
-    closed: bool,
-    ids: Vec<u64>,
-}
-
 #[repr(align(128))]
 #[derive(Default)]
 struct Slot {
@@ -70,7 +64,10 @@ struct Slot {
     generation: AtomicU64,
     pending_dependencies: AtomicU32,
     abort_now: AtomicBool,
-    dependents: Mutex<Dependents>,
+    /// Transactions that read this one speculatively. Only a Preparing
+    /// transaction takes dependents, and it drains them after leaving that
+    /// state, so the list is empty whenever the slot is handed out again.
+    dependents: Mutex<Vec<u64>>,
 }
 
 /// Free slots are kept in a few shards so that threads beginning
@@ -150,7 +147,6 @@ impl TxnTable {
         slot.state.store(pack(TxnState::Active, 0), Relaxed);
         slot.pending_dependencies.store(0, Relaxed);
         slot.abort_now.store(false, Relaxed);
-        *slot.dependents.lock().expect("dependents") = Dependents::default();
         slot.id.store(id, SeqCst);
         let read_ts = clock.load(SeqCst);
         slot.begin_ts.store(read_ts, SeqCst);
@@ -229,26 +225,26 @@ impl TxnTable {
             return false;
         };
         let mut dependents = target.dependents.lock().expect("dependents");
-        if dependents.closed || target.id.load(SeqCst) != on {
+        // Checked under the lock: `resolve_dependents` changes the state
+        // before it takes the lock to drain, so a registration either lands
+        // before the drain or sees that the outcome is already known.
+        let preparing = unpack(target.state.load(SeqCst)).0 == TxnState::Preparing;
+        if !preparing || target.id.load(SeqCst) != on {
             return false;
         }
         self.slots[my_index as usize]
             .pending_dependencies
             .fetch_add(1, SeqCst);
-        dependents.ids.push(me);
+        dependents.push(me);
         true
     }
 
     /// Tells the transactions that depended on slot `index` how it ended.
+    /// The slot's state must already say Committed or Aborted.
     pub fn resolve_dependents(&self, index: u32, committed: bool) {
-        let ids = {
-            let mut dependents = self.slots[index as usize]
-                .dependents
-                .lock()
-                .expect("dependents");
-            dependents.closed = true;
-            std::mem::take(&mut dependents.ids)
-        };
+        let slot = &self.slots[index as usize];
+        debug_assert_ne!(unpack(slot.state.load(SeqCst)).0, TxnState::Preparing);
+        let ids = std::mem::take(&mut *slot.dependents.lock().expect("dependents"));
         for id in ids {
             // A dependent never releases its slot while it has pending
             // dependencies, so the slot is still its own.
