@@ -76,7 +76,7 @@ impl std::ops::Deref for SharedRef {
 
 pub(crate) struct Shared {
     pub clock: AtomicU64,
-    pub txns: TxnTable,
+    pub txns: Arc<TxnTable>,
     pub gc: Collector,
     pub counters: Counters,
     pub commit_log: OnceLock<Arc<dyn CommitLog>>,
@@ -99,7 +99,7 @@ impl Database {
     pub fn new(config: DatabaseConfig) -> Database {
         let shared = Arc::new(Shared {
             clock: AtomicU64::new(FIRST_TIMESTAMP),
-            txns: TxnTable::new(config.max_transactions),
+            txns: Arc::new(TxnTable::new(config.max_transactions)),
             gc: Collector::default(),
             counters: Counters::default(),
             commit_log: OnceLock::new(),

@@ -10,10 +10,10 @@ thread_local! {
     static HINT: usize = NEXT_HINT.fetch_add(1, Ordering::Relaxed);
 }
 
-/// This thread's shard among `shards`.
+/// This thread's shard among `shards` (shard 0 while the thread exits).
 #[inline]
 pub fn shard_of(shards: usize) -> usize {
-    HINT.with(|h| *h) % shards
+    HINT.try_with(|h| *h).unwrap_or(0) % shards
 }
 
 /// A value alone on its cache lines (128 bytes covers adjacent-line

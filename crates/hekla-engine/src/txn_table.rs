@@ -10,11 +10,12 @@ use crate::errors;
 use crate::sharding::Padded;
 use crate::word::INFINITY;
 use hekla_types::SqlResult;
+use std::cell::RefCell;
 use std::sync::atomic::{
     AtomicBool, AtomicU32, AtomicU64, AtomicUsize,
     Ordering::{Relaxed, SeqCst},
 };
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, Weak};
 
 const SLOT_BITS: u32 = 16;
 /// The most transactions that can be active at once in one database.
@@ -78,6 +79,52 @@ fn home_shard() -> usize {
     crate::sharding::shard_of(FREE_SHARDS)
 }
 
+/// Each thread keeps the slot of its last transaction for its next one, so
+/// that a stream of short transactions takes no lock for slots. The slot
+/// goes back to the free list when the thread moves to another database or
+/// exits.
+#[derive(Default)]
+struct SlotCache {
+    entry: Option<(Weak<TxnTable>, Option<u32>)>,
+}
+
+impl SlotCache {
+    fn take(&mut self, table: &Arc<TxnTable>) -> Option<u32> {
+        match &mut self.entry {
+            Some((owner, slot)) if Weak::as_ptr(owner) == Arc::as_ptr(table) => slot.take(),
+            _ => None,
+        }
+    }
+
+    /// Keeps `slot` of `table`; returns a slot that must go back instead.
+    fn keep(&mut self, table: &Arc<TxnTable>, slot: u32) -> Option<(Arc<TxnTable>, u32)> {
+        if let Some((owner, cached)) = &mut self.entry {
+            if Weak::as_ptr(owner) == Arc::as_ptr(table) {
+                return cached.replace(slot).map(|other| (table.clone(), other));
+            }
+        }
+        let previous = self.entry.replace((Arc::downgrade(table), Some(slot)));
+        match previous {
+            Some((owner, Some(other))) => owner.upgrade().map(|owner| (owner, other)),
+            _ => None,
+        }
+    }
+}
+
+impl Drop for SlotCache {
+    fn drop(&mut self) {
+        if let Some((owner, Some(slot))) = self.entry.take() {
+            if let Some(owner) = owner.upgrade() {
+                owner.return_slot(slot);
+            }
+        }
+    }
+}
+
+thread_local! {
+    static SLOT_CACHE: RefCell<SlotCache> = RefCell::new(SlotCache::default());
+}
+
 pub struct TxnTable {
     slots: Box<[Slot]>,
     free: [Padded<Mutex<Vec<u32>>>; FREE_SHARDS],
@@ -116,7 +163,10 @@ impl TxnTable {
         }
     }
 
-    fn take_slot(&self) -> SqlResult<u32> {
+    fn take_slot(self: &Arc<Self>) -> SqlResult<u32> {
+        if let Some(slot) = SLOT_CACHE.with(|cache| cache.borrow_mut().take(self)) {
+            return Ok(slot);
+        }
         let home = home_shard();
         let slot = (0..FREE_SHARDS)
             .find_map(|i| {
@@ -135,7 +185,7 @@ impl TxnTable {
     }
 
     /// Registers a new active transaction reading as of the clock's value.
-    pub fn begin(&self, clock: &AtomicU64) -> SqlResult<Registration> {
+    pub fn begin(self: &Arc<Self>, clock: &AtomicU64) -> SqlResult<Registration> {
         let index = self.take_slot()?;
         let slot = &self.slots[index as usize];
         slot.begin_ts.store(REGISTERING, SeqCst);
@@ -159,12 +209,19 @@ impl TxnTable {
 
     /// Gives the slot back. The transaction has stamped every version it
     /// wrote and has no unresolved dependencies.
-    pub fn release(&self, index: u32) {
+    pub fn release(self: &Arc<Self>, index: u32) {
         let slot = &self.slots[index as usize];
         debug_assert_eq!(slot.pending_dependencies.load(SeqCst), 0);
         let id = slot.id.swap(0, SeqCst);
         assert_ne!(id, 0, "transaction slot {index} released twice");
         slot.begin_ts.store(NO_TXN, SeqCst);
+        let displaced = SLOT_CACHE.with(|cache| cache.borrow_mut().keep(self, index));
+        if let Some((table, slot)) = displaced {
+            table.return_slot(slot);
+        }
+    }
+
+    fn return_slot(&self, index: u32) {
         self.free[home_shard()]
             .lock()
             .expect("txn free list")
@@ -307,7 +364,7 @@ mod tests {
     #[test]
     fn ids_change_with_every_use_of_a_slot() {
         let clock = AtomicU64::new(5);
-        let table = TxnTable::new(4);
+        let table = Arc::new(TxnTable::new(4));
         let a = table.begin(&clock).unwrap();
         assert_eq!(table.lookup(a.id), Some((TxnState::Active, 0)));
         assert_eq!(table.oldest_active(&clock), 5);
@@ -322,12 +379,37 @@ mod tests {
     #[test]
     fn capacity_is_enforced() {
         let clock = AtomicU64::new(1);
-        let table = TxnTable::new(2);
+        let table = Arc::new(TxnTable::new(2));
         let a = table.begin(&clock).unwrap();
         let b = table.begin(&clock).unwrap();
         assert_eq!(table.begin(&clock).err().unwrap().number, 41839);
         table.release(a.slot);
         table.release(b.slot);
+        assert!(table.begin(&clock).is_ok());
+    }
+
+    #[test]
+    fn a_thread_returns_its_cached_slot_when_it_exits() {
+        let clock = AtomicU64::new(1);
+        let table = Arc::new(TxnTable::new(1));
+        let worker = {
+            let table = table.clone();
+            // A plain thread, not a scoped one: joining it waits until its
+            // thread-local destructors have run.
+            std::thread::spawn(move || {
+                let clock = AtomicU64::new(1);
+                let only = table.begin(&clock).unwrap();
+                table.release(only.slot);
+            })
+        };
+        worker.join().unwrap();
+        // The exited thread held the only slot in its cache; it is back.
+        let again = table.begin(&clock).unwrap();
+        table.release(again.slot);
+        // Another table on this thread displaces the cached slot back home.
+        let other = Arc::new(TxnTable::new(1));
+        let o = other.begin(&clock).unwrap();
+        other.release(o.slot);
         assert!(table.begin(&clock).is_ok());
     }
 }
