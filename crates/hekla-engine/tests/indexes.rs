@@ -134,3 +134,43 @@ fn statistics_describe_buckets_chains_and_memory() {
     assert!(product.max_chain_length >= 14);
     assert_eq!(table.index_named("ix_PRODUCT"), Some(1));
 }
+
+#[test]
+fn large_rows_are_stored_up_to_the_limit_and_refused_beyond_it() {
+    let db = Database::default();
+    let table = db
+        .create_table(TableDef::new(
+            "documents",
+            vec![
+                ColumnDef::new("id", DataType::Int, false),
+                ColumnDef::new(
+                    "body",
+                    DataType::VarChar {
+                        len: hekla_types::Length::Max,
+                        collation: hekla_types::Collation::default(),
+                    },
+                    true,
+                ),
+            ],
+            vec![IndexDef::hash("pk", &[0], 8, Uniqueness::PrimaryKey)],
+        ))
+        .unwrap();
+    let mut tx = db.begin(Snapshot).unwrap();
+    let big = "x".repeat(3 << 20);
+    tx.insert(&table, &[Value::Int(1), Value::String(big.clone())])
+        .unwrap();
+    expect_err(
+        tx.insert(&table, &[Value::Int(2), Value::String("y".repeat(9 << 20))]),
+        41307,
+    );
+    // A type that does not fit the column is refused, not stored or panicked on.
+    expect_err(
+        tx.insert(&table, &[Value::String("3".into()), Value::Null]),
+        206,
+    );
+    tx.commit().unwrap();
+    let mut tx = db.begin(Snapshot).unwrap();
+    let row = tx.get(&table, 0, &[Value::Int(1)]).unwrap().unwrap();
+    assert_eq!(tx.row(&table, row).unwrap().value(1), Value::String(big));
+    tx.commit().unwrap();
+}
