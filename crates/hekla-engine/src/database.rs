@@ -75,6 +75,8 @@ impl std::ops::Deref for SharedRef {
 }
 
 pub(crate) struct Shared {
+    /// Distinguishes this database from every other in the process.
+    pub serial: u64,
     pub clock: AtomicU64,
     pub txns: Arc<TxnTable>,
     pub gc: Collector,
@@ -82,6 +84,8 @@ pub(crate) struct Shared {
     pub commit_log: OnceLock<Arc<dyn CommitLog>>,
     catalog: RwLock<Catalog>,
 }
+
+static NEXT_DATABASE_SERIAL: AtomicU64 = AtomicU64::new(1);
 
 pub struct Database {
     shared: Arc<Shared>,
@@ -98,6 +102,7 @@ impl Default for Database {
 impl Database {
     pub fn new(config: DatabaseConfig) -> Database {
         let shared = Arc::new(Shared {
+            serial: NEXT_DATABASE_SERIAL.fetch_add(1, Ordering::Relaxed),
             clock: AtomicU64::new(FIRST_TIMESTAMP),
             txns: Arc::new(TxnTable::new(config.max_transactions)),
             gc: Collector::default(),
@@ -185,7 +190,7 @@ impl Database {
             return Err(errors::invalid_argument(format!("table id {id} is in use")));
         }
         catalog.next_table = catalog.next_table.max(id + 1);
-        let table = Table::new(id, def, &schema_name);
+        let table = Table::new(id, def, &schema_name, self.shared.serial);
         catalog.tables.insert(id, table.clone());
         Ok(table)
     }

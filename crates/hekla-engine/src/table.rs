@@ -75,6 +75,8 @@ pub struct Table {
     /// This table's own Arc, so that deferred memory reclamation can keep
     /// the table alive without the hot path cloning Arcs.
     this: Weak<Table>,
+    /// The serial of the database that owns the table.
+    pub(crate) database: u64,
     pub id: TableId,
     pub def: TableDef,
     /// `schema.table`, for error messages.
@@ -85,7 +87,7 @@ pub struct Table {
 }
 
 impl Table {
-    pub(crate) fn new(id: TableId, def: TableDef, schema_name: &str) -> Arc<Table> {
+    pub(crate) fn new(id: TableId, def: TableDef, schema_name: &str, database: u64) -> Arc<Table> {
         let layout = RowLayout::new(&def.columns);
         let indexes = def
             .indexes
@@ -105,6 +107,7 @@ impl Table {
             .collect();
         Arc::new_cyclic(|this| Table {
             this: this.clone(),
+            database,
             id,
             qualified_name: format!("{schema_name}.{}", def.name),
             def,

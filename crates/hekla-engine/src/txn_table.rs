@@ -164,7 +164,8 @@ impl TxnTable {
     }
 
     fn take_slot(self: &Arc<Self>) -> SqlResult<u32> {
-        if let Some(slot) = SLOT_CACHE.with(|cache| cache.borrow_mut().take(self)) {
+        let cached = SLOT_CACHE.try_with(|cache| cache.borrow_mut().take(self));
+        if let Ok(Some(slot)) = cached {
             return Ok(slot);
         }
         let home = home_shard();
@@ -194,7 +195,9 @@ impl TxnTable {
         let generation = slot.generation.load(Relaxed) + 1;
         slot.generation.store(generation, Relaxed);
         let id = (generation << SLOT_BITS) | u64::from(index);
-        slot.state.store(pack(TxnState::Active, 0), Relaxed);
+        // SeqCst, not Relaxed: a reader checks the id, then the state, then
+        // the id again, and must not pair this state with the old id.
+        slot.state.store(pack(TxnState::Active, 0), SeqCst);
         slot.pending_dependencies.store(0, Relaxed);
         slot.abort_now.store(false, Relaxed);
         slot.id.store(id, SeqCst);
@@ -212,10 +215,14 @@ impl TxnTable {
     pub fn release(self: &Arc<Self>, index: u32) {
         let slot = &self.slots[index as usize];
         debug_assert_eq!(slot.pending_dependencies.load(SeqCst), 0);
+        // Everything that touches this table comes before the id is cleared:
+        // from then on the database may be dropped by another thread.
+        let displaced = SLOT_CACHE
+            .try_with(|cache| cache.borrow_mut().keep(self, index))
+            .unwrap_or(Some((self.clone(), index)));
+        slot.begin_ts.store(NO_TXN, SeqCst);
         let id = slot.id.swap(0, SeqCst);
         assert_ne!(id, 0, "transaction slot {index} released twice");
-        slot.begin_ts.store(NO_TXN, SeqCst);
-        let displaced = SLOT_CACHE.with(|cache| cache.borrow_mut().keep(self, index));
         if let Some((table, slot)) = displaced {
             table.return_slot(slot);
         }

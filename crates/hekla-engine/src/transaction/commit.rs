@@ -27,11 +27,22 @@ impl Transaction {
         let shared = self.shared;
         shared.txns.set_state(self.slot, TxnState::Aborted, 0);
         self.rollback_to(Savepoint(0));
+        // Another transaction may have read these versions speculatively
+        // while this one was preparing, and may hold handles to them until
+        // it learns of the abort: collect them only after every transaction
+        // active now has ended. Before preparing nobody else could see them.
+        let ts = if self.prepared {
+            shared.clock.load(Acquire) + 1
+        } else {
+            0
+        };
+        shared.gc.retire(ts, self.discarded.drain(..));
         shared.txns.resolve_dependents(self.slot, false);
         self.wait_for_dependencies();
-        shared.txns.release(self.slot);
         shared.counters.abort(reason);
         self.status = Status::Aborted;
+        // Last: once the slot is free the database may be dropped.
+        shared.txns.release(self.slot);
     }
 
     /// Waits until every transaction this one read speculatively has ended.
@@ -63,12 +74,14 @@ impl Transaction {
             && self.isolation == IsolationLevel::Snapshot
             && self.dependencies.is_empty()
         {
-            shared.txns.release(self.slot);
             shared.counters.commit();
             self.status = Status::Finished;
+            // Last: once the slot is free the database may be dropped.
+            shared.txns.release(self.slot);
             return Ok(self.read_ts);
         }
         let end_ts = shared.txns.prepare(self.slot, &shared.clock);
+        self.prepared = true;
         if self.isolation != IsolationLevel::Snapshot && !self.reads_still_visible(end_ts) {
             return Err(self.fail(AbortReason::RepeatableReadValidation));
         }
@@ -86,6 +99,7 @@ impl Transaction {
         shared
             .txns
             .set_state(self.slot, TxnState::Committed, end_ts);
+        shared.gc.retire(end_ts, self.discarded.drain(..));
         shared.gc.retire(
             end_ts,
             self.writes.drain(..).filter_map(|write| {
@@ -101,10 +115,11 @@ impl Transaction {
             }),
         );
         shared.txns.resolve_dependents(self.slot, true);
-        shared.txns.release(self.slot);
         shared.counters.commit();
-        self.status = Status::Finished;
         shared.gc.collect_some(&shared.txns, &shared.clock);
+        self.status = Status::Finished;
+        // Last: once the slot is free the database may be dropped.
+        shared.txns.release(self.slot);
         Ok(end_ts)
     }
 

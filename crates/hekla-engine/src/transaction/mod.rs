@@ -16,6 +16,7 @@ mod write;
 
 use crate::database::SharedRef;
 use crate::errors;
+use crate::gc::Garbage;
 use crate::stats::AbortReason;
 use crate::table::{ProbeKey, Table, TableRef};
 use crate::version::{VersionPtr, LINK_MARK};
@@ -40,6 +41,7 @@ pub struct RowId {
     version: VersionPtr,
     table: u32,
     txn: u64,
+    database: u64,
 }
 
 /// A visible row, borrowed for the duration of a visit.
@@ -112,6 +114,11 @@ pub struct Transaction {
     reads: Vec<VersionPtr>,
     scans: Vec<Scan>,
     dependencies: Vec<u64>,
+    /// Versions this transaction created and rolled back (statement
+    /// rollback), handed to the collector when it ends.
+    discarded: Vec<Garbage>,
+    /// Whether it has taken an end timestamp (others may read it from then).
+    prepared: bool,
 }
 
 impl Transaction {
@@ -124,10 +131,12 @@ impl Transaction {
             read_ts: registration.read_ts,
             isolation,
             status: Status::Active,
-            writes: WRITE_SET.with(|w| w.take()),
+            writes: WRITE_SET.try_with(|w| w.take()).unwrap_or_default(),
             reads: Vec::new(),
             scans: Vec::new(),
             dependencies: Vec::new(),
+            discarded: Vec::new(),
+            prepared: false,
         })
     }
 
@@ -153,6 +162,28 @@ impl Transaction {
             Status::Active => Ok(()),
             _ => Err(errors::transaction_doomed()),
         }
+    }
+
+    /// Refuses a table of another database: its rows and memory are not
+    /// this database's to read or collect.
+    fn check_table(&self, table: &Table) -> SqlResult<()> {
+        if table.database != self.shared.serial {
+            return Err(errors::invalid_argument(format!(
+                "table '{}' belongs to another database",
+                table.qualified_name
+            )));
+        }
+        Ok(())
+    }
+
+    /// For reads and writes: active, and not doomed by a transaction it
+    /// read speculatively having aborted (its commit would fail with 41301).
+    fn check_usable(&self) -> SqlResult<()> {
+        self.check_active()?;
+        if self.shared.txns.must_abort(self.slot) {
+            return Err(errors::dependency_failure());
+        }
+        Ok(())
     }
 
     /// Checks visibility and takes any commit dependency it implies.
@@ -191,27 +222,33 @@ impl Transaction {
                 version,
                 table: table.id,
                 txn: self.id,
+                database: self.shared.serial,
             },
         }
     }
 
     fn checked_version(&self, table: &Table, id: RowId) -> SqlResult<VersionPtr> {
-        self.check_active()?;
-        if id.txn != self.id || id.table != table.id {
+        self.check_usable()?;
+        self.check_table(table)?;
+        if id.txn != self.id || id.table != table.id || id.database != self.shared.serial {
             return Err(errors::invalid_argument(
                 "the row handle belongs to another transaction or table".to_string(),
             ));
         }
-        if id.version.end().load(Acquire) == Word::txn(self.id) {
+        // Visible versions are never collected while this transaction is
+        // active, so the check also proves the slot still holds the row.
+        if !see(&self.shared.txns, id.version, self.read_ts, self.id).visible {
             return Err(errors::invalid_argument(
-                "the row was already updated or deleted by this transaction".to_string(),
+                "the row was updated, deleted or rolled back by this transaction".to_string(),
             ));
         }
         Ok(id.version)
     }
 
     /// Reads a row this transaction found earlier.
-    pub fn row<'t>(&self, table: &'t Table, id: RowId) -> SqlResult<Row<'t>> {
+    /// The row borrows the transaction: a version is only protected from
+    /// collection while the transaction that saw it is active.
+    pub fn row<'t>(&'t self, table: &'t Table, id: RowId) -> SqlResult<Row<'t>> {
         let version = self.checked_version(table, id)?;
         Ok(self.row_of(table, version))
     }
@@ -224,10 +261,11 @@ impl Transaction {
         key: &[Value],
         mut visit: impl FnMut(Row<'_>) -> ControlFlow<B>,
     ) -> SqlResult<Option<B>> {
-        self.check_active()?;
-        let mut probe = PROBE_KEY.with(|p| p.take());
+        self.check_usable()?;
+        self.check_table(table)?;
+        let mut probe = PROBE_KEY.try_with(|p| p.take()).unwrap_or_default();
         let result = self.lookup_probe(table, index, key, &mut probe, &mut visit);
-        PROBE_KEY.with(|p| p.set(probe));
+        let _ = PROBE_KEY.try_with(|p| p.set(probe));
         result
     }
 
@@ -283,7 +321,8 @@ impl Transaction {
         table: &Arc<Table>,
         mut visit: impl FnMut(Row<'_>) -> ControlFlow<B>,
     ) -> SqlResult<Option<B>> {
-        self.check_active()?;
+        self.check_usable()?;
+        self.check_table(table)?;
         let guard = crossbeam_epoch::pin();
         let result = table.heap.for_each_slot(|slot| {
             let version = VersionPtr::new(slot);
@@ -346,7 +385,7 @@ impl Drop for Transaction {
         // transaction, unless a large one would keep it for nothing.
         if self.writes.capacity() <= 1024 {
             let writes = std::mem::take(&mut self.writes);
-            WRITE_SET.with(|w| w.set(writes));
+            let _ = WRITE_SET.try_with(|w| w.set(writes));
         }
     }
 }

@@ -9,7 +9,8 @@ use crate::word::{FREE, INFINITY};
 impl Transaction {
     /// Inserts a row; returns its id.
     pub fn insert(&mut self, table: &Arc<Table>, values: &[Value]) -> SqlResult<RowId> {
-        self.check_active()?;
+        self.check_usable()?;
+        self.check_table(table)?;
         let mut payload = take_row_buffer();
         let encoded = table
             .layout
@@ -21,6 +22,7 @@ impl Transaction {
             version,
             table: table.id,
             txn: self.id,
+            database: self.shared.serial,
         })
     }
 
@@ -46,6 +48,7 @@ impl Transaction {
             version,
             table: table.id,
             txn: self.id,
+            database: self.shared.serial,
         })
     }
 
@@ -217,7 +220,6 @@ impl Transaction {
         if self.writes.len() <= savepoint.0 {
             return;
         }
-        let mut garbage = Vec::new();
         while self.writes.len() > savepoint.0 {
             let write = self.writes.pop().expect("len > savepoint");
             if let Some(old) = write.old {
@@ -231,13 +233,14 @@ impl Transaction {
                 // Never visible to anyone: begin after every read time.
                 new.end().store(0, Release);
                 new.begin().store(INFINITY, Release);
-                garbage.push(Garbage {
+                // Kept until the transaction ends: a row handle it still
+                // holds must not find the slot reused meanwhile.
+                self.discarded.push(Garbage {
                     table: write.table,
                     version: new,
                 });
             }
         }
-        self.shared.gc.retire(0, garbage);
     }
 }
 
@@ -251,9 +254,9 @@ enum KeyHolder {
 }
 
 fn take_row_buffer() -> Vec<u8> {
-    ROW_BUFFER.with(|b| b.take())
+    ROW_BUFFER.try_with(|b| b.take()).unwrap_or_default()
 }
 
 fn return_row_buffer(buffer: Vec<u8>) {
-    ROW_BUFFER.with(|b| b.set(buffer));
+    let _ = ROW_BUFFER.try_with(|b| b.set(buffer));
 }
