@@ -103,18 +103,28 @@ impl SlotCache {
                 return cached.replace(slot).map(|other| (table.clone(), other));
             }
         }
-        let previous = self.entry.replace((Arc::downgrade(table), Some(slot)));
-        match previous {
-            Some((owner, Some(other))) => owner.upgrade().map(|owner| (owner, other)),
-            _ => None,
+        // Idle threads' caches must not starve the table: at most half of
+        // its slots may sit in caches.
+        if table.caching_threads.fetch_add(1, SeqCst) >= table.slots.len() / 2 {
+            table.caching_threads.fetch_sub(1, SeqCst);
+            return Some((table.clone(), slot));
         }
+        let previous = self.entry.replace((Arc::downgrade(table), Some(slot)));
+        previous.and_then(|(owner, other)| leave(owner, other))
     }
+}
+
+/// Ends a thread's caching for `owner`, giving back the slot it held.
+fn leave(owner: Weak<TxnTable>, slot: Option<u32>) -> Option<(Arc<TxnTable>, u32)> {
+    let owner = owner.upgrade()?;
+    owner.caching_threads.fetch_sub(1, SeqCst);
+    slot.map(|slot| (owner, slot))
 }
 
 impl Drop for SlotCache {
     fn drop(&mut self) {
-        if let Some((owner, Some(slot))) = self.entry.take() {
-            if let Some(owner) = owner.upgrade() {
+        if let Some((owner, slot)) = self.entry.take() {
+            if let Some((owner, slot)) = leave(owner, slot) {
                 owner.return_slot(slot);
             }
         }
@@ -129,6 +139,8 @@ pub struct TxnTable {
     slots: Box<[Slot]>,
     free: [Padded<Mutex<Vec<u32>>>; FREE_SHARDS],
     high_water: AtomicUsize,
+    /// Threads whose slot cache belongs to this table.
+    caching_threads: AtomicUsize,
 }
 
 /// A newly begun transaction's identity.
@@ -160,6 +172,7 @@ impl TxnTable {
             slots,
             free,
             high_water: AtomicUsize::new(0),
+            caching_threads: AtomicUsize::new(0),
         }
     }
 
@@ -418,5 +431,38 @@ mod tests {
         let o = other.begin(&clock).unwrap();
         other.release(o.slot);
         assert!(table.begin(&clock).is_ok());
+    }
+
+    #[test]
+    fn idle_threads_hold_at_most_half_the_slots() {
+        let table = Arc::new(TxnTable::new(4));
+        let (done, finish) = std::sync::mpsc::channel::<()>();
+        let finish = Arc::new(Mutex::new(finish));
+        let idle: Vec<_> = (0..3)
+            .map(|_| {
+                let (table, finish) = (table.clone(), finish.clone());
+                let (ready_tx, ready_rx) = std::sync::mpsc::channel();
+                let handle = std::thread::spawn(move || {
+                    let clock = AtomicU64::new(1);
+                    let r = table.begin(&clock).unwrap();
+                    table.release(r.slot);
+                    ready_tx.send(()).unwrap();
+                    // Stay alive, holding whatever the cache kept.
+                    let _ = finish.lock().unwrap().recv();
+                });
+                ready_rx.recv().unwrap();
+                handle
+            })
+            .collect();
+        // Three idle threads, but only two may cache: two slots remain.
+        let clock = AtomicU64::new(1);
+        let a = table.begin(&clock).unwrap();
+        let b = table.begin(&clock).unwrap();
+        table.release(a.slot);
+        table.release(b.slot);
+        drop(done);
+        for thread in idle {
+            thread.join().unwrap();
+        }
     }
 }

@@ -242,3 +242,39 @@ fn speculative_reads_commit_only_with_the_transaction_they_read() {
         assert_eq!(committed_balances(&db, &accounts)[&1], expected);
     }
 }
+
+/// A reader that took a handle to a row it read speculatively cannot use it
+/// once the writer has aborted, however much is collected and inserted.
+#[test]
+fn handles_from_speculative_reads_die_with_the_aborted_writer() {
+    let db = Database::default();
+    let accounts = create_accounts(&db);
+    let log = Arc::new(GatedLog::default());
+    db.set_commit_log(log.clone()).unwrap();
+    std::thread::scope(|s| {
+        let writer = s.spawn(|| {
+            let mut tx = db.begin(Snapshot).unwrap();
+            tx.insert(
+                &accounts,
+                &[hekla_types::Value::Int(1), hekla_types::Value::BigInt(1)],
+            )
+            .unwrap();
+            tx.commit()
+        });
+        log.wait_until_holding();
+        let mut reader = db.begin(Snapshot).unwrap();
+        let seen = reader
+            .get(&accounts, 0, &[hekla_types::Value::Int(1)])
+            .unwrap()
+            .expect("read speculatively");
+        log.release(false);
+        assert!(writer.join().unwrap().is_err());
+        db.collect_garbage();
+        // The reader is doomed: its work and its commit fail with 41301.
+        assert_eq!(
+            reader.row(&accounts, seen).unwrap_err().number,
+            DEPENDENCY_FAILURE
+        );
+        assert_eq!(reader.commit().unwrap_err().number, DEPENDENCY_FAILURE);
+    });
+}

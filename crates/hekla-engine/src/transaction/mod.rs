@@ -51,6 +51,15 @@ pub struct Row<'a> {
     id: RowId,
 }
 
+impl std::fmt::Debug for Row<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Row")
+            .field("table", &self.table.qualified_name)
+            .field("values", &self.values())
+            .finish()
+    }
+}
+
 impl<'a> Row<'a> {
     pub fn id(&self) -> RowId {
         self.id
