@@ -67,8 +67,12 @@ impl Collector {
 
     /// Queues versions that ended at `ts`.
     pub fn retire(&self, ts: u64, versions: impl IntoIterator<Item = Garbage>) {
+        let mut versions = versions.into_iter().peekable();
+        if versions.peek().is_none() {
+            return;
+        }
         let mut queue = self.home().lock().expect("gc queue");
-        queue.extend(versions.into_iter().map(|garbage| Retired { ts, garbage }));
+        queue.extend(versions.map(|garbage| Retired { ts, garbage }));
     }
 
     /// Collects a bounded batch of ready garbage from this thread's shard,

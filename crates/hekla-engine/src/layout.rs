@@ -37,6 +37,8 @@ pub struct RowLayout {
     /// Column ordinal of each variable-width column, in payload order.
     var_columns: Vec<usize>,
     offset_width: usize,
+    /// Where the var data starts (the prefix length).
+    var_base: usize,
 }
 
 impl RowLayout {
@@ -89,6 +91,7 @@ impl RowLayout {
             var_count,
             var_columns,
             offset_width,
+            var_base: fixed_end + var_count * offset_width,
         }
     }
 
@@ -103,16 +106,18 @@ impl RowLayout {
     /// Bytes before the var data: everything whose size the schema fixes.
     #[inline]
     pub fn prefix_len(&self) -> usize {
-        self.fixed_end + self.var_count * self.offset_width
+        self.var_base
     }
 
     #[inline]
     fn var_end(&self, payload: &[u8], index: usize) -> usize {
         let at = self.fixed_end + index * self.offset_width;
         if self.offset_width == 2 {
-            u16::from_le_bytes([payload[at], payload[at + 1]]) as usize
+            let bytes: [u8; 2] = payload[at..at + 2].try_into().expect("2 bytes");
+            u16::from_le_bytes(bytes) as usize
         } else {
-            u32::from_le_bytes(payload[at..at + 4].try_into().expect("4 bytes")) as usize
+            let bytes: [u8; 4] = payload[at..at + 4].try_into().expect("4 bytes");
+            u32::from_le_bytes(bytes) as usize
         }
     }
 
@@ -150,8 +155,7 @@ impl RowLayout {
                     self.var_end(payload, index - 1)
                 };
                 let end = self.var_end(payload, index);
-                let base = self.prefix_len();
-                &payload[base + start..base + end]
+                &payload[self.var_base + start..self.var_base + end]
             }
         })
     }
