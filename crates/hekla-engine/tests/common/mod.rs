@@ -141,13 +141,20 @@ pub fn scan_rows(tx: &mut Transaction, table: &Arc<Table>) -> SqlResult<Vec<Vec<
 
 /// All visible accounts by a full scan; panics if an id shows up twice.
 pub fn balances(tx: &mut Transaction, table: &Arc<Table>) -> SqlResult<BTreeMap<i32, i64>> {
+    Ok(balances_of(scan_rows(tx, table)?))
+}
+
+/// Accounts from scanned rows; panics if an id shows up twice. Call it on
+/// rows of a transaction that committed: a speculative read of a writer
+/// that then aborts may show both versions of a row, and dooms the reader.
+pub fn balances_of(rows: Vec<Vec<Value>>) -> BTreeMap<i32, i64> {
     let mut map = BTreeMap::new();
-    for row in scan_rows(tx, table)? {
+    for row in rows {
         let id = int(&row[0]);
         let previous = map.insert(id, bigint(&row[1]));
         assert!(previous.is_none(), "account {id} seen twice in one scan");
     }
-    Ok(map)
+    map
 }
 
 /// The committed accounts, read by a fresh SNAPSHOT transaction.
