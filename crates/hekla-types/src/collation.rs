@@ -6,7 +6,7 @@
 //! first, which matches padding except when the longer string continues
 //! with a control character below U+0020. The two CI_AS collations behave
 //! identically here: primary weights are base letters folded to lowercase,
-//! secondary weights are accents (see [`fold`]). Punctuation is not
+//! secondary weights are accents (see the `fold` module). Punctuation is not
 //! "ignorable" as in Windows word sort; it compares by code point.
 
 mod fold;

@@ -1,7 +1,7 @@
 //! Date and time types.
 //!
 //! Constructors validate, conversions between the types round the way SQL
-//! Server does, and text goes through [`parse`] (literals) and [`format`]
+//! Server does, and text goes through the `parse` module (literals) and the `format` module
 //! (SQL Server's default output formats).
 
 mod civil;

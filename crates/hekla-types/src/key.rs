@@ -5,7 +5,7 @@
 //! 1 otherwise) and, when not NULL, an encoding of its value that is
 //! self-delimiting: fixed-width types use big-endian bytes with the sign bit
 //! flipped, strings their collation sort key, binary values escaped bytes
-//! with a terminator (see [`escape`]). No column encoding is a proper prefix
+//! with a terminator (see the `escape` module). No column encoding is a proper prefix
 //! of another, so concatenating columns compares column by column, and the
 //! encoding of the leading columns is a byte prefix of every full key that
 //! starts with them. Descending columns invert every byte of their part.
