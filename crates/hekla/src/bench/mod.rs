@@ -21,6 +21,9 @@ enum Bench {
 }
 
 pub fn run(args: BenchArgs) -> Result<(), String> {
+    if cfg!(debug_assertions) {
+        eprintln!("hekla: note: a debug build; figures worth recording need `cargo run --release`");
+    }
     match args.bench {
         Bench::Engine(args) => engine::run(args),
     }
