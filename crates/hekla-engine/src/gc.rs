@@ -1,9 +1,11 @@
 //! Garbage collection of row versions.
 //!
-//! A version is garbage once its end timestamp is older than every active
+//! A version is garbage once its end timestamp is at or below every active
 //! transaction's read timestamp: nobody can see it any more. Committing
 //! transactions hand the versions they ended to the collector, tagged with
-//! their commit timestamp; aborted inserts are garbage at once. Collection
+//! their commit timestamp; an aborted transaction hands over the versions it
+//! created, tagged so that they wait for every transaction that might have
+//! read them (see `Transaction::abort`). Collection
 //! unlinks a version from every index, marks its slot free and returns the
 //! slot to the heap after an epoch, when no thread can still be reading it.
 //! Work is done cooperatively by committing threads (a bounded amount per
@@ -19,9 +21,9 @@ use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-/// A committing thread starts collecting once this many versions are
-/// ready, so that the fixed costs of a pass (pinning, deferring the free)
-/// are shared by many versions.
+/// A committing thread starts collecting once this many versions wait in
+/// its shard, so that the fixed costs of a pass (pinning, deferring the
+/// free) are shared by many versions.
 const COOPERATIVE_BATCH: usize = 32;
 /// ... and collects at most this many, so commit latency stays flat.
 const COOPERATIVE_BUDGET: usize = 256;
@@ -84,9 +86,7 @@ impl Collector {
             }
             _ => return,
         };
-        if ready.len() >= COOPERATIVE_BATCH || !ready.is_empty() {
-            self.process(ready);
-        }
+        self.process(ready);
     }
 
     /// Collects everything that is garbage now; returns how many versions.
