@@ -442,7 +442,7 @@ mod tests {
 
         fn value_of(data_type: DataType, seed: u64) -> Value {
             match data_type {
-                DataType::Bit => Value::Bit(seed % 2 == 0),
+                DataType::Bit => Value::Bit(seed.is_multiple_of(2)),
                 DataType::SmallInt => Value::SmallInt(seed as i16),
                 DataType::Int => Value::Int(seed as i32),
                 DataType::BigInt => Value::BigInt(seed as i64),
