@@ -65,7 +65,9 @@ impl RowLayout {
                         }
                     }
                     Storage::Variable { max_bytes } => {
-                        var_max_total += max_bytes.map_or(u64::MAX / 4, u64::from);
+                        // `max` columns force 4-byte offsets; saturate rather than wrap.
+                        var_max_total =
+                            var_max_total.saturating_add(max_bytes.map_or(u64::MAX, u64::from));
                         var_count += 1;
                         Place::Var {
                             index: var_count - 1,
@@ -359,6 +361,20 @@ mod tests {
             assert!(layout.is_null(&payload, 2));
             assert!(!layout.is_null(&payload, 3));
         }
+    }
+
+    #[test]
+    fn many_max_columns_use_wide_offsets() {
+        let columns: Vec<ColumnDef> = (0..6)
+            .map(|i| ColumnDef::new(&format!("c{i}"), varchar(Length::Max), true))
+            .collect();
+        let layout = RowLayout::new(&columns);
+        let mut row = vec![Value::Null; 6];
+        row[5] = Value::String("x".repeat(70_000));
+        row[2] = Value::String("y".into());
+        let payload = encoded(&layout, &row);
+        assert_eq!(layout.value(&payload, 5), row[5]);
+        assert_eq!(layout.value(&payload, 2), row[2]);
     }
 
     #[test]
