@@ -120,15 +120,13 @@ impl SizeClass {
         }
     }
 
-    fn home(&self) -> std::sync::MutexGuard<'_, ClassState> {
-        self.shards[crate::sharding::shard_of(SHARDS)]
-            .lock()
-            .expect("heap lock")
+    fn lock(&self, shard: usize) -> std::sync::MutexGuard<'_, ClassState> {
+        self.shards[shard].lock().expect("heap lock")
     }
 
     fn allocate(&self, source: &PageSource) -> NonNull<u8> {
         let home = crate::sharding::shard_of(SHARDS);
-        let mut state = self.shards[home].lock().expect("heap lock");
+        let mut state = self.lock(home);
         state.live += 1;
         if let Some(slot) = state.free.pop() {
             return slot;
@@ -229,7 +227,7 @@ impl RowHeap {
     /// that nobody can reach them any more (epoch grace has passed) and that
     /// their first word has been reset to FREE.
     pub fn release(&self, size: usize, slots: impl ExactSizeIterator<Item = NonNull<u8>>) {
-        let mut state = self.class(size).home();
+        let mut state = self.class(size).lock(crate::sharding::shard_of(SHARDS));
         state.live -= slots.len() as isize;
         for slot in slots {
             debug_assert_eq!(

@@ -49,6 +49,9 @@ pub struct Index {
     pub hash: HashIndex,
 }
 
+/// What a NULL key column feeds the hasher, in rows and probes alike.
+const NULL_KEY_HASH: u64 = 0x4E55_4C4C;
+
 /// A key to look up, in the columns' stored form.
 #[derive(Clone, Default)]
 pub struct ProbeKey {
@@ -186,7 +189,7 @@ impl Table {
                     .layout
                     .data_type(column)
                     .stored_hash(bytes, &mut hasher),
-                None => hasher.write_u64(0x4E55_4C4C),
+                None => hasher.write_u64(NULL_KEY_HASH),
             }
         }
         hasher.finish()
@@ -247,7 +250,7 @@ impl Table {
         for (&column, value) in def.columns.iter().zip(values) {
             if value.is_null() {
                 key.parts.push(None);
-                hasher.write_u64(0x4E55_4C4C);
+                hasher.write_u64(NULL_KEY_HASH);
                 continue;
             }
             let start = key.bytes.len();

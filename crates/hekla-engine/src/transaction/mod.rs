@@ -223,16 +223,21 @@ impl Transaction {
         registered
     }
 
+    /// A handle to `version` of `table`, usable by this transaction only.
+    fn row_id(&self, table: &Table, version: VersionPtr) -> RowId {
+        RowId {
+            version,
+            table: table.id,
+            txn: self.id,
+            database: self.shared.serial,
+        }
+    }
+
     fn row_of<'t>(&self, table: &'t Table, version: VersionPtr) -> Row<'t> {
         Row {
             table,
             payload: table.payload(version),
-            id: RowId {
-                version,
-                table: table.id,
-                txn: self.id,
-                database: self.shared.serial,
-            },
+            id: self.row_id(table, version),
         }
     }
 

@@ -18,12 +18,7 @@ impl Transaction {
             .map_err(|(column, e)| table.column_error(column, e, "INSERT"));
         let result = encoded.and_then(|()| self.install(table, &payload, None));
         return_row_buffer(payload);
-        result.map(|version| RowId {
-            version,
-            table: table.id,
-            txn: self.id,
-            database: self.shared.serial,
-        })
+        result.map(|version| self.row_id(table, version))
     }
 
     /// Replaces some columns of a row; returns the new version's id.
@@ -44,12 +39,7 @@ impl Transaction {
             self.install(table, &payload, Some(old))
         });
         return_row_buffer(payload);
-        result.map(|version| RowId {
-            version,
-            table: table.id,
-            txn: self.id,
-            database: self.shared.serial,
-        })
+        result.map(|version| self.row_id(table, version))
     }
 
     /// Deletes a row.
