@@ -29,6 +29,7 @@
 //! # Ok::<(), hekla_types::SqlError>(())
 //! ```
 
+pub mod btree;
 pub mod catalog;
 mod database;
 pub mod errors;

@@ -100,6 +100,10 @@ impl Block {
     pub fn as_ptr(&self) -> *mut u8 {
         self.ptr.as_ptr()
     }
+
+    pub fn size(&self) -> usize {
+        self.size
+    }
 }
 
 impl Drop for Block {
