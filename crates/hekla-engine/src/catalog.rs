@@ -3,7 +3,7 @@
 //! layer can persist them and recovery can restore them unchanged.
 
 use crate::errors;
-use hekla_types::{DataType, SqlResult};
+use hekla_types::{DataType, SortOrder, SqlResult};
 
 pub type SchemaId = u32;
 pub type TableId = u32;
@@ -48,7 +48,7 @@ impl ColumnDef {
 pub enum IndexKind {
     /// `NONCLUSTERED HASH WITH (BUCKET_COUNT = n)`: n is rounded up to a power of two.
     Hash { bucket_count: u64 },
-    /// `NONCLUSTERED`: an ordered index (not supported by this engine version yet).
+    /// `NONCLUSTERED`: an ordered index (a B+tree) for seeks and ordered scans.
     Range,
 }
 
@@ -76,6 +76,8 @@ pub struct IndexDef {
     pub kind: IndexKind,
     /// Key columns, as ordinals into the table's columns.
     pub columns: Vec<usize>,
+    /// Per key column, its order in a range index (hash indexes: ascending).
+    pub orders: Vec<SortOrder>,
     pub uniqueness: Uniqueness,
 }
 
@@ -85,6 +87,18 @@ impl IndexDef {
             name: name.to_string(),
             kind: IndexKind::Hash { bucket_count },
             columns: columns.to_vec(),
+            orders: vec![SortOrder::Ascending; columns.len()],
+            uniqueness,
+        }
+    }
+
+    /// A range index; each key column with its sort order.
+    pub fn range(name: &str, columns: &[(usize, SortOrder)], uniqueness: Uniqueness) -> Self {
+        IndexDef {
+            name: name.to_string(),
+            kind: IndexKind::Range,
+            columns: columns.iter().map(|&(column, _)| column).collect(),
+            orders: columns.iter().map(|&(_, order)| order).collect(),
             uniqueness,
         }
     }
@@ -195,6 +209,14 @@ impl TableDef {
                 ),
             ));
         }
+        if index.orders.len() != index.columns.len() {
+            return Err(errors::invalid_argument(format!(
+                "index '{}' has {} key columns but {} sort orders",
+                index.name,
+                index.columns.len(),
+                index.orders.len()
+            )));
+        }
         for (i, &ordinal) in index.columns.iter().enumerate() {
             let Some(column) = self.columns.get(ordinal) else {
                 return Err(errors::invalid_definition(
@@ -234,11 +256,7 @@ impl TableDef {
                     ),
                 ))
             }
-            IndexKind::Hash { .. } => Ok(()),
-            IndexKind::Range => Err(errors::not_supported(&format!(
-                "NONCLUSTERED (range) index '{}'",
-                index.name
-            ))),
+            IndexKind::Hash { .. } | IndexKind::Range => Ok(()),
         }
     }
 }
@@ -279,15 +297,20 @@ mod tests {
             error_number(table(vec![id()], vec![too_many_buckets])),
             41310
         );
-        let range = IndexDef {
-            name: "r".into(),
-            kind: IndexKind::Range,
-            columns: vec![0],
-            uniqueness: Uniqueness::NotUnique,
-        };
-        assert_eq!(error_number(table(vec![id()], vec![range])), 10794);
+        let range =
+            |columns: &[(usize, SortOrder)]| IndexDef::range("r", columns, Uniqueness::UniqueIndex);
+        assert!(table(vec![id()], vec![range(&[(0, SortOrder::Descending)])]).is_ok());
+        assert_eq!(
+            error_number(table(vec![id()], vec![range(&[(2, SortOrder::Ascending)])])),
+            1911
+        );
         // Nullable key columns are allowed in non-unique and unique indexes.
         let nullable_key = IndexDef::hash("n", &[1], 8, Uniqueness::UniqueIndex);
         assert!(table(vec![id(), maybe()], vec![nullable_key]).is_ok());
+        assert!(table(
+            vec![id(), maybe()],
+            vec![range(&[(1, SortOrder::Ascending)])]
+        )
+        .is_ok());
     }
 }

@@ -156,3 +156,13 @@ pub fn not_supported(feature: &str) -> SqlError {
 pub fn invalid_argument(message: String) -> SqlError {
     SqlError::new(50000, 16, 1, message)
 }
+
+/// 1946: a range index key longer than the B+tree takes.
+pub fn index_key_too_long(len: usize, index: &str, limit: usize) -> SqlError {
+    SqlError::new(
+        1946,
+        16,
+        3,
+        format!("Operation failed. The index entry of length {len} bytes for the index '{index}' exceeds the maximum length of {limit} bytes for nonclustered indexes."),
+    )
+}

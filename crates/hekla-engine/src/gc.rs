@@ -13,7 +13,7 @@
 //! that chains stay short between passes.
 
 use crate::sharding::Padded;
-use crate::table::{Table, TableRef};
+use crate::table::{IndexStructure, Table, TableRef};
 use crate::txn_table::TxnTable;
 use crate::version::VersionPtr;
 use crate::word::FREE;
@@ -150,10 +150,19 @@ impl Collector {
         }
         let guard = crossbeam_epoch::pin();
         let mut freed = Vec::with_capacity(garbage.len());
+        let mut range_key = Vec::new();
         for Garbage { table, version } in garbage {
             let payload = table.payload(version);
             for (i, index) in table.indexes.iter().enumerate() {
-                index.hash.remove(version, table.row_key_hash(i, payload));
+                match &index.structure {
+                    IndexStructure::Hash(hash) => {
+                        hash.remove(version, table.row_key_hash(i, payload))
+                    }
+                    IndexStructure::Range { index: tree, .. } => {
+                        table.row_range_key(i, payload, &mut range_key);
+                        tree.remove(&range_key, version);
+                    }
+                }
             }
             let size = table.version_size(payload.len());
             // Unreachable through indexes now; heap scanners skip FREE slots

@@ -1,12 +1,15 @@
 //! A memory-optimized table: its definition, row layout, heap and indexes.
 
-use crate::catalog::{TableDef, TableId, Uniqueness};
+use crate::catalog::{IndexDef, IndexKind, TableDef, TableId, Uniqueness};
 use crate::errors;
 use crate::hash_index::{HashIndex, HashIndexStats};
 use crate::heap::{HeapStats, RowHeap};
 use crate::layout::RowLayout;
+use crate::range_index::{RangeIndex, RangeIndexStats};
 use crate::version::{header_bytes, VersionPtr};
-use hekla_types::{KeyHasher, SqlError, SqlResult, Value};
+use hekla_types::{
+    encode_key_from_stored, DataType, KeyHasher, SortOrder, SqlError, SqlResult, Value,
+};
 use std::ptr::NonNull;
 use std::sync::{Arc, Weak};
 
@@ -41,12 +44,74 @@ impl std::ops::Deref for TableRef {
     }
 }
 
-/// One index of a table. Only hash indexes exist in this engine version.
+/// One index of a table.
 pub struct Index {
     pub name: String,
     pub columns: Vec<usize>,
     pub uniqueness: Uniqueness,
-    pub hash: HashIndex,
+    pub(crate) structure: IndexStructure,
+}
+
+pub(crate) enum IndexStructure {
+    Hash(HashIndex),
+    Range {
+        index: RangeIndex,
+        /// Each key column's type and order, for the key encoding.
+        key_columns: Vec<(DataType, SortOrder)>,
+    },
+}
+
+impl Index {
+    fn new(def: &IndexDef, link: usize, table: &TableDef) -> Index {
+        let structure = match def.kind {
+            IndexKind::Hash { bucket_count } => {
+                IndexStructure::Hash(HashIndex::new(bucket_count, link))
+            }
+            IndexKind::Range => IndexStructure::Range {
+                index: RangeIndex::new(link),
+                key_columns: def
+                    .columns
+                    .iter()
+                    .zip(&def.orders)
+                    .map(|(&c, &order)| (table.columns[c].data_type, order))
+                    .collect(),
+            },
+        };
+        Index {
+            name: def.name.clone(),
+            columns: def.columns.clone(),
+            uniqueness: def.uniqueness,
+            structure,
+        }
+    }
+
+    pub fn is_range(&self) -> bool {
+        matches!(self.structure, IndexStructure::Range { .. })
+    }
+
+    fn stats(&self) -> IndexStats {
+        match &self.structure {
+            IndexStructure::Hash(hash) => IndexStats::Hash(hash.stats()),
+            IndexStructure::Range { index, .. } => IndexStats::Range(index.stats()),
+        }
+    }
+}
+
+/// One index's figures (`sys.dm_db_xtp_hash_index_stats` or
+/// `sys.dm_db_xtp_nonclustered_index_stats`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum IndexStats {
+    Hash(HashIndexStats),
+    Range(RangeIndexStats),
+}
+
+impl IndexStats {
+    pub fn allocated_bytes(&self) -> u64 {
+        match self {
+            IndexStats::Hash(stats) => stats.allocated_bytes,
+            IndexStats::Range(stats) => stats.allocated_bytes,
+        }
+    }
 }
 
 /// What a NULL key column feeds the hasher, in rows and probes alike.
@@ -71,7 +136,7 @@ impl ProbeKey {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct TableMemoryStats {
     pub rows: HeapStats,
-    pub indexes: Vec<(String, HashIndexStats)>,
+    pub indexes: Vec<(String, IndexStats)>,
 }
 
 pub struct Table {
@@ -96,17 +161,7 @@ impl Table {
             .indexes
             .iter()
             .enumerate()
-            .map(|(link, index)| {
-                let crate::catalog::IndexKind::Hash { bucket_count } = index.kind else {
-                    unreachable!("validated: only hash indexes are created");
-                };
-                Index {
-                    name: index.name.clone(),
-                    columns: index.columns.clone(),
-                    uniqueness: index.uniqueness,
-                    hash: HashIndex::new(bucket_count, link),
-                }
-            })
+            .map(|(link, index)| Index::new(index, link, &def))
             .collect();
         Arc::new_cyclic(|this| Table {
             this: this.clone(),
@@ -153,7 +208,7 @@ impl Table {
             indexes: self
                 .indexes
                 .iter()
-                .map(|i| (i.name.clone(), i.hash.stats()))
+                .map(|i| (i.name.clone(), i.stats()))
                 .collect(),
         }
     }
@@ -193,6 +248,36 @@ impl Table {
             }
         }
         hasher.finish()
+    }
+
+    /// The key columns of range index `index`, or an error if there is no
+    /// such index or it is a hash index.
+    pub(crate) fn range_key_columns(&self, index: usize) -> SqlResult<&[(DataType, SortOrder)]> {
+        match self.indexes.get(index).map(|i| &i.structure) {
+            Some(IndexStructure::Range { key_columns, .. }) => Ok(key_columns),
+            Some(IndexStructure::Hash(_)) => Err(errors::invalid_argument(format!(
+                "index '{}' is a hash index; ordered scans need a range (NONCLUSTERED) index",
+                self.indexes[index].name
+            ))),
+            None => Err(errors::invalid_argument(format!(
+                "table '{}' has no index {index}",
+                self.qualified_name
+            ))),
+        }
+    }
+
+    /// Range index `index`'s encoded key of a stored row, into `out`.
+    pub(crate) fn row_range_key(&self, index: usize, payload: &[u8], out: &mut Vec<u8>) {
+        let IndexStructure::Range { key_columns, .. } = &self.indexes[index].structure else {
+            unreachable!("index {index} is a range index");
+        };
+        let stored: Vec<Option<&[u8]>> = self.indexes[index]
+            .columns
+            .iter()
+            .map(|&column| self.layout.column(payload, column))
+            .collect();
+        out.clear();
+        encode_key_from_stored(key_columns, &stored, out);
     }
 
     /// Whether a stored row has the same key as another stored row.

@@ -11,41 +11,73 @@
 //!   (41305); SERIALIZABLE also that no scan would find a new row (41325).
 //!
 //! The level under test is the one of the transaction(s) the anomaly is
-//! about; a merely concurrent writer runs at SNAPSHOT.
+//! about; a merely concurrent writer runs at SNAPSHOT. Every scenario runs
+//! twice: with `accounts`' primary key as a hash index and as a range
+//! index, whose lookups, unique checks and phantom checks differ.
 
 mod common;
 
 use common::*;
 use hekla_engine::{
-    AbortReason, ColumnDef, Database, IndexDef, IsolationLevel, Table, TableDef, Transaction,
-    Uniqueness,
+    AbortReason, ColumnDef, Database, IndexDef, IsolationLevel, KeyRange, Table, TableDef,
+    Transaction, Uniqueness,
 };
 use hekla_types::{DataType, Value};
 use std::collections::BTreeMap;
-use std::ops::ControlFlow;
+use std::ops::{Bound, ControlFlow};
 use std::sync::Arc;
 
 use IsolationLevel::{RepeatableRead, Serializable, Snapshot};
 
-/// One `#[test]` per isolation level for each scenario `fn name(IsolationLevel)`.
+/// One `#[test]` per isolation level and primary-key kind for each
+/// scenario `fn name(IsolationLevel)`.
 macro_rules! per_level {
     ($($scenario:ident),* $(,)?) => {$(
         mod $scenario {
             use super::IsolationLevel::*;
+            use super::PkKind::{Hash, Range};
             #[test]
             fn snapshot() {
-                super::$scenario(Snapshot)
+                super::run(Hash, || super::$scenario(Snapshot))
             }
             #[test]
             fn repeatable_read() {
-                super::$scenario(RepeatableRead)
+                super::run(Hash, || super::$scenario(RepeatableRead))
             }
             #[test]
             fn serializable() {
-                super::$scenario(Serializable)
+                super::run(Hash, || super::$scenario(Serializable))
+            }
+            #[test]
+            fn snapshot_range_pk() {
+                super::run(Range, || super::$scenario(Snapshot))
+            }
+            #[test]
+            fn repeatable_read_range_pk() {
+                super::run(Range, || super::$scenario(RepeatableRead))
+            }
+            #[test]
+            fn serializable_range_pk() {
+                super::run(Range, || super::$scenario(Serializable))
             }
         }
     )*};
+}
+
+#[derive(Clone, Copy)]
+enum PkKind {
+    Hash,
+    Range,
+}
+
+thread_local! {
+    /// The kind of primary key `bank` gives `accounts` in this test's thread.
+    static PK_KIND: std::cell::Cell<PkKind> = const { std::cell::Cell::new(PkKind::Hash) };
+}
+
+fn run(kind: PkKind, scenario: impl FnOnce()) {
+    PK_KIND.with(|k| k.set(kind));
+    scenario();
 }
 
 per_level!(
@@ -61,12 +93,151 @@ per_level!(
     phantom_by_scan,
     delete_conflicts,
     read_then_write_own_row,
+    phantom_by_range_scan,
+    no_phantom_outside_the_range,
+    phantom_only_where_a_limited_scan_read,
+    range_scan_row_deleted,
 );
+
+/// The ids `tx` sees between `low` and `high` (inclusive) through the
+/// range primary key, at most `limit` of them, in key order.
+fn ids_in_range(
+    tx: &mut Transaction,
+    table: &Arc<Table>,
+    low: i32,
+    high: i32,
+    limit: usize,
+) -> Vec<i32> {
+    let range = KeyRange::new(
+        Bound::Included(vec![Value::Int(low)]),
+        Bound::Included(vec![Value::Int(high)]),
+    );
+    let mut ids = Vec::new();
+    tx.scan_range(table, 0, &range, |row| {
+        ids.push(int(&row.value(0)));
+        if ids.len() == limit {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    })
+    .unwrap();
+    ids
+}
+
+/// The range-scan scenarios run on a range primary key whatever the kind.
+fn range_bank(rows: &[(i32, i64)]) -> (Database, Arc<Table>) {
+    PK_KIND.with(|k| k.set(PkKind::Range));
+    bank(rows)
+}
+
+/// Commits `tx` (which also wrote, so it is not read-only) and expects
+/// success, or 41325 at SERIALIZABLE when `phantom`.
+fn commit_expecting_phantom(
+    mut tx: Transaction,
+    table: &Arc<Table>,
+    level: IsolationLevel,
+    phantom: bool,
+) {
+    tx.insert(table, &[Value::Int(1000), Value::BigInt(0)])
+        .unwrap();
+    if phantom && level == Serializable {
+        expect_msg(tx.commit(), SERIALIZABLE_FAILURE, MSG_41325);
+    } else {
+        tx.commit().unwrap();
+    }
+}
+
+// Phantom (P3) by range scan. T1 scans ids 10..=20 ({10, 20}); T2 inserts
+// 15 and commits; T1's re-scan still shows {10, 20}. SNAPSHOT and
+// REPEATABLE READ commit; SERIALIZABLE fails with 41325.
+fn phantom_by_range_scan(level: IsolationLevel) {
+    let (db, accounts) = range_bank(&[(5, 0), (10, 0), (20, 0), (25, 0)]);
+    let mut t1 = db.begin(level).unwrap();
+    assert_eq!(
+        ids_in_range(&mut t1, &accounts, 10, 20, usize::MAX),
+        [10, 20]
+    );
+    let mut t2 = db.begin(Snapshot).unwrap();
+    t2.insert(&accounts, &[Value::Int(15), Value::BigInt(0)])
+        .unwrap();
+    t2.commit().unwrap();
+    assert_eq!(
+        ids_in_range(&mut t1, &accounts, 10, 20, usize::MAX),
+        [10, 20]
+    );
+    commit_expecting_phantom(t1, &accounts, level, true);
+}
+
+// Inserts just outside a scanned range (9 and 21, next to its bounds) are
+// not phantoms: T1 commits at every level.
+fn no_phantom_outside_the_range(level: IsolationLevel) {
+    let (db, accounts) = range_bank(&[(5, 0), (10, 0), (20, 0), (25, 0)]);
+    let mut t1 = db.begin(level).unwrap();
+    assert_eq!(
+        ids_in_range(&mut t1, &accounts, 10, 20, usize::MAX),
+        [10, 20]
+    );
+    let mut t2 = db.begin(Snapshot).unwrap();
+    t2.insert(&accounts, &[Value::Int(9), Value::BigInt(0)])
+        .unwrap();
+    t2.insert(&accounts, &[Value::Int(21), Value::BigInt(0)])
+        .unwrap();
+    t2.commit().unwrap();
+    commit_expecting_phantom(t1, &accounts, level, false);
+}
+
+// A scan that stops early (TOP 2) read only up to where it stopped: an
+// insert past that point is no phantom, one before it is.
+fn phantom_only_where_a_limited_scan_read(level: IsolationLevel) {
+    for (insert, phantom) in [(35, false), (15, true)] {
+        let (db, accounts) = range_bank(&[(10, 0), (20, 0), (30, 0), (40, 0)]);
+        let mut t1 = db.begin(level).unwrap();
+        assert_eq!(ids_in_range(&mut t1, &accounts, 0, 100, 2), [10, 20]);
+        let mut t2 = db.begin(Snapshot).unwrap();
+        t2.insert(&accounts, &[Value::Int(insert), Value::BigInt(0)])
+            .unwrap();
+        t2.commit().unwrap();
+        commit_expecting_phantom(t1, &accounts, level, phantom);
+    }
+}
+
+// A row deleted from a scanned range: the scan read it, so REPEATABLE READ
+// and SERIALIZABLE fail read validation (41305); SNAPSHOT commits.
+fn range_scan_row_deleted(level: IsolationLevel) {
+    let (db, accounts) = range_bank(&[(10, 0), (20, 0)]);
+    let mut t1 = db.begin(level).unwrap();
+    assert_eq!(
+        ids_in_range(&mut t1, &accounts, 10, 20, usize::MAX),
+        [10, 20]
+    );
+    let mut t2 = db.begin(Snapshot).unwrap();
+    delete_account(&mut t2, &accounts, 20).unwrap();
+    t2.commit().unwrap();
+    assert_eq!(
+        ids_in_range(&mut t1, &accounts, 10, 20, usize::MAX),
+        [10, 20]
+    );
+    t1.insert(&accounts, &[Value::Int(1000), Value::BigInt(0)])
+        .unwrap();
+    match level {
+        Snapshot => {
+            t1.commit().unwrap();
+        }
+        RepeatableRead | Serializable => {
+            expect_msg(t1.commit(), REPEATABLE_READ_FAILURE, MSG_41305);
+        }
+    }
+}
 
 /// A database with `accounts` holding `rows`.
 fn bank(rows: &[(i32, i64)]) -> (Database, Arc<Table>) {
     let db = Database::default();
-    let table = create_accounts(&db);
+    let def = match PK_KIND.with(|k| k.get()) {
+        PkKind::Hash => accounts_def(1024),
+        PkKind::Range => accounts_range_def(),
+    };
+    let table = db.create_table(def).unwrap();
     seed(&db, &table, rows);
     (db, table)
 }

@@ -4,7 +4,9 @@
 mod common;
 
 use common::*;
-use hekla_engine::{ColumnDef, Database, IndexDef, IsolationLevel::Snapshot, TableDef, Uniqueness};
+use hekla_engine::{
+    ColumnDef, Database, IndexDef, IndexStats, IsolationLevel::Snapshot, TableDef, Uniqueness,
+};
 use hekla_types::{DataType, Value};
 use std::ops::ControlFlow;
 
@@ -119,13 +121,17 @@ fn statistics_describe_buckets_chains_and_memory() {
     assert!(
         stats.rows.used_bytes >= 40 * 40 && stats.rows.allocated_bytes >= stats.rows.used_bytes
     );
-    let (name, pk) = &stats.indexes[0];
+    let (name, IndexStats::Hash(pk)) = &stats.indexes[0] else {
+        panic!("a hash index")
+    };
     assert_eq!(
         (name.as_str(), pk.total_bucket_count),
         ("PK_order_lines", 16)
     );
     assert_eq!(pk.allocated_bytes, 16 * 8);
-    let (_, product) = &stats.indexes[1];
+    let (_, IndexStats::Hash(product)) = &stats.indexes[1] else {
+        panic!("a hash index")
+    };
     // Three distinct products in four buckets: at most 3 used, 40 entries.
     assert_eq!(product.total_bucket_count, 4);
     assert!(product.empty_bucket_count >= 1);

@@ -9,18 +9,23 @@
 //!   being updated;
 //! * racing inserts into a unique index commit each key at most once;
 //! * garbage collection keeps memory bounded under a steady update load,
-//!   and a full collection frees everything no transaction can see.
+//!   and a full collection frees everything no transaction can see;
+//! * ordered scans of a range primary key see every account once, in
+//!   order, with the original total, while transfers update the accounts
+//!   and other threads insert and delete keys between them (splitting
+//!   leaves and emptying chains), and SERIALIZABLE range readers commit
+//!   only when no phantom appeared.
 
 mod common;
 
 use common::*;
 use hekla_engine::{
-    AbortReason, ColumnDef, Database, DatabaseConfig, IndexDef, IsolationLevel, Table, TableDef,
-    Uniqueness,
+    AbortReason, ColumnDef, Database, DatabaseConfig, IndexDef, IndexStats, IsolationLevel,
+    KeyRange, Table, TableDef, Uniqueness,
 };
 use hekla_types::{DataType, SqlResult, Value};
 use std::collections::{BTreeMap, BTreeSet};
-use std::ops::ControlFlow;
+use std::ops::{Bound, ControlFlow};
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread;
@@ -627,7 +632,9 @@ fn garbage_collection_bounds_memory_under_updates() {
         thread::sleep(Duration::from_millis(10));
     }
     let stats = accounts.memory_stats();
-    let (_, pk) = &stats.indexes[0];
+    let (_, IndexStats::Hash(pk)) = &stats.indexes[0] else {
+        panic!("a hash index")
+    };
     let linked = (pk.avg_chain_length * (pk.total_bucket_count - pk.empty_bucket_count) as f64)
         .round() as i32;
     assert_eq!(linked, ROWS, "index entries after collection: {pk:?}");
@@ -661,4 +668,141 @@ fn collect_garbage_frees_versions_ended_by_the_latest_commit() {
         committed_balances(&db, &accounts),
         BTreeMap::from([(1, 3), (2, 3)])
     );
+}
+
+// (f) A range primary key under churn. Accounts have even ids 0, 2, ...;
+// two threads transfer between them (new versions in the same key chains,
+// old ones unlinked by the collector); one thread inserts odd ids with a
+// zero balance and deletes them again (new keys between the accounts, leaf
+// splits, keys whose chains empty). Ordered scans of the whole index must
+// see ids strictly increasing, every account exactly once and the original
+// total. A SERIALIZABLE reader sums a sub-range twice, then commits: if it
+// commits, no odd id may have appeared or vanished in between, which the
+// second sum would otherwise not notice (zero balances), so the check is
+// the commit outcome itself against what the inserter did.
+#[test]
+fn range_scans_stay_ordered_and_complete_under_churn() {
+    let _serial = exclusive();
+    const ACCOUNTS: i32 = 300;
+    const TOTAL: i64 = ACCOUNTS as i64 * 100;
+    let db = Database::default();
+    let accounts = db.create_table(accounts_range_def()).unwrap();
+    let rows: Vec<_> = (0..ACCOUNTS).map(|n| (n * 2, 100)).collect();
+    seed(&db, &accounts, &rows);
+    let deadline = Instant::now() + Duration::from_millis(2000);
+    let ordered_ids = |tx: &mut hekla_engine::Transaction, range: &KeyRange| {
+        let mut seen = Vec::new();
+        tx.scan_range::<()>(&accounts, 0, range, |row| {
+            seen.push((int(&row.value(0)), bigint(&row.value(1))));
+            ControlFlow::Continue(())
+        })
+        .map(|_| seen)
+    };
+    let (transfers, serializable) = thread::scope(|s| {
+        let writers: Vec<_> = (0..2u64)
+            .map(|t| {
+                let (db, accounts) = (&db, &accounts);
+                s.spawn(move || {
+                    let mut rng = Rng::new(700 + t);
+                    let mut outcomes = Outcomes::default();
+                    while Instant::now() < deadline {
+                        let (from, to) = pair(&mut rng, ACCOUNTS as u64);
+                        let result = transfer(
+                            db,
+                            accounts,
+                            Snapshot,
+                            from * 2,
+                            to * 2,
+                            1 + rng.below(50) as i64,
+                        );
+                        outcomes.record(result, &[WRITE_CONFLICT, DEPENDENCY_FAILURE]);
+                    }
+                    outcomes
+                })
+            })
+            .collect();
+        s.spawn(|| {
+            let mut rng = Rng::new(800);
+            while Instant::now() < deadline {
+                let odd = rng.below(ACCOUNTS as u64) as i32 * 2 + 1;
+                let mut tx = db.begin(Snapshot).unwrap();
+                let result = match tx.get(&accounts, 0, &[Value::Int(odd)]) {
+                    Ok(Some(row)) => tx.delete(&accounts, row),
+                    Ok(None) => tx
+                        .insert(&accounts, &[Value::Int(odd), Value::BigInt(0)])
+                        .map(|_| ()),
+                    Err(error) => Err(error),
+                };
+                let _ = result.and_then(|()| tx.commit().map(|_| ()));
+            }
+        });
+        let serializable = s.spawn(|| {
+            let mut outcomes = Outcomes::default();
+            let mut rng = Rng::new(900);
+            while Instant::now() < deadline {
+                let low = rng.below(ACCOUNTS as u64 * 2) as i32;
+                let range = KeyRange::new(
+                    Bound::Included(vec![Value::Int(low)]),
+                    Bound::Excluded(vec![Value::Int(low + 40)]),
+                );
+                let result = (|| {
+                    let mut tx = db.begin(Serializable)?;
+                    let first = ordered_ids(&mut tx, &range)?;
+                    thread::sleep(Duration::from_micros(200));
+                    let second = ordered_ids(&mut tx, &range)?;
+                    assert_eq!(first, second, "a snapshot changed under a reader");
+                    tx.commit()
+                })();
+                outcomes.record(
+                    result,
+                    &[
+                        SERIALIZABLE_FAILURE,
+                        REPEATABLE_READ_FAILURE,
+                        DEPENDENCY_FAILURE,
+                    ],
+                );
+            }
+            outcomes
+        });
+        let mut scans = 0;
+        while Instant::now() < deadline {
+            let mut tx = db.begin(Snapshot).unwrap();
+            let seen = ordered_ids(&mut tx, &KeyRange::all()).unwrap();
+            assert!(seen.windows(2).all(|w| w[0].0 < w[1].0), "ids out of order");
+            let evens: Vec<i32> = seen.iter().map(|r| r.0).filter(|id| id % 2 == 0).collect();
+            assert_eq!(
+                evens,
+                (0..ACCOUNTS).map(|n| n * 2).collect::<Vec<_>>(),
+                "accounts in a scan"
+            );
+            assert_eq!(
+                seen.iter().map(|r| r.1).sum::<i64>(),
+                TOTAL,
+                "total in a scan"
+            );
+            tx.commit().unwrap();
+            scans += 1;
+        }
+        assert!(scans > 10, "too few scans: {scans}");
+        let mut transfers = Outcomes::default();
+        for writer in writers {
+            transfers.merge(writer.join().unwrap());
+        }
+        (transfers, serializable.join().unwrap())
+    });
+    assert!(
+        transfers.commits > 100,
+        "too little progress: {transfers:?}"
+    );
+    assert!(
+        serializable.commits > 0 && serializable.failed(SERIALIZABLE_FAILURE) > 0,
+        "{serializable:?}"
+    );
+    db.collect_garbage();
+    let committed = committed_balances(&db, &accounts);
+    assert_eq!(committed.values().sum::<i64>(), TOTAL);
+    let IndexStats::Range(pk) = &accounts.memory_stats().indexes[0].1 else {
+        panic!("a range index")
+    };
+    assert_eq!(pk.distinct_keys, committed.len() as u64, "{pk:?}");
 }

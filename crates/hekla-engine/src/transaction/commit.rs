@@ -152,8 +152,12 @@ impl Transaction {
                     }
                 })
                 .is_some(),
-            Scan::HashKey { table, index, key } => table.indexes[*index]
-                .hash
+            Scan::Range {
+                table,
+                index,
+                range,
+            } => ordered::range_has(table, *index, range, phantom),
+            Scan::HashKey { table, index, key } => hash_index(table, *index)
                 .for_each(key.hash, |v| {
                     if phantom(v) && table.row_matches(*index, table.payload(v), key) {
                         ControlFlow::Break(())
@@ -203,5 +207,12 @@ impl Transaction {
             commit_ts: end_ts,
             changes: &changes,
         })
+    }
+}
+
+fn hash_index(table: &Table, index: usize) -> &crate::hash_index::HashIndex {
+    match &table.indexes[index].structure {
+        IndexStructure::Hash(hash) => hash,
+        IndexStructure::Range { .. } => unreachable!("a hash key scan names a hash index"),
     }
 }

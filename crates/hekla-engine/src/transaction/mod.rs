@@ -12,13 +12,16 @@
 //! Reads live here; writes in [`write`], commit and abort in [`commit`].
 
 mod commit;
+mod ordered;
 mod write;
+
+pub use ordered::KeyRange;
 
 use crate::database::SharedRef;
 use crate::errors;
 use crate::gc::Garbage;
 use crate::stats::AbortReason;
-use crate::table::{ProbeKey, Table, TableRef};
+use crate::table::{IndexStructure, ProbeKey, Table, TableRef};
 use crate::version::{VersionPtr, LINK_MARK};
 use crate::visibility::{see, Seen};
 use crate::word::{Word, FREE, INFINITY, TXN_FLAG};
@@ -98,6 +101,11 @@ enum Scan {
         table: Arc<Table>,
         index: usize,
         key: ProbeKey,
+    },
+    Range {
+        table: Arc<Table>,
+        index: usize,
+        range: ordered::EncodedRange,
     },
 }
 
@@ -267,7 +275,8 @@ impl Transaction {
         Ok(self.row_of(table, version))
     }
 
-    /// Visits the visible rows whose key in hash index `index` equals `key`.
+    /// Visits the visible rows whose key in index `index` equals `key`
+    /// (a value for every key column).
     pub fn lookup<B>(
         &mut self,
         table: &Arc<Table>,
@@ -277,6 +286,9 @@ impl Transaction {
     ) -> SqlResult<Option<B>> {
         self.check_usable()?;
         self.check_table(table)?;
+        if table.indexes.get(index).is_some_and(|i| i.is_range()) {
+            return self.lookup_range(table, index, key, &mut visit);
+        }
         let mut probe = PROBE_KEY.try_with(|p| p.take()).unwrap_or_default();
         let result = self.lookup_probe(table, index, key, &mut probe, &mut visit);
         let _ = PROBE_KEY.try_with(|p| p.set(probe));
@@ -294,7 +306,10 @@ impl Transaction {
         table.probe_key(index, key, probe)?;
         let watermark = self.shared.gc.watermark();
         let guard = crossbeam_epoch::pin();
-        let result = table.indexes[index].hash.for_each(probe.hash, |version| {
+        let IndexStructure::Hash(hash_index) = &table.indexes[index].structure else {
+            unreachable!("probe_key checked the index");
+        };
+        let result = hash_index.for_each(probe.hash, |version| {
             let seen = self.observe(version, self.read_ts);
             if !seen.visible {
                 if seen.end_ts.is_some_and(|end| end <= watermark) {

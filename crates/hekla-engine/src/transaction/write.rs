@@ -2,7 +2,9 @@
 //! checks and statement rollback.
 
 use super::*;
+use crate::btree::MAX_KEY_BYTES;
 use crate::gc::Garbage;
+use crate::table::IndexStructure;
 use crate::txn_table::TxnState;
 use crate::word::{FREE, INFINITY};
 
@@ -103,9 +105,27 @@ impl Transaction {
             new: Some(version),
         });
         let _guard = crossbeam_epoch::pin();
+        let mut range_key = Vec::new();
         for (i, index) in table.indexes.iter().enumerate() {
-            let hash = table.row_key_hash(i, payload);
-            index.hash.insert(version, hash);
+            let hash = match &index.structure {
+                IndexStructure::Hash(hash_index) => {
+                    let hash = table.row_key_hash(i, payload);
+                    hash_index.insert(version, hash);
+                    hash
+                }
+                IndexStructure::Range { index: tree, .. } => {
+                    table.row_range_key(i, payload, &mut range_key);
+                    if let Err(too_long) = tree.insert(&range_key, version) {
+                        self.rollback_to(savepoint);
+                        return Err(errors::index_key_too_long(
+                            too_long.len,
+                            &index.name,
+                            MAX_KEY_BYTES,
+                        ));
+                    }
+                    0
+                }
+            };
             if index.uniqueness.is_unique() {
                 if let Err(error) = self.check_unique(table, i, version, hash, payload) {
                     if error.number != 41302 {
@@ -120,7 +140,8 @@ impl Transaction {
 
     /// After linking `version` into unique index `index`, looks at the
     /// versions linked before it: of two concurrent inserters of one key,
-    /// the later to link always sees the earlier.
+    /// the later to link always sees the earlier. `hash` is the key's hash
+    /// for a hash index.
     fn check_unique(
         &mut self,
         table: &Table,
@@ -130,18 +151,26 @@ impl Transaction {
         payload: &[u8],
     ) -> SqlResult<()> {
         let mut older = Vec::new();
-        let mut passed = false;
-        table.indexes[index].hash.for_each::<()>(hash, |other| {
-            if passed {
-                older.push(other);
+        match &table.indexes[index].structure {
+            IndexStructure::Hash(hash_index) => {
+                let mut passed = false;
+                hash_index.for_each::<()>(hash, |other| {
+                    if passed && table.rows_share_key(index, table.payload(other), payload) {
+                        older.push(other);
+                    }
+                    passed |= other == version;
+                    ControlFlow::Continue(())
+                });
             }
-            passed |= other == version;
-            ControlFlow::Continue(())
-        });
+            // A range index chains exactly the versions with this key.
+            IndexStructure::Range { index: tree, .. } => {
+                tree.for_each_older::<()>(version, |other| {
+                    older.push(other);
+                    ControlFlow::Continue(())
+                });
+            }
+        }
         for other in older {
-            if !table.rows_share_key(index, table.payload(other), payload) {
-                continue;
-            }
             match self.key_holder(other) {
                 KeyHolder::None => {}
                 KeyHolder::Uncommitted => return Err(self.fail(AbortReason::WriteConflict)),

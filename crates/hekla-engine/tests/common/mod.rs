@@ -7,7 +7,7 @@
 use hekla_engine::{
     ColumnDef, Database, IndexDef, IsolationLevel, Table, TableDef, Transaction, Uniqueness,
 };
-use hekla_types::{Collation, DataType, Length, SqlError, SqlResult, Value};
+use hekla_types::{Collation, DataType, Length, SortOrder, SqlError, SqlResult, Value};
 use std::collections::BTreeMap;
 use std::ops::ControlFlow;
 use std::sync::Arc;
@@ -51,6 +51,17 @@ pub fn accounts_def(bucket_count: u64) -> TableDef {
             Uniqueness::PrimaryKey,
         )],
     )
+}
+
+/// `accounts` with its primary key as a range (NONCLUSTERED) index.
+pub fn accounts_range_def() -> TableDef {
+    let mut def = accounts_def(1);
+    def.indexes = vec![IndexDef::range(
+        "pk",
+        &[(0, SortOrder::Ascending)],
+        Uniqueness::PrimaryKey,
+    )];
+    def
 }
 
 pub fn create_accounts(db: &Database) -> Arc<Table> {

@@ -5,6 +5,7 @@
 use super::histogram::Histogram;
 use super::report::Report;
 use super::workload::{field_value, write_ycsb_key, ycsb_key, Rng, Zipfian};
+use super::{resident_bytes, MIB};
 use clap::Args;
 use hekla_engine::{
     ColumnDef, Database, DatabaseConfig, IndexDef, IsolationLevel, Table, TableDef, Uniqueness,
@@ -117,24 +118,6 @@ fn sql(error: SqlError) -> String {
     error.to_string()
 }
 
-/// The process's resident set size in bytes (Linux).
-fn resident_bytes() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find_map(|line| line.strip_prefix("VmRSS:"))
-        .and_then(|rest| {
-            rest.trim()
-                .trim_end_matches("kB")
-                .trim()
-                .parse::<u64>()
-                .ok()
-        })
-        .map_or(0, |kb| kb * 1024)
-}
-
-const MIB: f64 = 1024.0 * 1024.0;
-
 fn sales_order_detail_memory(args: &EngineArgs, report: &mut Report) -> Result<(), String> {
     report.section(&format!(
         "SalesOrderDetail memory: {} rows, hash index BUCKET_COUNT = {}",
@@ -197,7 +180,7 @@ fn sales_order_detail_memory(args: &EngineArgs, report: &mut Report) -> Result<(
     let load_seconds = started.elapsed().as_secs_f64();
     let growth = resident_bytes().saturating_sub(before) as f64;
     let stats = table.memory_stats();
-    let index_bytes: u64 = stats.indexes.iter().map(|(_, s)| s.allocated_bytes).sum();
+    let index_bytes: u64 = stats.indexes.iter().map(|(_, s)| s.allocated_bytes()).sum();
     let rows = args.sales_rows as f64;
     report.add("sales_load_rows_per_s", rows / load_seconds, "rows/s");
     report.add(
@@ -378,7 +361,7 @@ impl Usertable {
             "rows/s",
         );
         let stats = table.memory_stats();
-        let index_bytes: u64 = stats.indexes.iter().map(|(_, s)| s.allocated_bytes).sum();
+        let index_bytes: u64 = stats.indexes.iter().map(|(_, s)| s.allocated_bytes()).sum();
         report.add(
             "usertable_row_bytes_per_row",
             stats.rows.used_bytes as f64 / args.rows as f64,

@@ -3,6 +3,7 @@
 
 mod engine;
 mod histogram;
+mod range_index;
 mod report;
 mod workload;
 
@@ -18,6 +19,8 @@ pub struct BenchArgs {
 enum Bench {
     /// Embedded YCSB-style point reads, updates and inserts, plus memory per row.
     Engine(engine::EngineArgs),
+    /// Ordered indexes as concurrent maps: inserts, point lookups, short scans, memory.
+    RangeIndex(range_index::RangeIndexArgs),
 }
 
 pub fn run(args: BenchArgs) -> Result<(), String> {
@@ -26,5 +29,24 @@ pub fn run(args: BenchArgs) -> Result<(), String> {
     }
     match args.bench {
         Bench::Engine(args) => engine::run(args),
+        Bench::RangeIndex(args) => range_index::run(args),
     }
 }
+
+/// The process's resident set size in bytes (Linux).
+fn resident_bytes() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmRSS:"))
+        .and_then(|rest| {
+            rest.trim()
+                .trim_end_matches("kB")
+                .trim()
+                .parse::<u64>()
+                .ok()
+        })
+        .map_or(0, |kb| kb * 1024)
+}
+
+const MIB: f64 = 1024.0 * 1024.0;

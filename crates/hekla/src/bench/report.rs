@@ -24,15 +24,21 @@ impl Report {
     /// Records a figure and, in table mode, prints it at once so that a
     /// long run shows progress.
     pub fn add(&mut self, name: impl Into<String>, value: f64, unit: &'static str) {
-        let figure = Figure {
+        let name = name.into();
+        if !self.json {
+            println!("{:<44} {:>16} {}", name, format_value(value), unit);
+        }
+        self.record(name, value, unit);
+    }
+
+    /// Records a figure without printing it, for benchmarks that print
+    /// their own table.
+    pub fn record(&mut self, name: impl Into<String>, value: f64, unit: &'static str) {
+        self.figures.push(Figure {
             name: name.into(),
             value,
             unit,
-        };
-        if !self.json {
-            println!("{:<44} {:>16} {}", figure.name, format_value(value), unit);
-        }
-        self.figures.push(figure);
+        });
     }
 
     pub fn is_json(&self) -> bool {
@@ -70,7 +76,7 @@ impl Report {
     }
 }
 
-fn format_value(value: f64) -> String {
+pub fn format_value(value: f64) -> String {
     if value >= 1000.0 {
         let whole = value.round() as u64;
         let digits = whole.to_string();

@@ -1,0 +1,203 @@
+//! Reads through range (NONCLUSTERED) indexes: point lookups on the full
+//! key and ordered scans between bounds on any prefix of the key columns.
+
+use super::*;
+use crate::range_index::RangeIndex;
+use hekla_types::{encode_key_prefix, prefix_successor};
+use std::ops::Bound;
+
+/// The bounds of an ordered scan: each bound holds values for the leading
+/// key columns (any number of them), so `lower: Included([5])` on an index
+/// over `(a, b)` starts at the first row with `a = 5`, whatever its `b`.
+/// A NULL value matches NULL keys, which sort before every other value.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KeyRange {
+    pub lower: Bound<Vec<Value>>,
+    pub upper: Bound<Vec<Value>>,
+}
+
+impl KeyRange {
+    pub fn new(lower: Bound<Vec<Value>>, upper: Bound<Vec<Value>>) -> KeyRange {
+        KeyRange { lower, upper }
+    }
+
+    /// Every row, in index order.
+    pub fn all() -> KeyRange {
+        KeyRange::new(Bound::Unbounded, Bound::Unbounded)
+    }
+
+    /// The rows whose leading key columns equal `values`.
+    pub fn prefix(values: Vec<Value>) -> KeyRange {
+        KeyRange::new(Bound::Included(values.clone()), Bound::Included(values))
+    }
+}
+
+/// A range in encoded-key space, as the B+tree takes it.
+pub(super) type EncodedRange = (Bound<Vec<u8>>, Bound<Vec<u8>>);
+
+/// Encodes the bounds of `range` for range index `index`.
+fn encode_range(table: &Table, index: usize, range: &KeyRange) -> SqlResult<EncodedRange> {
+    // Checked even when both bounds are open.
+    table.range_key_columns(index)?;
+    let lower = match &range.lower {
+        Bound::Unbounded => Bound::Unbounded,
+        Bound::Included(values) => Bound::Included(encode_prefix(table, index, values)?),
+        // Past every key that starts with the prefix.
+        Bound::Excluded(values) => {
+            let prefix = encode_prefix(table, index, values)?;
+            match prefix_successor(&prefix) {
+                Some(successor) => Bound::Included(successor),
+                // Nothing sorts after it: the range is empty.
+                None => return Ok((Bound::Included(prefix.clone()), Bound::Excluded(prefix))),
+            }
+        }
+    };
+    let upper = match &range.upper {
+        Bound::Unbounded => Bound::Unbounded,
+        // Up to and including every key that starts with the prefix.
+        Bound::Included(values) => prefix_successor(&encode_prefix(table, index, values)?)
+            .map_or(Bound::Unbounded, Bound::Excluded),
+        Bound::Excluded(values) => Bound::Excluded(encode_prefix(table, index, values)?),
+    };
+    Ok((lower, upper))
+}
+
+/// Encodes values for the leading key columns of range index `index`.
+fn encode_prefix(table: &Table, index: usize, values: &[Value]) -> SqlResult<Vec<u8>> {
+    let columns = table.range_key_columns(index)?;
+    if values.len() > columns.len() {
+        return Err(errors::invalid_argument(format!(
+            "index '{}' has {} key columns; a bound gave {} values",
+            table.indexes[index].name,
+            columns.len(),
+            values.len()
+        )));
+    }
+    let mut encoded = Vec::new();
+    encode_key_prefix(columns, values, &mut encoded)?;
+    Ok(encoded)
+}
+
+fn borrowed(bound: &Bound<Vec<u8>>) -> Bound<&[u8]> {
+    bound.as_ref().map(Vec::as_slice)
+}
+
+impl Transaction {
+    /// Visits, in index order, the visible rows of range index `index`
+    /// whose keys lie in `range`, until `visit` breaks.
+    pub fn scan_range<B>(
+        &mut self,
+        table: &Arc<Table>,
+        index: usize,
+        range: &KeyRange,
+        mut visit: impl FnMut(Row<'_>) -> ControlFlow<B>,
+    ) -> SqlResult<Option<B>> {
+        self.check_usable()?;
+        self.check_table(table)?;
+        let (lower, upper) = encode_range(table, index, range)?;
+        self.scan_encoded(table, index, lower, upper, &mut visit)
+    }
+
+    /// A lookup on every key column of range index `index`.
+    pub(super) fn lookup_range<B>(
+        &mut self,
+        table: &Arc<Table>,
+        index: usize,
+        key: &[Value],
+        visit: &mut impl FnMut(Row<'_>) -> ControlFlow<B>,
+    ) -> SqlResult<Option<B>> {
+        let columns = table.range_key_columns(index)?;
+        if key.len() != columns.len() {
+            return Err(errors::invalid_argument(format!(
+                "index '{}' has {} key columns, not {}",
+                table.indexes[index].name,
+                columns.len(),
+                key.len()
+            )));
+        }
+        let encoded = encode_prefix(table, index, key)?;
+        let guard = crossbeam_epoch::pin();
+        let result = range_index(table, index).for_each(&encoded, |version| {
+            if !self.observe(version, self.read_ts).visible {
+                return ControlFlow::Continue(());
+            }
+            self.visit_visible(table, version, visit)
+        });
+        drop(guard);
+        if self.isolation == IsolationLevel::Serializable {
+            let key = Bound::Included(encoded);
+            self.scans.push(Scan::Range {
+                table: table.clone(),
+                index,
+                range: (key.clone(), key),
+            });
+        }
+        Ok(result)
+    }
+
+    fn scan_encoded<B>(
+        &mut self,
+        table: &Arc<Table>,
+        index: usize,
+        lower: Bound<Vec<u8>>,
+        upper: Bound<Vec<u8>>,
+        visit: &mut impl FnMut(Row<'_>) -> ControlFlow<B>,
+    ) -> SqlResult<Option<B>> {
+        let tree = range_index(table, index);
+        let mut result = None;
+        let mut stopped_at = None;
+        let guard = crossbeam_epoch::pin();
+        tree.range(borrowed(&lower), borrowed(&upper), |key, version| {
+            if !self.observe(version, self.read_ts).visible {
+                return ControlFlow::Continue(());
+            }
+            match self.visit_visible(table, version, visit) {
+                ControlFlow::Continue(()) => ControlFlow::Continue(()),
+                ControlFlow::Break(b) => {
+                    result = Some(b);
+                    stopped_at = Some(key.to_vec());
+                    ControlFlow::Break(())
+                }
+            }
+        });
+        drop(guard);
+        if self.isolation == IsolationLevel::Serializable {
+            // A scan that stopped early read only up to where it stopped
+            // (that key included: its other versions may not have been seen).
+            let upper = stopped_at.map_or(upper, Bound::Included);
+            self.scans.push(Scan::Range {
+                table: table.clone(),
+                index,
+                range: (lower, upper),
+            });
+        }
+        Ok(result)
+    }
+}
+
+/// Whether a range scan, repeated now, meets a version `phantom` flags.
+pub(super) fn range_has(
+    table: &Table,
+    index: usize,
+    (lower, upper): &EncodedRange,
+    mut phantom: impl FnMut(VersionPtr) -> bool,
+) -> bool {
+    let mut found = false;
+    range_index(table, index).range(borrowed(lower), borrowed(upper), |_, version| {
+        found = phantom(version);
+        if found {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    found
+}
+
+/// The tree of an index the caller has checked is a range index.
+fn range_index(table: &Table, index: usize) -> &RangeIndex {
+    match &table.indexes[index].structure {
+        IndexStructure::Range { index, .. } => index,
+        IndexStructure::Hash(_) => unreachable!("callers check with range_key_columns"),
+    }
+}
