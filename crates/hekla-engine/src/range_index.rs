@@ -105,16 +105,17 @@ impl RangeIndex {
         None
     }
 
-    /// Visits, in key order, every key between the bounds with its versions
-    /// (newest first) until `visit` breaks. The caller must be pinned.
+    /// Visits, in key order, the versions of every key between the bounds
+    /// (each key's newest first) until `visit` breaks. The caller must be
+    /// pinned.
     pub fn range(
         &self,
         lower: Bound<&[u8]>,
         upper: Bound<&[u8]>,
-        mut visit: impl FnMut(&[u8], VersionPtr) -> ControlFlow<()>,
+        mut visit: impl FnMut(VersionPtr) -> ControlFlow<()>,
     ) {
-        self.tree.range(lower, upper, |key, head| {
-            self.walk(head as usize, &mut |version| visit(key, version))
+        self.tree.range(lower, upper, |head| {
+            self.walk(head as usize, &mut visit)
                 .map_or(ControlFlow::Continue(()), ControlFlow::Break)
         });
     }

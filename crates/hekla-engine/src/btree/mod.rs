@@ -242,51 +242,64 @@ impl BTree {
         Ok(())
     }
 
-    /// Visits the entries between `lower` and `upper` in key order until
-    /// `visit` breaks. Each leaf is read consistently; entries inserted or
-    /// removed while the scan is under way may or may not be seen, but no
-    /// entry present throughout is missed or visited twice.
+    /// Visits the values of the entries between `lower` and `upper`, in
+    /// key order, until `visit` breaks. Each leaf is read consistently;
+    /// entries inserted or removed while the scan is under way may or may
+    /// not be seen, but no entry present throughout is missed or visited
+    /// twice.
     pub fn range(
         &self,
         lower: Bound<&[u8]>,
         upper: Bound<&[u8]>,
-        mut visit: impl FnMut(&[u8], u64) -> ControlFlow<()>,
+        mut visit: impl FnMut(u64) -> ControlFlow<()>,
     ) {
-        let mut batch = Batch::default();
-        let mut resume = Resume::from(lower);
+        let lower_key = match lower {
+            Bound::Unbounded => None,
+            Bound::Included(key) | Bound::Excluded(key) => Some(SearchKey::new(key)),
+        };
+        let upper_key = match upper {
+            Bound::Unbounded => None,
+            Bound::Included(key) | Bound::Excluded(key) => Some(SearchKey::new(key)),
+        };
         let (mut leaf, mut version) = loop {
-            let start = resume.key.is_some().then(|| SearchKey::new(&resume.buffer));
-            if let Ok(found) = self.find_leaf(start.as_ref()) {
+            if let Ok(found) = self.find_leaf(lower_key.as_ref()) {
                 break found;
             }
         };
+        // Only the first leaf starts at the lower bound: a later leaf holds
+        // only keys above every key of the leaves before it (splits move
+        // keys right, into a node linked after them, never left).
+        let mut first_leaf = true;
+        let mut values = Vec::new();
         loop {
-            batch.clear();
-            let first = match resume.key {
-                None => 0,
-                Some(Included) => leaf.lower_bound(&SearchKey::new(&resume.buffer)).0,
-                Some(Excluded) => leaf.upper_bound(&SearchKey::new(&resume.buffer)),
+            leaf.prefetch();
+            let count = leaf.count();
+            let first = match (&lower_key, first_leaf) {
+                (Some(key), true) => match (lower, leaf.lower_bound(key)) {
+                    (Bound::Excluded(_), (i, true)) => i + 1,
+                    (_, (i, _)) => i,
+                },
+                _ => 0,
             };
-            for i in first..leaf.count() {
-                batch.push(leaf, i);
-            }
+            let end = match (&upper_key, upper) {
+                (Some(key), Bound::Included(_)) => leaf.upper_bound(key),
+                (Some(key), _) => leaf.lower_bound(key).0,
+                (None, _) => count,
+            };
+            values.clear();
+            values.extend((first..end.min(count)).map(|i| leaf.value(i)));
             let next = leaf.next();
             if leaf.validate(version).is_err() {
                 version = leaf.read_lock();
                 continue;
             }
-            for (key, value) in batch.entries() {
-                let beyond = match upper {
-                    Bound::Unbounded => false,
-                    Bound::Included(upper) => key > upper,
-                    Bound::Excluded(upper) => key >= upper,
-                };
-                if beyond || visit(key, value).is_break() {
+            first_leaf = false;
+            for &value in &values {
+                if visit(value).is_break() {
                     return;
                 }
-                resume.after(key);
             }
-            if next == 0 {
+            if end < count || next == 0 {
                 return;
             }
             leaf = self.node(next);
@@ -340,68 +353,6 @@ impl BTree {
             }
             level_head = first_child;
         }
-    }
-}
-
-/// Where a scan (re)starts reading a leaf: a failed validation makes it
-/// read the same leaf again, resuming after the last key it visited.
-struct Resume {
-    buffer: Vec<u8>,
-    /// None: from the first entry; otherwise `buffer` is included or not.
-    key: Option<Inclusion>,
-}
-
-#[derive(Clone, Copy)]
-enum Inclusion {
-    Included,
-    Excluded,
-}
-use Inclusion::*;
-
-impl Resume {
-    fn from(lower: Bound<&[u8]>) -> Resume {
-        let (buffer, key) = match lower {
-            Bound::Unbounded => (Vec::new(), None),
-            Bound::Included(key) => (key.to_vec(), Some(Included)),
-            Bound::Excluded(key) => (key.to_vec(), Some(Excluded)),
-        };
-        Resume { buffer, key }
-    }
-
-    fn after(&mut self, key: &[u8]) {
-        self.buffer.clear();
-        self.buffer.extend_from_slice(key);
-        self.key = Some(Excluded);
-    }
-}
-
-/// One leaf's entries, copied out so that the visitor runs after the leaf
-/// was validated and without holding anything.
-#[derive(Default)]
-struct Batch {
-    keys: Vec<u8>,
-    /// Per entry: where its key ends in `keys`, and its value.
-    entries: Vec<(usize, u64)>,
-}
-
-impl Batch {
-    fn clear(&mut self) {
-        self.keys.clear();
-        self.entries.clear();
-    }
-
-    fn push(&mut self, leaf: &Node, i: usize) {
-        leaf.read_key(i, &mut self.keys);
-        self.entries.push((self.keys.len(), leaf.value(i)));
-    }
-
-    fn entries(&self) -> impl Iterator<Item = (&[u8], u64)> + '_ {
-        let mut start = 0;
-        self.entries.iter().map(move |&(end, value)| {
-            let key = &self.keys[start..end];
-            start = end;
-            (key, value)
-        })
     }
 }
 

@@ -2,10 +2,12 @@ use super::*;
 use proptest::prelude::*;
 use std::collections::BTreeMap;
 
-fn collect(tree: &BTree, lower: Bound<&[u8]>, upper: Bound<&[u8]>) -> Vec<(Vec<u8>, u64)> {
+/// The values of the entries in a range, in key order. Tests give every
+/// key a distinct value, so the values name the keys.
+fn collect(tree: &BTree, lower: Bound<&[u8]>, upper: Bound<&[u8]>) -> Vec<u64> {
     let mut out = Vec::new();
-    tree.range(lower, upper, |k, v| {
-        out.push((k.to_vec(), v));
+    tree.range(lower, upper, |v| {
+        out.push(v);
         ControlFlow::Continue(())
     });
     out
@@ -52,12 +54,7 @@ fn keys_order_bytewise_including_prefixes_and_zero_bytes() {
         assert_eq!(tree.insert(key, i as u64), Ok(None));
     }
     let scanned = collect(&tree, Bound::Unbounded, Bound::Unbounded);
-    let expected: Vec<_> = keys
-        .iter()
-        .enumerate()
-        .map(|(i, k)| (k.to_vec(), i as u64))
-        .collect();
-    assert_eq!(scanned, expected);
+    assert_eq!(scanned, (0..keys.len() as u64).collect::<Vec<_>>());
     for (i, key) in keys.iter().enumerate() {
         assert_eq!(tree.get(key), Some(i as u64));
     }
@@ -106,21 +103,23 @@ fn a_hundred_thousand_keys_grow_a_deep_tree_that_scans_in_order() {
     assert!(stats.used_bytes <= stats.allocated_bytes);
     let all = collect(&tree, Bound::Unbounded, Bound::Unbounded);
     assert_eq!(all.len(), 100_000);
-    assert!(all.windows(2).all(|w| w[0].0 < w[1].0));
-    assert!(all.iter().all(|(k, v)| *k == long_key(*v)));
+    assert!(all.windows(2).all(|w| long_key(w[0]) < long_key(w[1])));
     // Remove every other key; the rest stay findable and ordered.
-    for (_, v) in all.iter().step_by(2) {
+    for v in all.iter().step_by(2) {
         assert_eq!(tree.remove(&long_key(*v)), Some(*v));
     }
     assert_eq!(tree.stats().entries, 50_000);
-    for (i, (k, v)) in all.iter().enumerate() {
-        assert_eq!(tree.get(k), (i % 2 == 1).then_some(*v));
+    for (i, v) in all.iter().enumerate() {
+        assert_eq!(tree.get(&long_key(*v)), (i % 2 == 1).then_some(*v));
     }
+    let odd: Vec<u64> = all.iter().skip(1).step_by(2).copied().collect();
+    assert_eq!(collect(&tree, Bound::Unbounded, Bound::Unbounded), odd);
 }
 
 #[derive(Debug, Clone)]
 enum Op {
-    Insert(Vec<u8>, u64),
+    /// Inserts with the next value of a counter, so values are distinct.
+    Insert(Vec<u8>),
     Remove(Vec<u8>),
     Get(Vec<u8>),
     Range(Bound<Vec<u8>>, Bound<Vec<u8>>, usize),
@@ -143,7 +142,7 @@ fn bound_strategy() -> impl Strategy<Value = Bound<Vec<u8>>> {
 
 fn op_strategy() -> impl Strategy<Value = Op> {
     prop_oneof![
-        6 => (key_strategy(), any::<u64>()).prop_map(|(k, v)| Op::Insert(k, v)),
+        6 => key_strategy().prop_map(Op::Insert),
         2 => key_strategy().prop_map(Op::Remove),
         2 => key_strategy().prop_map(Op::Get),
         1 => (bound_strategy(), bound_strategy(), 0usize..50).prop_map(|(l, u, n)| Op::Range(l, u, n)),
@@ -162,18 +161,18 @@ proptest! {
     fn matches_a_btreemap(ops in proptest::collection::vec(op_strategy(), 1..1500)) {
         let tree = BTree::new();
         let mut model = BTreeMap::new();
-        for op in ops {
+        for (n, op) in ops.into_iter().enumerate() {
             match op {
-                Op::Insert(k, v) => prop_assert_eq!(tree.insert(&k, v).unwrap(), model.insert(k, v)),
+                Op::Insert(k) => prop_assert_eq!(tree.insert(&k, n as u64).unwrap(), model.insert(k, n as u64)),
                 Op::Remove(k) => prop_assert_eq!(tree.remove(&k), model.remove(&k)),
                 Op::Get(k) => prop_assert_eq!(tree.get(&k), model.get(&k).copied()),
                 Op::Range(lower, upper, limit) => {
                     let mut got = Vec::new();
-                    tree.range(as_slice(&lower), as_slice(&upper), |k, v| {
+                    tree.range(as_slice(&lower), as_slice(&upper), |v| {
                         if got.len() == limit {
                             return ControlFlow::Break(());
                         }
-                        got.push((k.to_vec(), v));
+                        got.push(v);
                         ControlFlow::Continue(())
                     });
                     let valid = match (&lower, &upper) {
@@ -181,7 +180,7 @@ proptest! {
                         _ => true,
                     };
                     let expected: Vec<_> = if valid && !matches!((&lower, &upper), (Bound::Excluded(l), Bound::Excluded(u)) if l == u) {
-                        model.range::<Vec<u8>, _>((lower.clone(), upper.clone())).take(limit).map(|(k, v)| (k.clone(), *v)).collect()
+                        model.range::<Vec<u8>, _>((lower.clone(), upper.clone())).take(limit).map(|(_, v)| *v).collect()
                     } else {
                         Vec::new()
                     };
@@ -192,7 +191,7 @@ proptest! {
         prop_assert_eq!(tree.stats().entries, model.len() as u64);
         prop_assert_eq!(
             collect(&tree, Bound::Unbounded, Bound::Unbounded),
-            model.into_iter().collect::<Vec<_>>()
+            model.into_values().collect::<Vec<_>>()
         );
     }
 }
@@ -253,23 +252,14 @@ fn readers_see_stable_keys_while_writers_split_nodes() {
                         let stable = (x % STABLE) * 2;
                         assert_eq!(tree.get(&long_key(stable)), Some(stable));
                         let mut seen = Vec::new();
-                        tree.range(
-                            Bound::Included(&long_key(stable)),
-                            Bound::Unbounded,
-                            |k, v| {
-                                assert_eq!(
-                                    k,
-                                    long_key(v).as_slice(),
-                                    "key and value belong together"
-                                );
-                                seen.push(v);
-                                if seen.len() == 150 {
-                                    ControlFlow::Break(())
-                                } else {
-                                    ControlFlow::Continue(())
-                                }
-                            },
-                        );
+                        tree.range(Bound::Included(&long_key(stable)), Bound::Unbounded, |v| {
+                            seen.push(v);
+                            if seen.len() == 150 {
+                                ControlFlow::Break(())
+                            } else {
+                                ControlFlow::Continue(())
+                            }
+                        });
                         assert!(
                             seen.windows(2).all(|w| long_key(w[0]) < long_key(w[1])),
                             "scan out of order"
@@ -297,10 +287,7 @@ fn readers_see_stable_keys_while_writers_split_nodes() {
         assert!(checks >= 200);
         let mut expected: Vec<u64> = (0..STABLE * 2).step_by(2).chain(survivors).collect();
         expected.sort_by_key(|&n| long_key(n));
-        let all: Vec<u64> = collect(&tree, Bound::Unbounded, Bound::Unbounded)
-            .into_iter()
-            .map(|(_, v)| v)
-            .collect();
+        let all: Vec<u64> = collect(&tree, Bound::Unbounded, Bound::Unbounded);
         assert_eq!(all, expected);
         assert_eq!(tree.stats().entries, expected.len() as u64);
     });

@@ -147,7 +147,7 @@ impl Transaction {
         let mut result = None;
         let mut stopped_at = None;
         let guard = crossbeam_epoch::pin();
-        tree.range(borrowed(&lower), borrowed(&upper), |key, version| {
+        tree.range(borrowed(&lower), borrowed(&upper), |version| {
             if !self.observe(version, self.read_ts).visible {
                 return ControlFlow::Continue(());
             }
@@ -155,7 +155,7 @@ impl Transaction {
                 ControlFlow::Continue(()) => ControlFlow::Continue(()),
                 ControlFlow::Break(b) => {
                     result = Some(b);
-                    stopped_at = Some(key.to_vec());
+                    stopped_at = Some(version);
                     ControlFlow::Break(())
                 }
             }
@@ -163,8 +163,16 @@ impl Transaction {
         drop(guard);
         if self.isolation == IsolationLevel::Serializable {
             // A scan that stopped early read only up to where it stopped
-            // (that key included: its other versions may not have been seen).
-            let upper = stopped_at.map_or(upper, Bound::Included);
+            // (that key included: its other versions may not have been
+            // seen). The version it stopped on is visible, so still here.
+            let upper = match stopped_at {
+                Some(version) => {
+                    let mut key = Vec::new();
+                    table.row_range_key(index, table.payload(version), &mut key);
+                    Bound::Included(key)
+                }
+                None => upper,
+            };
             self.scans.push(Scan::Range {
                 table: table.clone(),
                 index,
@@ -183,7 +191,7 @@ pub(super) fn range_has(
     mut phantom: impl FnMut(VersionPtr) -> bool,
 ) -> bool {
     let mut found = false;
-    range_index(table, index).range(borrowed(lower), borrowed(upper), |_, version| {
+    range_index(table, index).range(borrowed(lower), borrowed(upper), |version| {
         found = phantom(version);
         if found {
             ControlFlow::Break(())

@@ -136,7 +136,7 @@ impl OrderedMap for BTree {
 
     fn scan(&self, from: &[u8], n: usize) -> Scanned {
         let mut scanned = Scanned::default();
-        self.range(Bound::Included(from), Bound::Unbounded, |_, value| {
+        self.range(Bound::Included(from), Bound::Unbounded, |value| {
             scanned.push(value);
             if scanned.entries < n as u64 {
                 ControlFlow::Continue(())
