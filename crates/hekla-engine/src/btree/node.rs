@@ -164,8 +164,19 @@ impl Node {
     /// one by one they cost a memory round trip each, prefetched together
     /// they overlap.
     pub fn prefetch(&self) {
+        self.prefetch_words(0..WORDS);
+    }
+
+    /// Asks for the cache lines of the slot array: a binary search's probes
+    /// are dependent loads, each a memory round trip in a cold node, while
+    /// the lines requested together arrive in about one.
+    fn prefetch_slots(&self) {
+        self.prefetch_words(0..self.slot(self.count()));
+    }
+
+    fn prefetch_words(&self, words: std::ops::Range<usize>) {
         #[cfg(target_arch = "x86_64")]
-        for line in (0..WORDS).step_by(8) {
+        for line in words.step_by(8) {
             let address = self.words[line].as_ptr() as *const i8;
             // SAFETY: a prefetch is a hint that cannot fault, and SSE is
             // part of the x86-64 baseline.
@@ -273,6 +284,7 @@ impl Node {
     /// The first slot whose key is at or above `key`, and whether it equals it.
     #[inline]
     pub fn lower_bound(&self, key: &SearchKey) -> (usize, bool) {
+        self.prefetch_slots();
         let (mut low, mut high) = (0, self.count());
         while low < high {
             let mid = (low + high) / 2;

@@ -10,6 +10,43 @@ use std::ops::Bound;
 /// key columns (any number of them), so `lower: Included([5])` on an index
 /// over `(a, b)` starts at the first row with `a = 5`, whatever its `b`.
 /// A NULL value matches NULL keys, which sort before every other value.
+///
+/// ```
+/// use hekla_engine::*;
+/// use hekla_types::{DataType, SortOrder, Value};
+/// use std::ops::{Bound, ControlFlow};
+///
+/// let db = Database::default();
+/// let lines = db.create_table(TableDef::new(
+///     "lines",
+///     vec![
+///         ColumnDef::new("order_id", DataType::Int, false),
+///         ColumnDef::new("line", DataType::Int, false),
+///     ],
+///     vec![IndexDef::range(
+///         "pk",
+///         &[(0, SortOrder::Ascending), (1, SortOrder::Descending)],
+///         Uniqueness::PrimaryKey,
+///     )],
+/// ))?;
+/// let mut tx = db.begin(IsolationLevel::Snapshot)?;
+/// for (order, line) in [(2, 1), (1, 1), (1, 2), (3, 1)] {
+///     tx.insert(&lines, &[Value::Int(order), Value::Int(line)])?;
+/// }
+/// // Order 1's lines, last line first (a seek on the leading column).
+/// let mut seen = Vec::new();
+/// tx.scan_range(&lines, 0, &KeyRange::prefix(vec![Value::Int(1)]), |row| {
+///     seen.push((row.value(0), row.value(1)));
+///     ControlFlow::<()>::Continue(())
+/// })?;
+/// assert_eq!(seen, [(Value::Int(1), Value::Int(2)), (Value::Int(1), Value::Int(1))]);
+/// // Orders after 1, first one only (a TOP (1) scan).
+/// let after_one = KeyRange::new(Bound::Excluded(vec![Value::Int(1)]), Bound::Unbounded);
+/// let first = tx.scan_range(&lines, 0, &after_one, |row| ControlFlow::Break(row.value(0)))?;
+/// assert_eq!(first, Some(Value::Int(2)));
+/// tx.commit()?;
+/// # Ok::<(), hekla_types::SqlError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct KeyRange {
     pub lower: Bound<Vec<Value>>,
