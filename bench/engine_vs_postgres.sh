@@ -42,6 +42,10 @@ cat > "$WORK/insert.sql" <<SQL
 \set id random(0, 2000000000)
 INSERT INTO usertable VALUES ('new' || :id || '-' || :client_id || '-' || random(), 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j');
 SQL
+cat > "$WORK/scan.sql" <<SQL
+\set id random(0, $ROWS - 1)
+SELECT * FROM usertable WHERE ycsb_key >= 'user' || :id ORDER BY ycsb_key LIMIT 100;
+SQL
 chmod 644 "$WORK"/*.sql
 
 pg_tps() { # script clients
@@ -56,15 +60,16 @@ for t in 1 2; do
     PG[point_read_uniform_${t}t]=$(pg_tps read $t)
     PG[update_uniform_${t}t]=$(pg_tps update $t)
     PG[insert_${t}t]=$(pg_tps insert $t)
+    PG[scan_100_${t}t]=$(pg_tps scan $t)
 done
 as_pg "$PGBIN/pg_ctl -D $WORK/data -m fast stop" >/dev/null
 
 cargo build --release -q -p hekla
 HEKLA_JSON=$(target/release/hekla bench engine --rows "$ROWS" --seconds "$SECONDS_EACH" \
-    --parts reads,updates,inserts --json)
+    --parts reads,updates,inserts,scans --json)
 
 printf '%-24s %14s %14s %8s\n' workload hekla postgres ratio
-for name in point_read_uniform_1t point_read_uniform_2t update_uniform_1t update_uniform_2t insert_1t insert_2t; do
+for name in point_read_uniform_1t point_read_uniform_2t update_uniform_1t update_uniform_2t insert_1t insert_2t scan_100_1t scan_100_2t; do
     hekla=$(printf '%s' "$HEKLA_JSON" | python3 -c "import json,sys; r={x['name']:x['value'] for x in json.load(sys.stdin)['results']}; print(int(r['$name']))")
     pg=${PG[$name]}
     python3 -c "print(f'{\"$name\":<24} {$hekla:>14,} {$pg:>14,} {($hekla / max($pg, 1)):>7.1f}x')"

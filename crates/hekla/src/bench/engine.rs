@@ -8,10 +8,11 @@ use super::workload::{field_value, write_ycsb_key, ycsb_key, Rng, Zipfian};
 use super::{resident_bytes, MIB};
 use clap::Args;
 use hekla_engine::{
-    ColumnDef, Database, DatabaseConfig, IndexDef, IsolationLevel, Table, TableDef, Uniqueness,
+    ColumnDef, Database, DatabaseConfig, IndexDef, IsolationLevel, KeyRange, Table, TableDef,
+    Uniqueness,
 };
-use hekla_types::{Collation, DataType, Length, Money, SqlError, Value};
-use std::ops::ControlFlow;
+use hekla_types::{Collation, DataType, Length, Money, SortOrder, SqlError, Value};
+use std::ops::{Bound, ControlFlow};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -20,6 +21,8 @@ const FIELD_LEN: usize = 100;
 const LOAD_BATCH: usize = 100;
 /// One operation in this many is timed for the latency percentiles.
 const LATENCY_SAMPLE: usize = 8;
+/// Rows per scan in the `scans` part (YCSB E's maximum scan length).
+const SCAN_LENGTH: usize = 100;
 /// Memory samples taken during the soak part.
 const SOAK_SAMPLES: usize = 6;
 
@@ -43,7 +46,7 @@ pub struct EngineArgs {
     /// Seconds of the `soak` part (memory under sustained updates).
     #[arg(long, default_value_t = 60.0)]
     soak_seconds: f64,
-    /// Which parts to run: memory, reads, updates, soak, inserts.
+    /// Which parts to run: memory, reads, updates, soak, inserts, scans.
     #[arg(long, value_delimiter = ',', default_values_t = Part::ALL.map(String::from).to_vec())]
     parts: Vec<String>,
     /// Small sizes and short runs: every part in well under a minute.
@@ -58,7 +61,7 @@ pub struct EngineArgs {
 struct Part;
 
 impl Part {
-    const ALL: [&'static str; 5] = ["memory", "reads", "updates", "soak", "inserts"];
+    const ALL: [&'static str; 6] = ["memory", "reads", "updates", "soak", "inserts", "scans"];
 }
 
 pub fn run(mut args: EngineArgs) -> Result<(), String> {
@@ -88,7 +91,7 @@ pub fn run(mut args: EngineArgs) -> Result<(), String> {
         .iter()
         .any(|p| wants(p))
     {
-        let bench = Usertable::load(&args, &mut report)?;
+        let bench = Usertable::load(&args, &mut report, PrimaryKey::Hash)?;
         if wants("reads") {
             bench.point_reads(&args, &mut report, false)?;
             bench.point_reads(&args, &mut report, true)?;
@@ -102,6 +105,12 @@ pub fn run(mut args: EngineArgs) -> Result<(), String> {
         if wants("inserts") {
             bench.inserts(&args, &mut report)?;
         }
+    }
+    // YCSB's workload E needs an ordered key: a table of its own, loaded
+    // after the hash-keyed one is gone.
+    if wants("scans") {
+        let bench = Usertable::load(&args, &mut report, PrimaryKey::Range)?;
+        bench.scans(&args, &mut report)?;
     }
     report.finish();
     Ok(())
@@ -299,6 +308,15 @@ fn add_outcome(report: &mut Report, name: &str, elapsed: f64, outcome: &Outcome)
     }
 }
 
+/// What backs usertable's primary key.
+#[derive(Clone, Copy, PartialEq)]
+enum PrimaryKey {
+    /// `NONCLUSTERED HASH WITH (BUCKET_COUNT = rows)`.
+    Hash,
+    /// `NONCLUSTERED`: a range index, for ordered scans.
+    Range,
+}
+
 struct Usertable {
     db: Database,
     table: Arc<Table>,
@@ -307,9 +325,23 @@ struct Usertable {
 }
 
 impl Usertable {
-    fn load(args: &EngineArgs, report: &mut Report) -> Result<Usertable, String> {
+    fn load(args: &EngineArgs, report: &mut Report, key: PrimaryKey) -> Result<Usertable, String> {
+        let (index, label) = match key {
+            PrimaryKey::Hash => (
+                IndexDef::hash("pk_usertable", &[0], args.rows, Uniqueness::PrimaryKey),
+                "hash",
+            ),
+            PrimaryKey::Range => (
+                IndexDef::range(
+                    "pk_usertable",
+                    &[(0, SortOrder::Ascending)],
+                    Uniqueness::PrimaryKey,
+                ),
+                "range",
+            ),
+        };
         report.section(&format!(
-            "usertable: {} rows of 10 x varchar(100)",
+            "usertable: {} rows of 10 x varchar(100), {label} primary key",
             args.rows
         ));
         let db = Database::new(DatabaseConfig::default());
@@ -317,16 +349,7 @@ impl Usertable {
         columns
             .extend((0..FIELDS).map(|i| ColumnDef::new(&format!("FIELD{i}"), varchar(100), true)));
         let table = db
-            .create_table(TableDef::new(
-                "usertable",
-                columns,
-                vec![IndexDef::hash(
-                    "pk_usertable",
-                    &[0],
-                    args.rows,
-                    Uniqueness::PrimaryKey,
-                )],
-            ))
+            .create_table(TableDef::new("usertable", columns, vec![index]))
             .map_err(sql)?;
         let threads = args.threads.iter().copied().max().unwrap_or(1) as u64;
         let started = Instant::now();
@@ -355,11 +378,19 @@ impl Usertable {
                 .try_for_each(|w| w.join().expect("loader panicked"))
         })?;
         let seconds = started.elapsed().as_secs_f64();
-        report.add(
-            format!("load_rows_per_s_{threads}t"),
-            args.rows as f64 / seconds,
-            "rows/s",
-        );
+        let load_name = match key {
+            PrimaryKey::Hash => format!("load_rows_per_s_{threads}t"),
+            PrimaryKey::Range => format!("load_range_pk_rows_per_s_{threads}t"),
+        };
+        report.add(load_name, args.rows as f64 / seconds, "rows/s");
+        if key == PrimaryKey::Range {
+            return Ok(Usertable {
+                db,
+                table,
+                rows: args.rows,
+                zipfian: Zipfian::new(args.rows, 0.99),
+            });
+        }
         let stats = table.memory_stats();
         let index_bytes: u64 = stats.indexes.iter().map(|(_, s)| s.allocated_bytes()).sum();
         report.add(
@@ -537,6 +568,50 @@ impl Usertable {
             Err(e) if e.number == 41302 => Ok(false),
             Err(e) => Err(e),
         }
+    }
+
+    /// YCSB workload E's scan: one transaction reads SCAN_LENGTH rows in key
+    /// order from a uniformly chosen existing key (`SELECT TOP (100) * ...
+    /// WHERE YCSB_KEY >= @k ORDER BY YCSB_KEY`), copying every field.
+    fn scans(&self, args: &EngineArgs, report: &mut Report) -> Result<(), String> {
+        report.section(&format!(
+            "ordered scans of {SCAN_LENGTH} rows (all fields), uniform start keys"
+        ));
+        for &threads in &args.threads {
+            let (elapsed, outcome) = measure(
+                threads,
+                args.seconds,
+                |_| (Vec::<u8>::with_capacity(2048), key_buffer()),
+                |(buffer, key), rng| {
+                    self.pick(rng, false, key);
+                    let from = KeyRange::new(Bound::Included(key.to_vec()), Bound::Unbounded);
+                    let mut tx = self.db.begin(IsolationLevel::Snapshot)?;
+                    let mut rows = 0;
+                    tx.scan_range(&self.table, 0, &from, |row| {
+                        buffer.clear();
+                        for column in 0..=FIELDS {
+                            buffer.extend_from_slice(row.stored(column).unwrap_or_default());
+                        }
+                        rows += 1;
+                        if rows < SCAN_LENGTH {
+                            ControlFlow::Continue(())
+                        } else {
+                            ControlFlow::Break(())
+                        }
+                    })?;
+                    tx.commit()?;
+                    assert!(rows >= 1, "a scan from a loaded key finds it");
+                    Ok(true)
+                },
+            )?;
+            add_outcome(
+                report,
+                &format!("scan_{SCAN_LENGTH}_{threads}t"),
+                elapsed,
+                &outcome,
+            );
+        }
+        Ok(())
     }
 
     /// One transaction per insert of a new row.
