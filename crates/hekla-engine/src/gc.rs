@@ -158,8 +158,8 @@ impl Collector {
                     IndexStructure::Hash(hash) => {
                         hash.remove(version, table.row_key_hash(i, payload))
                     }
-                    IndexStructure::Range { index: tree, .. } => {
-                        table.row_range_key(i, payload, &mut range_key);
+                    IndexStructure::Range(tree) => {
+                        tree.row_key(table.stored_key(i, payload), &mut range_key);
                         tree.remove(&range_key, version);
                     }
                 }

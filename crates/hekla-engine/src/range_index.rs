@@ -11,6 +11,7 @@
 
 use crate::btree::{BTree, BTreeStats, KeyTooLong};
 use crate::version::VersionPtr;
+use hekla_types::{encode_key_from_stored, DataType, SortOrder};
 use std::ops::{Bound, ControlFlow};
 use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
 
@@ -18,6 +19,8 @@ pub struct RangeIndex {
     tree: BTree,
     /// Which link of the version header chains this index.
     link: usize,
+    /// Each key column's type and order, for the key encoding.
+    key_columns: Vec<(DataType, SortOrder)>,
 }
 
 /// `sys.dm_db_xtp_nonclustered_index_stats` and memory figures.
@@ -33,11 +36,26 @@ pub struct RangeIndexStats {
 }
 
 impl RangeIndex {
-    pub fn new(link: usize) -> RangeIndex {
+    pub fn new(link: usize, key_columns: Vec<(DataType, SortOrder)>) -> RangeIndex {
         RangeIndex {
             tree: BTree::new(),
             link,
+            key_columns,
         }
+    }
+
+    pub fn key_columns(&self) -> &[(DataType, SortOrder)] {
+        &self.key_columns
+    }
+
+    /// A row's key (the stored forms of its key columns) encoded into `out`.
+    pub fn row_key<'a>(
+        &self,
+        stored: impl IntoIterator<Item = Option<&'a [u8]>>,
+        out: &mut Vec<u8>,
+    ) {
+        out.clear();
+        encode_key_from_stored(&self.key_columns, stored, out);
     }
 
     /// Links `version` at the head of `key`'s chain.

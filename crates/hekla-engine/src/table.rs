@@ -7,9 +7,7 @@ use crate::heap::{HeapStats, RowHeap};
 use crate::layout::RowLayout;
 use crate::range_index::{RangeIndex, RangeIndexStats};
 use crate::version::{header_bytes, VersionPtr};
-use hekla_types::{
-    encode_key_from_stored, DataType, KeyHasher, SortOrder, SqlError, SqlResult, Value,
-};
+use hekla_types::{KeyHasher, SqlError, SqlResult, Value};
 use std::ptr::NonNull;
 use std::sync::{Arc, Weak};
 
@@ -54,11 +52,7 @@ pub struct Index {
 
 pub(crate) enum IndexStructure {
     Hash(HashIndex),
-    Range {
-        index: RangeIndex,
-        /// Each key column's type and order, for the key encoding.
-        key_columns: Vec<(DataType, SortOrder)>,
-    },
+    Range(RangeIndex),
 }
 
 impl Index {
@@ -67,15 +61,14 @@ impl Index {
             IndexKind::Hash { bucket_count } => {
                 IndexStructure::Hash(HashIndex::new(bucket_count, link))
             }
-            IndexKind::Range => IndexStructure::Range {
-                index: RangeIndex::new(link),
-                key_columns: def
-                    .columns
+            IndexKind::Range => IndexStructure::Range(RangeIndex::new(
+                link,
+                def.columns
                     .iter()
                     .zip(&def.orders)
                     .map(|(&c, &order)| (table.columns[c].data_type, order))
                     .collect(),
-            },
+            )),
         };
         Index {
             name: def.name.clone(),
@@ -86,13 +79,39 @@ impl Index {
     }
 
     pub fn is_range(&self) -> bool {
-        matches!(self.structure, IndexStructure::Range { .. })
+        matches!(self.structure, IndexStructure::Range(_))
+    }
+
+    pub(crate) fn hash(&self) -> Option<&HashIndex> {
+        match &self.structure {
+            IndexStructure::Hash(hash) => Some(hash),
+            IndexStructure::Range(_) => None,
+        }
+    }
+
+    pub(crate) fn range(&self) -> Option<&RangeIndex> {
+        match &self.structure {
+            IndexStructure::Range(range) => Some(range),
+            IndexStructure::Hash(_) => None,
+        }
+    }
+
+    /// Refuses a key with other than one value per key column.
+    pub(crate) fn check_arity(&self, values: usize) -> SqlResult<()> {
+        if values == self.columns.len() {
+            return Ok(());
+        }
+        Err(errors::invalid_argument(format!(
+            "index '{}' has {} key columns, not {values}",
+            self.name,
+            self.columns.len()
+        )))
     }
 
     fn stats(&self) -> IndexStats {
         match &self.structure {
             IndexStructure::Hash(hash) => IndexStats::Hash(hash.stats()),
-            IndexStructure::Range { index, .. } => IndexStats::Range(index.stats()),
+            IndexStructure::Range(range) => IndexStats::Range(range.stats()),
         }
     }
 }
@@ -250,34 +269,38 @@ impl Table {
         hasher.finish()
     }
 
-    /// The key columns of range index `index`, or an error if there is no
-    /// such index or it is a hash index.
-    pub(crate) fn range_key_columns(&self, index: usize) -> SqlResult<&[(DataType, SortOrder)]> {
-        match self.indexes.get(index).map(|i| &i.structure) {
-            Some(IndexStructure::Range { key_columns, .. }) => Ok(key_columns),
-            Some(IndexStructure::Hash(_)) => Err(errors::invalid_argument(format!(
-                "index '{}' is a hash index; ordered scans need a range (NONCLUSTERED) index",
-                self.indexes[index].name
-            ))),
-            None => Err(errors::invalid_argument(format!(
+    /// Index `index`, or an error naming the table if there is none.
+    pub(crate) fn index(&self, index: usize) -> SqlResult<&Index> {
+        self.indexes.get(index).ok_or_else(|| {
+            errors::invalid_argument(format!(
                 "table '{}' has no index {index}",
                 self.qualified_name
-            ))),
-        }
+            ))
+        })
     }
 
-    /// Range index `index`'s encoded key of a stored row, into `out`.
-    pub(crate) fn row_range_key(&self, index: usize, payload: &[u8], out: &mut Vec<u8>) {
-        let IndexStructure::Range { key_columns, .. } = &self.indexes[index].structure else {
-            unreachable!("index {index} is a range index");
-        };
-        let stored: Vec<Option<&[u8]>> = self.indexes[index]
+    /// Range index `index`, or an error if there is no such index or it is
+    /// a hash index.
+    pub(crate) fn range_index(&self, index: usize) -> SqlResult<&RangeIndex> {
+        let def = self.index(index)?;
+        def.range().ok_or_else(|| {
+            errors::invalid_argument(format!(
+                "index '{}' is a hash index; ordered scans need a range (NONCLUSTERED) index",
+                def.name
+            ))
+        })
+    }
+
+    /// The stored forms of index `index`'s key columns in a row.
+    pub(crate) fn stored_key<'a>(
+        &'a self,
+        index: usize,
+        payload: &'a [u8],
+    ) -> impl Iterator<Item = Option<&'a [u8]>> + 'a {
+        self.indexes[index]
             .columns
             .iter()
-            .map(|&column| self.layout.column(payload, column))
-            .collect();
-        out.clear();
-        encode_key_from_stored(key_columns, &stored, out);
+            .map(move |&column| self.layout.column(payload, column))
     }
 
     /// Whether a stored row has the same key as another stored row.
@@ -315,20 +338,8 @@ impl Table {
         values: &[Value],
         key: &mut ProbeKey,
     ) -> SqlResult<()> {
-        let Some(def) = self.indexes.get(index) else {
-            return Err(errors::invalid_argument(format!(
-                "table '{}' has no index {index}",
-                self.qualified_name
-            )));
-        };
-        if values.len() != def.columns.len() {
-            return Err(errors::invalid_argument(format!(
-                "index '{}' has {} key columns, not {}",
-                def.name,
-                def.columns.len(),
-                values.len()
-            )));
-        }
+        let def = self.index(index)?;
+        def.check_arity(values.len())?;
         key.bytes.clear();
         key.parts.clear();
         let mut hasher = KeyHasher::default();

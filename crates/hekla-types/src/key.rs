@@ -73,14 +73,15 @@ pub fn encode_key_prefix(
 /// Encodes a key from stored forms ([`DataType::encode`]'s output, None for
 /// NULL), producing the same bytes as [`encode_key`] for the same values.
 /// With fewer stored forms than columns it encodes a prefix, like
-/// [`encode_key_prefix`]; extra stored forms are ignored.
-pub fn encode_key_from_stored(
+/// [`encode_key_prefix`]; extra stored forms are ignored. Takes any
+/// iterator, so a caller reading columns out of a row allocates nothing.
+pub fn encode_key_from_stored<'a>(
     columns: &[(DataType, SortOrder)],
-    stored: &[Option<&[u8]>],
+    stored: impl IntoIterator<Item = Option<&'a [u8]>>,
     out: &mut Vec<u8>,
 ) {
     for ((ty, order), value) in columns.iter().zip(stored) {
-        append_column(ty, *order, *value, out);
+        append_column(ty, *order, value, out);
     }
 }
 

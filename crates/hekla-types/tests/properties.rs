@@ -310,7 +310,7 @@ proptest! {
         // The stored-form path produces the same bytes.
         let (s1, s2) = (stored(&t1, &a1), stored(&t2, &a2));
         let mut from_stored = Vec::new();
-        encode_key_from_stored(&columns, &[s1.as_deref(), s2.as_deref()], &mut from_stored);
+        encode_key_from_stored(&columns, [s1.as_deref(), s2.as_deref()], &mut from_stored);
         prop_assert_eq!(&from_stored, &ka);
 
         // A one-column prefix is a byte prefix of the full key.
@@ -410,7 +410,7 @@ proptest! {
         let _ = ty.stored_cmp(&a, &b);
         let _ = hash(&ty, &a);
         let mut out = Vec::new();
-        encode_key_from_stored(&[(ty, SortOrder::Descending)], &[Some(&a)], &mut out);
+        encode_key_from_stored(&[(ty, SortOrder::Descending)], [Some(a.as_slice())], &mut out);
         let _ = format!("{:?}", ty.decode(&b));
     }
 

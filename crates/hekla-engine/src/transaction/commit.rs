@@ -157,7 +157,9 @@ impl Transaction {
                 index,
                 range,
             } => ordered::range_has(table, *index, range, phantom),
-            Scan::HashKey { table, index, key } => hash_index(table, *index)
+            Scan::HashKey { table, index, key } => table.indexes[*index]
+                .hash()
+                .expect("a hash key scan names a hash index")
                 .for_each(key.hash, |v| {
                     if phantom(v) && table.row_matches(*index, table.payload(v), key) {
                         ControlFlow::Break(())
@@ -207,12 +209,5 @@ impl Transaction {
             commit_ts: end_ts,
             changes: &changes,
         })
-    }
-}
-
-fn hash_index(table: &Table, index: usize) -> &crate::hash_index::HashIndex {
-    match &table.indexes[index].structure {
-        IndexStructure::Hash(hash) => hash,
-        IndexStructure::Range { .. } => unreachable!("a hash key scan names a hash index"),
     }
 }

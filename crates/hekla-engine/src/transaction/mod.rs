@@ -21,7 +21,7 @@ use crate::database::SharedRef;
 use crate::errors;
 use crate::gc::Garbage;
 use crate::stats::AbortReason;
-use crate::table::{IndexStructure, ProbeKey, Table, TableRef};
+use crate::table::{ProbeKey, Table, TableRef};
 use crate::version::{VersionPtr, LINK_MARK};
 use crate::visibility::{see, Seen};
 use crate::word::{Word, FREE, INFINITY, TXN_FLAG};
@@ -306,9 +306,9 @@ impl Transaction {
         table.probe_key(index, key, probe)?;
         let watermark = self.shared.gc.watermark();
         let guard = crossbeam_epoch::pin();
-        let IndexStructure::Hash(hash_index) = &table.indexes[index].structure else {
-            unreachable!("probe_key checked the index");
-        };
+        let hash_index = table.indexes[index]
+            .hash()
+            .expect("lookup sends range indexes elsewhere");
         let result = hash_index.for_each(probe.hash, |version| {
             let seen = self.observe(version, self.read_ts);
             if !seen.visible {

@@ -72,16 +72,14 @@ impl KeyRange {
 /// A range in encoded-key space, as the B+tree takes it.
 pub(super) type EncodedRange = (Bound<Vec<u8>>, Bound<Vec<u8>>);
 
-/// Encodes the bounds of `range` for range index `index`.
-fn encode_range(table: &Table, index: usize, range: &KeyRange) -> SqlResult<EncodedRange> {
-    // Checked even when both bounds are open.
-    table.range_key_columns(index)?;
+/// Encodes the bounds of `range` for range index `tree` (named `name`).
+fn encode_range(tree: &RangeIndex, name: &str, range: &KeyRange) -> SqlResult<EncodedRange> {
     let lower = match &range.lower {
         Bound::Unbounded => Bound::Unbounded,
-        Bound::Included(values) => Bound::Included(encode_prefix(table, index, values)?),
+        Bound::Included(values) => Bound::Included(encode_prefix(tree, name, values)?),
         // Past every key that starts with the prefix.
         Bound::Excluded(values) => {
-            let prefix = encode_prefix(table, index, values)?;
+            let prefix = encode_prefix(tree, name, values)?;
             match prefix_successor(&prefix) {
                 Some(successor) => Bound::Included(successor),
                 // Nothing sorts after it: the range is empty.
@@ -92,20 +90,19 @@ fn encode_range(table: &Table, index: usize, range: &KeyRange) -> SqlResult<Enco
     let upper = match &range.upper {
         Bound::Unbounded => Bound::Unbounded,
         // Up to and including every key that starts with the prefix.
-        Bound::Included(values) => prefix_successor(&encode_prefix(table, index, values)?)
+        Bound::Included(values) => prefix_successor(&encode_prefix(tree, name, values)?)
             .map_or(Bound::Unbounded, Bound::Excluded),
-        Bound::Excluded(values) => Bound::Excluded(encode_prefix(table, index, values)?),
+        Bound::Excluded(values) => Bound::Excluded(encode_prefix(tree, name, values)?),
     };
     Ok((lower, upper))
 }
 
-/// Encodes values for the leading key columns of range index `index`.
-fn encode_prefix(table: &Table, index: usize, values: &[Value]) -> SqlResult<Vec<u8>> {
-    let columns = table.range_key_columns(index)?;
+/// Encodes values for the leading key columns of `tree`.
+fn encode_prefix(tree: &RangeIndex, name: &str, values: &[Value]) -> SqlResult<Vec<u8>> {
+    let columns = tree.key_columns();
     if values.len() > columns.len() {
         return Err(errors::invalid_argument(format!(
-            "index '{}' has {} key columns; a bound gave {} values",
-            table.indexes[index].name,
+            "index '{name}' has {} key columns; a bound gave {} values",
             columns.len(),
             values.len()
         )));
@@ -131,56 +128,8 @@ impl Transaction {
     ) -> SqlResult<Option<B>> {
         self.check_usable()?;
         self.check_table(table)?;
-        let (lower, upper) = encode_range(table, index, range)?;
-        self.scan_encoded(table, index, lower, upper, &mut visit)
-    }
-
-    /// A lookup on every key column of range index `index`.
-    pub(super) fn lookup_range<B>(
-        &mut self,
-        table: &Arc<Table>,
-        index: usize,
-        key: &[Value],
-        visit: &mut impl FnMut(Row<'_>) -> ControlFlow<B>,
-    ) -> SqlResult<Option<B>> {
-        let columns = table.range_key_columns(index)?;
-        if key.len() != columns.len() {
-            return Err(errors::invalid_argument(format!(
-                "index '{}' has {} key columns, not {}",
-                table.indexes[index].name,
-                columns.len(),
-                key.len()
-            )));
-        }
-        let encoded = encode_prefix(table, index, key)?;
-        let guard = crossbeam_epoch::pin();
-        let result = range_index(table, index).for_each(&encoded, |version| {
-            if !self.observe(version, self.read_ts).visible {
-                return ControlFlow::Continue(());
-            }
-            self.visit_visible(table, version, visit)
-        });
-        drop(guard);
-        if self.isolation == IsolationLevel::Serializable {
-            let key = Bound::Included(encoded);
-            self.scans.push(Scan::Range {
-                table: table.clone(),
-                index,
-                range: (key.clone(), key),
-            });
-        }
-        Ok(result)
-    }
-
-    fn scan_encoded<B>(
-        &mut self,
-        table: &Arc<Table>,
-        index: usize,
-        lower: Bound<Vec<u8>>,
-        upper: Bound<Vec<u8>>,
-        visit: &mut impl FnMut(Row<'_>) -> ControlFlow<B>,
-    ) -> SqlResult<Option<B>> {
-        let tree = range_index(table, index);
+        let tree = table.range_index(index)?;
+        let (lower, upper) = encode_range(tree, &table.indexes[index].name, range)?;
         let mut result = None;
         let mut stopped_at = None;
         let guard = crossbeam_epoch::pin();
@@ -188,7 +137,7 @@ impl Transaction {
             if !self.observe(version, self.read_ts).visible {
                 return ControlFlow::Continue(());
             }
-            match self.visit_visible(table, version, visit) {
+            match self.visit_visible(table, version, &mut visit) {
                 ControlFlow::Continue(()) => ControlFlow::Continue(()),
                 ControlFlow::Break(b) => {
                     result = Some(b);
@@ -198,25 +147,62 @@ impl Transaction {
             }
         });
         drop(guard);
+        // A scan that stopped early read only up to where it stopped (that
+        // key included: its other versions may not have been seen). The
+        // version it stopped on is visible, so still here.
+        let upper = match stopped_at {
+            Some(version) if self.isolation == IsolationLevel::Serializable => {
+                let mut key = Vec::new();
+                tree.row_key(table.stored_key(index, table.payload(version)), &mut key);
+                Bound::Included(key)
+            }
+            _ => upper,
+        };
+        self.record_range_scan(table, index, lower, upper);
+        Ok(result)
+    }
+
+    /// A lookup on every key column of range index `index`: one chain, no
+    /// leaf walk.
+    pub(super) fn lookup_range<B>(
+        &mut self,
+        table: &Arc<Table>,
+        index: usize,
+        key: &[Value],
+        visit: &mut impl FnMut(Row<'_>) -> ControlFlow<B>,
+    ) -> SqlResult<Option<B>> {
+        let def = table.index(index)?;
+        def.check_arity(key.len())?;
+        let tree = table.range_index(index)?;
+        let encoded = encode_prefix(tree, &def.name, key)?;
+        let guard = crossbeam_epoch::pin();
+        let result = tree.for_each(&encoded, |version| {
+            if !self.observe(version, self.read_ts).visible {
+                return ControlFlow::Continue(());
+            }
+            self.visit_visible(table, version, visit)
+        });
+        drop(guard);
+        let key = Bound::Included(encoded);
+        self.record_range_scan(table, index, key.clone(), key);
+        Ok(result)
+    }
+
+    /// SERIALIZABLE: remembers a range read, to repeat it at commit.
+    fn record_range_scan(
+        &mut self,
+        table: &Arc<Table>,
+        index: usize,
+        lower: Bound<Vec<u8>>,
+        upper: Bound<Vec<u8>>,
+    ) {
         if self.isolation == IsolationLevel::Serializable {
-            // A scan that stopped early read only up to where it stopped
-            // (that key included: its other versions may not have been
-            // seen). The version it stopped on is visible, so still here.
-            let upper = match stopped_at {
-                Some(version) => {
-                    let mut key = Vec::new();
-                    table.row_range_key(index, table.payload(version), &mut key);
-                    Bound::Included(key)
-                }
-                None => upper,
-            };
             self.scans.push(Scan::Range {
                 table: table.clone(),
                 index,
                 range: (lower, upper),
             });
         }
-        Ok(result)
     }
 }
 
@@ -227,8 +213,11 @@ pub(super) fn range_has(
     (lower, upper): &EncodedRange,
     mut phantom: impl FnMut(VersionPtr) -> bool,
 ) -> bool {
+    let tree = table.indexes[index]
+        .range()
+        .expect("a range scan names a range index");
     let mut found = false;
-    range_index(table, index).range(borrowed(lower), borrowed(upper), |version| {
+    tree.range(borrowed(lower), borrowed(upper), |version| {
         found = phantom(version);
         if found {
             ControlFlow::Break(())
@@ -237,12 +226,4 @@ pub(super) fn range_has(
         }
     });
     found
-}
-
-/// The tree of an index the caller has checked is a range index.
-fn range_index(table: &Table, index: usize) -> &RangeIndex {
-    match &table.indexes[index].structure {
-        IndexStructure::Range { index, .. } => index,
-        IndexStructure::Hash(_) => unreachable!("callers check with range_key_columns"),
-    }
 }

@@ -113,8 +113,8 @@ impl Transaction {
                     hash_index.insert(version, hash);
                     hash
                 }
-                IndexStructure::Range { index: tree, .. } => {
-                    table.row_range_key(i, payload, &mut range_key);
+                IndexStructure::Range(tree) => {
+                    tree.row_key(table.stored_key(i, payload), &mut range_key);
                     if let Err(too_long) = tree.insert(&range_key, version) {
                         self.rollback_to(savepoint);
                         return Err(errors::index_key_too_long(
@@ -163,7 +163,7 @@ impl Transaction {
                 });
             }
             // A range index chains exactly the versions with this key.
-            IndexStructure::Range { index: tree, .. } => {
+            IndexStructure::Range(tree) => {
                 tree.for_each_older::<()>(version, |other| {
                     older.push(other);
                     ControlFlow::Continue(())

@@ -106,7 +106,7 @@ fn stored_and_value_encodings_agree() {
     }
     stored.extend(parts.iter().map(|p| Some(p.as_slice())));
     let mut from_stored = Vec::new();
-    encode_key_from_stored(&cols, &stored, &mut from_stored);
+    encode_key_from_stored(&cols, stored.iter().copied(), &mut from_stored);
     assert_eq!(from_stored, key(&cols, &values));
     assert_eq!(
         key(&cols, &values),

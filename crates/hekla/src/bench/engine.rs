@@ -8,7 +8,7 @@ use super::workload::{field_value, write_ycsb_key, ycsb_key, Rng, Zipfian};
 use super::{resident_bytes, MIB};
 use clap::Args;
 use hekla_engine::{
-    ColumnDef, Database, DatabaseConfig, IndexDef, IsolationLevel, KeyRange, Table, TableDef,
+    ColumnDef, Database, DatabaseConfig, IndexDef, IsolationLevel, KeyRange, Row, Table, TableDef,
     Uniqueness,
 };
 use hekla_types::{Collation, DataType, Length, Money, SortOrder, SqlError, Value};
@@ -378,28 +378,25 @@ impl Usertable {
                 .try_for_each(|w| w.join().expect("loader panicked"))
         })?;
         let seconds = started.elapsed().as_secs_f64();
-        let load_name = match key {
-            PrimaryKey::Hash => format!("load_rows_per_s_{threads}t"),
-            PrimaryKey::Range => format!("load_range_pk_rows_per_s_{threads}t"),
+        // The hash-keyed table's figures keep their original names.
+        let prefix = match key {
+            PrimaryKey::Hash => "",
+            PrimaryKey::Range => "range_pk_",
         };
-        report.add(load_name, args.rows as f64 / seconds, "rows/s");
-        if key == PrimaryKey::Range {
-            return Ok(Usertable {
-                db,
-                table,
-                rows: args.rows,
-                zipfian: Zipfian::new(args.rows, 0.99),
-            });
-        }
+        report.add(
+            format!("load_{prefix}rows_per_s_{threads}t"),
+            args.rows as f64 / seconds,
+            "rows/s",
+        );
         let stats = table.memory_stats();
         let index_bytes: u64 = stats.indexes.iter().map(|(_, s)| s.allocated_bytes()).sum();
         report.add(
-            "usertable_row_bytes_per_row",
+            format!("usertable_{prefix}row_bytes_per_row"),
             stats.rows.used_bytes as f64 / args.rows as f64,
             "bytes",
         );
         report.add(
-            "usertable_engine_total_mib",
+            format!("usertable_{prefix}engine_total_mib"),
             (stats.rows.allocated_bytes + index_bytes) as f64 / MIB,
             "MiB",
         );
@@ -445,10 +442,7 @@ impl Usertable {
                     self.pick(rng, zipfian, key);
                     let mut tx = self.db.begin(IsolationLevel::Snapshot)?;
                     let found = tx.lookup(&self.table, 0, key, |row| {
-                        buffer.clear();
-                        for column in 0..=FIELDS {
-                            buffer.extend_from_slice(row.stored(column).unwrap_or_default());
-                        }
+                        copy_row(&row, buffer);
                         ControlFlow::Break(())
                     })?;
                     tx.commit()?;
@@ -588,10 +582,7 @@ impl Usertable {
                     let mut tx = self.db.begin(IsolationLevel::Snapshot)?;
                     let mut rows = 0;
                     tx.scan_range(&self.table, 0, &from, |row| {
-                        buffer.clear();
-                        for column in 0..=FIELDS {
-                            buffer.extend_from_slice(row.stored(column).unwrap_or_default());
-                        }
+                        copy_row(&row, buffer);
                         rows += 1;
                         if rows < SCAN_LENGTH {
                             ControlFlow::Continue(())
@@ -640,6 +631,14 @@ impl Usertable {
             add_outcome(report, &format!("insert_{threads}t"), elapsed, &outcome);
         }
         Ok(())
+    }
+}
+
+/// What a client reading the row receives: every column's stored bytes.
+fn copy_row(row: &Row<'_>, buffer: &mut Vec<u8>) {
+    buffer.clear();
+    for column in 0..=FIELDS {
+        buffer.extend_from_slice(row.stored(column).unwrap_or_default());
     }
 }
 
