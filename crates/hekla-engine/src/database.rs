@@ -1,8 +1,13 @@
 //! A database: catalog, transaction table, clock and garbage collector.
 
 use crate::catalog::{SchemaId, TableDef, TableId, DBO_SCHEMA};
+use crate::durability::{
+    self, delayed_code, delayed_from_code, CheckpointFileInfo, CheckpointReport, Checkpointer,
+    DelayedDurability, DurableLog, LogStats, LogWriter, Record, RecoveryReport, Request,
+    StorageConfig,
+};
 use crate::errors;
-use crate::gc::Collector;
+use crate::gc::{Collector, Garbage};
 use crate::log::CommitLog;
 use crate::stats::{Counters, DatabaseStats};
 use crate::table::Table;
@@ -11,9 +16,11 @@ use crate::txn_table::{TxnTable, MAX_TRANSACTIONS};
 use crate::word::FIRST_TIMESTAMP;
 use hekla_types::SqlResult;
 use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 use std::ptr::NonNull;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, OnceLock, RwLock, Weak};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
+use std::sync::mpsc::{self, Sender};
+use std::sync::{Arc, Mutex, OnceLock, RwLock, Weak};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -91,6 +98,21 @@ pub struct Database {
     shared: Arc<Shared>,
     gc_stop: Arc<AtomicBool>,
     gc_thread: Option<JoinHandle<()>>,
+    /// `DELAYED_DURABILITY` (a `DelayedDurability` code).
+    delayed_durability: Arc<AtomicU8>,
+    /// Present for a database opened from a directory.
+    durable: Option<Durable>,
+}
+
+/// The durability machinery of a database opened from a directory.
+struct Durable {
+    dir: PathBuf,
+    log: Arc<LogWriter>,
+    requests: Mutex<Sender<Request>>,
+    worker: Option<JoinHandle<()>>,
+    flusher_stop: Arc<AtomicBool>,
+    flusher: Option<JoinHandle<()>>,
+    recovery: RecoveryReport,
 }
 
 impl Default for Database {
@@ -124,7 +146,150 @@ impl Database {
             shared,
             gc_stop,
             gc_thread,
+            delayed_durability: Arc::new(AtomicU8::new(0)),
+            durable: None,
         }
+    }
+
+    /// Opens the database stored in `dir` (creating it if the directory is
+    /// new or empty): recovers its tables from the last checkpoint and the
+    /// log, then logs every commit to SCHEMA_AND_DATA tables and every
+    /// catalog change, and checkpoints continuously. A database whose files
+    /// are damaged is refused with an error naming the file.
+    pub fn open(
+        dir: impl AsRef<Path>,
+        config: DatabaseConfig,
+        storage: StorageConfig,
+    ) -> SqlResult<Database> {
+        let dir = dir.as_ref();
+        let mut db = Database::new(config);
+        let (root, tail, recovery) = durability::recover(&db, dir, &storage)?;
+        let name = dir
+            .file_name()
+            .map_or_else(|| dir.display().to_string(), |n| n.to_string_lossy().into_owned());
+        let log = Arc::new(LogWriter::open(
+            &dir.join("log"),
+            &name,
+            storage.log_segment_bytes,
+            tail,
+        )?);
+        db.set_commit_log(Arc::new(DurableLog {
+            log: log.clone(),
+            delayed: db.delayed_durability.clone(),
+        }))?;
+        let checkpointer = Checkpointer::new(dir.to_path_buf(), storage.clone(), root.as_ref())?;
+        let (requests, inbox) = mpsc::channel();
+        let worker = {
+            let (shared, log) = (db.shared.clone(), log.clone());
+            std::thread::Builder::new()
+                .name("hekla-checkpoint".to_string())
+                .spawn(move || durability::run_checkpointer(checkpointer, shared, log, inbox))
+                .map_err(|e| errors::io_error("thread start", dir, &e))?
+        };
+        let flusher_stop = Arc::new(AtomicBool::new(false));
+        let flusher = {
+            let (stop, log, interval) = (flusher_stop.clone(), log.clone(), storage.delayed_flush_interval);
+            std::thread::Builder::new()
+                .name("hekla-log-flush".to_string())
+                .spawn(move || {
+                    while !stop.load(Ordering::Acquire) {
+                        std::thread::park_timeout(interval);
+                        log.flush_if_pending();
+                        // A full disk shows up again at the next switch.
+                        let _ = log.prepare_spare();
+                    }
+                })
+                .map_err(|e| errors::io_error("thread start", dir, &e))?
+        };
+        db.durable = Some(Durable {
+            dir: dir.to_path_buf(),
+            log,
+            requests: Mutex::new(requests),
+            worker: Some(worker),
+            flusher_stop,
+            flusher: Some(flusher),
+            recovery,
+        });
+        Ok(db)
+    }
+
+    /// The directory a durable database lives in.
+    pub fn directory(&self) -> Option<&Path> {
+        self.durable.as_ref().map(|d| d.dir.as_path())
+    }
+
+    /// Logs a catalog change (durably) if this database has a log.
+    fn log_catalog(&self, make: impl FnOnce(u64) -> Record<'static>) -> SqlResult<()> {
+        if let Some(durable) = &self.durable {
+            durable.log.append_catalog(&self.shared.clock, make)?;
+        }
+        Ok(())
+    }
+
+    fn ask_worker<T>(&self, make: impl FnOnce(Sender<T>) -> Request) -> Option<T> {
+        let durable = self.durable.as_ref()?;
+        let (reply, answer) = mpsc::channel();
+        durable
+            .requests
+            .lock()
+            .expect("checkpoint requests")
+            .send(make(reply))
+            .ok()?;
+        answer.recv().ok()
+    }
+
+    /// `CHECKPOINT`: seals the checkpoint files under construction, merges
+    /// emptied pairs, writes a new root and truncates the log. A database
+    /// without a directory has nothing to checkpoint.
+    pub fn checkpoint(&self) -> SqlResult<CheckpointReport> {
+        match self.durable {
+            None => Ok(CheckpointReport::default()),
+            Some(_) => self
+                .ask_worker(Request::Checkpoint)
+                .unwrap_or_else(|| Err(errors::invalid_argument("the checkpoint worker has stopped".into()))),
+        }
+    }
+
+    /// `sys.dm_db_xtp_checkpoint_files`: every checkpoint file and its state.
+    pub fn checkpoint_files(&self) -> Vec<CheckpointFileInfo> {
+        self.ask_worker(Request::Files).unwrap_or_default()
+    }
+
+    /// `sys.sp_flush_log`: makes every delayed-durable commit durable.
+    pub fn flush_log(&self) -> SqlResult<()> {
+        match &self.durable {
+            Some(durable) => durable.log.flush(),
+            None => Ok(()),
+        }
+    }
+
+    /// `ALTER DATABASE ... SET DELAYED_DURABILITY = ...`, logged.
+    pub fn set_delayed_durability(&self, mode: DelayedDurability) -> SqlResult<()> {
+        self.log_catalog(|ts| Record::Option {
+            ts,
+            delayed_durability: mode,
+        })?;
+        self.restore_delayed_durability(mode);
+        Ok(())
+    }
+
+    pub fn delayed_durability(&self) -> DelayedDurability {
+        delayed_from_code(self.delayed_durability.load(Ordering::Relaxed))
+    }
+
+    pub(crate) fn restore_delayed_durability(&self, mode: DelayedDurability) {
+        self.delayed_durability
+            .store(delayed_code(mode), Ordering::Relaxed);
+    }
+
+    /// What the log has written since the database opened.
+    pub fn log_stats(&self) -> Option<LogStats> {
+        self.durable.as_ref().map(|d| d.log.stats())
+    }
+
+    /// What recovery did when the database opened.
+    pub fn recovery_report(&self) -> Option<&RecoveryReport> {
+        self.durable.as_ref().map(|d| &d.recovery)
     }
 
     /// Installs the redo log every later commit goes through. Only once.
@@ -145,9 +310,44 @@ impl Database {
             return Err(errors::object_exists(name));
         }
         let id = catalog.next_schema;
+        self.log_catalog(|ts| Record::CreateSchema {
+            ts,
+            id,
+            name: name.to_string(),
+        })?;
         catalog.next_schema += 1;
         catalog.schemas.insert(id, name.to_string());
         Ok(id)
+    }
+
+    /// Re-creates a schema under its old id (recovery).
+    pub(crate) fn restore_schema(&self, id: SchemaId, name: &str) -> SqlResult<()> {
+        let mut catalog = self.shared.catalog.write().expect("catalog");
+        catalog.next_schema = catalog.next_schema.max(id + 1);
+        catalog.schemas.insert(id, name.to_string());
+        Ok(())
+    }
+
+    /// Makes sure ids below these are never handed out again (recovery).
+    pub(crate) fn reserve_ids(&self, next_schema: SchemaId, next_table: TableId) {
+        let mut catalog = self.shared.catalog.write().expect("catalog");
+        catalog.next_schema = catalog.next_schema.max(next_schema);
+        catalog.next_table = catalog.next_table.max(next_table);
+    }
+
+    pub(crate) fn next_ids(&self) -> (SchemaId, TableId) {
+        let catalog = self.shared.catalog.read().expect("catalog");
+        (catalog.next_schema, catalog.next_table)
+    }
+
+    /// Moves the clock to at least `ts` (recovery).
+    pub(crate) fn advance_clock(&self, ts: u64) {
+        self.shared.clock.fetch_max(ts, Ordering::SeqCst);
+    }
+
+    /// Hands a version ended at `ts` to the collector (recovery).
+    pub(crate) fn retire(&self, ts: u64, garbage: Garbage) {
+        self.shared.gc.retire(ts, [garbage]);
     }
 
     pub fn schema_id(&self, name: &str) -> Option<SchemaId> {
@@ -189,6 +389,11 @@ impl Database {
         if catalog.tables.contains_key(&id) {
             return Err(errors::invalid_argument(format!("table id {id} is in use")));
         }
+        self.log_catalog(|ts| Record::CreateTable {
+            ts,
+            id,
+            def: def.clone(),
+        })?;
         catalog.next_table = catalog.next_table.max(id + 1);
         let table = Table::new(id, def, &schema_name, self.shared.serial);
         catalog.tables.insert(id, table.clone());
@@ -199,10 +404,11 @@ impl Database {
     /// database is dropped, since transactions may still be using it.
     pub fn drop_table(&self, id: TableId) -> SqlResult<()> {
         let mut catalog = self.shared.catalog.write().expect("catalog");
-        let table = catalog
-            .tables
-            .remove(&id)
-            .ok_or_else(|| errors::invalid_object(&format!("table id {id}")))?;
+        if !catalog.tables.contains_key(&id) {
+            return Err(errors::invalid_object(&format!("table id {id}")));
+        }
+        self.log_catalog(|ts| Record::DropTable { ts, id })?;
+        let table = catalog.tables.remove(&id).expect("checked above");
         catalog.dropped.push(table);
         Ok(())
     }
@@ -293,6 +499,19 @@ fn spawn_collector(
 
 impl Drop for Database {
     fn drop(&mut self) {
+        if let Some(durable) = &mut self.durable {
+            let _ = durable.requests.lock().expect("checkpoint requests").send(Request::Stop);
+            if let Some(worker) = durable.worker.take() {
+                let _ = worker.join();
+            }
+            durable.flusher_stop.store(true, Ordering::Release);
+            if let Some(flusher) = durable.flusher.take() {
+                flusher.thread().unpark();
+                let _ = flusher.join();
+            }
+            // Delayed-durable commits reach the disk on a clean shutdown.
+            let _ = durable.log.flush();
+        }
         self.gc_stop.store(true, Ordering::Release);
         if let Some(thread) = self.gc_thread.take() {
             thread.thread().unpark();

@@ -166,3 +166,51 @@ pub fn index_key_too_long(len: usize, index: &str, limit: usize) -> SqlError {
         format!("Operation failed. The index entry of length {len} bytes for the index '{index}' exceeds the maximum length of {limit} bytes for nonclustered indexes."),
     )
 }
+
+/// 9002: the log cannot grow because its disk is full. Durable commits are
+/// refused from then on; nothing already acknowledged is touched.
+pub fn log_full(database: &str) -> SqlError {
+    SqlError::new(
+        9002,
+        17,
+        2,
+        format!("The transaction log for database '{database}' is full due to 'DISK_FULL'."),
+    )
+}
+
+/// 9001: the log failed in a way that leaves its tail unknown; the
+/// database takes no more commits until it is restarted.
+pub fn log_unavailable(database: &str, cause: &std::io::Error) -> SqlError {
+    SqlError::new(
+        9001,
+        21,
+        1,
+        format!("The log for database '{database}' is not available ({cause}). Check the operating system error log for related error messages. Resolve any errors and restart the database."),
+    )
+}
+
+/// An operating-system error on a database file (SQL Server's 823).
+pub fn io_error(operation: &str, path: &std::path::Path, cause: &std::io::Error) -> SqlError {
+    SqlError::new(
+        823,
+        24,
+        2,
+        format!(
+            "The operating system returned error '{cause}' during a {operation} of file '{}'.",
+            path.display()
+        ),
+    )
+}
+
+/// 3414: a database's files are damaged; it is not opened at all.
+pub fn recovery_failed(path: &std::path::Path, offset: u64, problem: &str) -> SqlError {
+    SqlError::new(
+        3414,
+        21,
+        1,
+        format!(
+            "An error occurred during recovery, preventing the database from opening: file '{}' is corrupt at offset {offset}: {problem}.",
+            path.display()
+        ),
+    )
+}

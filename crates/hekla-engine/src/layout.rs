@@ -134,6 +134,35 @@ impl RowLayout {
         self.prefix_len() + var_len
     }
 
+    /// Checks a payload read from disk before it is stored: its length
+    /// and variable-width offsets must agree with the layout, so that
+    /// reading any column stays inside it.
+    pub fn check_payload(&self, payload: &[u8]) -> Result<(), String> {
+        if payload.len() < self.prefix_len() {
+            return Err(format!(
+                "{} bytes, shorter than the {}-byte fixed part",
+                payload.len(),
+                self.prefix_len()
+            ));
+        }
+        let mut previous = 0;
+        for index in 0..self.var_count {
+            let end = self.var_end(payload, index);
+            if end < previous {
+                return Err("variable-width offsets go backwards".into());
+            }
+            previous = end;
+        }
+        if self.payload_len(payload) != payload.len() {
+            return Err(format!(
+                "{} bytes where its offsets say {}",
+                payload.len(),
+                self.payload_len(payload)
+            ));
+        }
+        Ok(())
+    }
+
     #[inline]
     pub fn is_null(&self, payload: &[u8], column: usize) -> bool {
         match self.columns[column].null_bit {

@@ -32,6 +32,7 @@
 pub mod btree;
 pub mod catalog;
 mod database;
+pub mod durability;
 pub mod errors;
 mod gc;
 mod hash_index;
@@ -53,6 +54,10 @@ pub use catalog::{
     ColumnDef, Durability, IndexDef, IndexKind, SchemaId, TableDef, TableId, Uniqueness,
 };
 pub use database::{Database, DatabaseConfig};
+pub use durability::{
+    CheckpointFileInfo, CheckpointReport, DelayedDurability, FileState, FileType, LogStats,
+    RecoveryReport, StorageConfig,
+};
 pub use hash_index::HashIndexStats;
 pub use heap::HeapStats;
 pub use log::{CommitLog, CommitRecord, RowChange};

@@ -25,6 +25,8 @@ pub enum RowChange<'a> {
 pub struct CommitRecord<'a> {
     pub commit_ts: u64,
     pub changes: &'a [RowChange<'a>],
+    /// The transaction asked for a delayed-durable commit.
+    pub delayed: bool,
 }
 
 /// A redo log. `append` runs after validation and before the transaction's

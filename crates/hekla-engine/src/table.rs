@@ -134,7 +134,7 @@ impl IndexStats {
 }
 
 /// What a NULL key column feeds the hasher, in rows and probes alike.
-const NULL_KEY_HASH: u64 = 0x4E55_4C4C;
+pub(crate) const NULL_KEY_HASH: u64 = 0x4E55_4C4C;
 
 /// A key to look up, in the columns' stored form.
 #[derive(Clone, Default)]

@@ -342,6 +342,24 @@ impl TxnTable {
         self.slots[index as usize].abort_now.load(SeqCst)
     }
 
+    /// Waits until no transaction that has (or may yet take) an end
+    /// timestamp at or below `ts` is still preparing: each has then either
+    /// appended its commit record to the log or aborted. Preparing is
+    /// short (validation and the log flush), so this polls.
+    pub fn wait_for_preparing_through(&self, ts: u64) {
+        let blocking = |slot: &Slot| {
+            let (state, end_ts) = unpack(slot.state.load(SeqCst));
+            state == TxnState::Preparing && (end_ts == PENDING_TS || end_ts <= ts)
+        };
+        loop {
+            let used = self.high_water.load(SeqCst);
+            if !self.slots[..used].iter().any(blocking) {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_micros(50));
+        }
+    }
+
     /// Whether any transaction holds a slot.
     pub fn any_active(&self) -> bool {
         let used = self.high_water.load(SeqCst);

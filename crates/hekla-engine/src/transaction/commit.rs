@@ -208,6 +208,7 @@ impl Transaction {
         log.append(&CommitRecord {
             commit_ts: end_ts,
             changes: &changes,
+            delayed: self.delayed_durability,
         })
     }
 }

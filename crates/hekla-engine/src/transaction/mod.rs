@@ -136,6 +136,8 @@ pub struct Transaction {
     discarded: Vec<Garbage>,
     /// Whether it has taken an end timestamp (others may read it from then).
     prepared: bool,
+    /// `COMMIT WITH (DELAYED_DURABILITY = ON)` was asked for.
+    delayed_durability: bool,
 }
 
 impl Transaction {
@@ -154,11 +156,19 @@ impl Transaction {
             dependencies: Vec::new(),
             discarded: Vec::new(),
             prepared: false,
+            delayed_durability: false,
         })
     }
 
     pub fn id(&self) -> u64 {
         self.id
+    }
+
+    /// Asks for this transaction's commit to be delayed-durable: it returns
+    /// before the log reaches the disk. Honoured only when the database's
+    /// `DELAYED_DURABILITY` is ALLOWED (FORCED delays every commit anyway).
+    pub fn set_delayed_durability(&mut self, delayed: bool) {
+        self.delayed_durability = delayed;
     }
 
     pub fn isolation(&self) -> IsolationLevel {

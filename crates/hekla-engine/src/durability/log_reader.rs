@@ -1,0 +1,211 @@
+//! Reading the redo log back: at recovery to its end, and while running to
+//! follow it into checkpoint files.
+//!
+//! The end of the log is the first place where nothing valid was written.
+//! A damaged block there is a torn last flush, unless a valid block follows
+//! it somewhere (in the same segment or a later one): flushes are written
+//! one at a time, each synced before the next starts, so a valid block
+//! after a damaged one means the damage is not a torn write but corruption,
+//! and recovery stops with an error naming the file and offset.
+
+use super::frame::{self, Read};
+use super::log_writer::{segment_name, LogTail};
+use crate::errors;
+use hekla_types::SqlResult;
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+
+/// The log's segment files, by first LSN.
+pub fn segments(dir: &Path) -> SqlResult<Vec<(u64, PathBuf)>> {
+    let entries = std::fs::read_dir(dir).map_err(|e| errors::io_error("listing", dir, &e))?;
+    let mut found = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|e| errors::io_error("listing", dir, &e))?;
+        let name = entry.file_name();
+        let Some(stem) = name.to_str().and_then(|n| n.strip_suffix(".log")) else {
+            continue;
+        };
+        if let Ok(start) = u64::from_str_radix(stem, 16) {
+            if segment_name(start) == name.to_string_lossy() {
+                found.push((start, entry.path()));
+            }
+        }
+    }
+    found.sort();
+    Ok(found)
+}
+
+fn read_file(path: &Path, from: u64, to: Option<u64>) -> SqlResult<Vec<u8>> {
+    let file = std::fs::File::open(path).map_err(|e| errors::io_error("open", path, &e))?;
+    let len = file
+        .metadata()
+        .map_err(|e| errors::io_error("stat", path, &e))?
+        .len();
+    let end = to.map_or(len, |to| to.min(len));
+    let mut bytes = vec![0u8; end.saturating_sub(from) as usize];
+    file.read_exact_at(&mut bytes, from)
+        .map_err(|e| errors::io_error("read", path, &e))?;
+    Ok(bytes)
+}
+
+/// Calls `visit(lsn, payload)` for every block from `from` up to `limit`,
+/// a position known to be written and synced. Any damage is corruption.
+pub fn read_range(
+    dir: &Path,
+    from: u64,
+    limit: u64,
+    mut visit: impl FnMut(u64, &[u8]) -> SqlResult<()>,
+) -> SqlResult<()> {
+    let list = segments(dir)?;
+    let mut lsn = from;
+    while lsn < limit {
+        // A block that did not fit in a segment starts the next one, so
+        // the segment holding `lsn` is the last one starting at or before it.
+        let Some((start, path)) = list.iter().rev().find(|(start, _)| *start <= lsn) else {
+            return Err(errors::recovery_failed(dir, lsn, "no log segment holds this position"));
+        };
+        let bytes = read_file(path, lsn - start, Some(limit - start))?;
+        let mut at = 0;
+        while at < bytes.len() {
+            match frame::read(&bytes, at, lsn + at as u64) {
+                Read::Block { payload, next } => {
+                    visit(lsn + at as u64, payload)?;
+                    at = next;
+                }
+                Read::End => break,
+                Read::Bad(problem) => {
+                    return Err(errors::recovery_failed(path, lsn - start + at as u64, &problem))
+                }
+            }
+        }
+        if at == 0 {
+            return Err(errors::recovery_failed(
+                path,
+                lsn - start,
+                "the log ends before the position it was written up to",
+            ));
+        }
+        lsn += at as u64;
+    }
+    Ok(())
+}
+
+/// Reads the whole log from `from` at recovery, calling `visit(lsn,
+/// payload)` per block, and returns where the log ends. A torn tail is
+/// zeroed so that later writes never sit next to stale bytes; segments past
+/// the end are removed.
+pub fn recover(
+    dir: &Path,
+    from: u64,
+    mut visit: impl FnMut(u64, &[u8]) -> SqlResult<()>,
+) -> SqlResult<Option<LogTail>> {
+    let list = segments(dir)?;
+    let Some(first) = list.iter().rposition(|(start, _)| *start <= from) else {
+        if from == 0 {
+            return Ok(None);
+        }
+        return Err(errors::recovery_failed(
+            dir,
+            from,
+            "the log segment to replay from is missing",
+        ));
+    };
+    let mut lsn = from;
+    for (k, (start, path)) in list.iter().enumerate().skip(first) {
+        if *start > lsn {
+            // A segment that does not continue the log: it may only be an
+            // unused one (all zeros); anything valid in it is corruption.
+            check_nothing_after(&list[k..], path, 0)?;
+            remove_segments(&list[k..])?;
+            break;
+        }
+        let bytes = read_file(path, 0, None)?;
+        let mut at = (lsn - start) as usize;
+        loop {
+            match frame::read(&bytes, at, start + at as u64) {
+                Read::Block { payload, next } => {
+                    visit(start + at as u64, payload)?;
+                    at = next;
+                }
+                Read::End => break,
+                Read::Bad(problem) => {
+                    if frame::any_block_after(&bytes, at + frame::ALIGN, *start) {
+                        return Err(errors::recovery_failed(path, at as u64, &problem));
+                    }
+                    check_nothing_after(&list[k + 1..], path, at as u64)?;
+                    zero_from(path, at as u64, bytes.len() as u64)?;
+                    remove_segments(&list[k + 1..])?;
+                    return Ok(Some(LogTail {
+                        segment_start: *start,
+                        end: start + at as u64,
+                    }));
+                }
+            }
+        }
+        lsn = start + at as u64;
+        if list.get(k + 1).is_none_or(|(next, _)| *next != lsn) {
+            if let Some(rest) = list.get(k + 1..) {
+                check_nothing_after(rest, path, at as u64)?;
+                remove_segments(rest)?;
+            }
+            return Ok(Some(LogTail {
+                segment_start: *start,
+                end: lsn,
+            }));
+        }
+    }
+    let (start, _) = list.last().expect("a segment");
+    Ok(Some(LogTail {
+        segment_start: *start,
+        end: lsn,
+    }))
+}
+
+/// Fails if any segment in `rest` holds a valid block: the log's end was
+/// found at `offset` of `path`, so such a block would be lost.
+fn check_nothing_after(rest: &[(u64, PathBuf)], path: &Path, offset: u64) -> SqlResult<()> {
+    for (start, later) in rest {
+        let bytes = read_file(later, 0, None)?;
+        if frame::any_block_after(&bytes, 0, *start) {
+            return Err(errors::recovery_failed(
+                path,
+                offset,
+                &format!(
+                    "the log ends here but {} holds later blocks",
+                    later.display()
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn remove_segments(rest: &[(u64, PathBuf)]) -> SqlResult<()> {
+    for (_, path) in rest {
+        std::fs::remove_file(path).map_err(|e| errors::io_error("removal", path, &e))?;
+    }
+    Ok(())
+}
+
+fn zero_from(path: &Path, from: u64, len: u64) -> SqlResult<()> {
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .open(path)
+        .map_err(|e| errors::io_error("open", path, &e))?;
+    let zeros = vec![0u8; (len - from) as usize];
+    file.write_all_at(&zeros, from)
+        .and_then(|_| file.sync_data())
+        .map_err(|e| errors::io_error("write", path, &e))
+}
+
+/// Removes the segments wholly before `lsn` (the checkpoint's replay start).
+pub fn truncate_before(dir: &Path, lsn: u64) -> SqlResult<()> {
+    let list = segments(dir)?;
+    for pair in list.windows(2) {
+        if pair[1].0 <= lsn {
+            let path = &pair[0].1;
+            std::fs::remove_file(path).map_err(|e| errors::io_error("removal", path, &e))?;
+        }
+    }
+    Ok(())
+}

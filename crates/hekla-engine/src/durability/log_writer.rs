@@ -1,0 +1,395 @@
+//! The redo log's writer: group commit over preallocated segment files.
+//!
+//! Committers append their records to one shared block under a mutex. A
+//! committer that needs its record durable waits; the first waiter to find
+//! no flush running becomes the leader, takes the whole block (its own
+//! record and everyone else's), writes it with one `pwrite` and one
+//! `fdatasync`, and wakes the others. While it flushes, the next group
+//! gathers in a fresh block. Delayed-durability commits do not wait; their
+//! records go out with the next flush, when the block passes
+//! `DELAYED_FLUSH_BYTES`, or on the flusher thread's timer.
+//!
+//! One flush writes exactly one block and syncs it before the next flush
+//! starts, so after a crash at most the last block is torn, and a damaged
+//! block followed by a valid one is real corruption (see `log_reader`).
+//!
+//! Segments are zero-filled before use (a spare one is prepared in the
+//! background), so a flush never extends a file and `fdatasync` has no
+//! metadata to write; a full disk shows up when a segment is prepared, not
+//! in the middle of a block.
+
+use super::frame;
+use super::record::{CommitPartWriter, Record, PART_BYTES};
+use crate::errors;
+use hekla_types::{SqlError, SqlResult};
+use std::fs::{File, OpenOptions};
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Condvar, Mutex, MutexGuard};
+
+/// Delayed-durability records are flushed once this many bytes wait
+/// (SQL Server flushes its 60 KB log buffer when it fills).
+pub const DELAYED_FLUSH_BYTES: usize = 60 << 10;
+/// A block is written out once it holds this much, even mid-transaction.
+const MAX_BLOCK_BYTES: usize = 8 << 20;
+
+pub fn segment_name(start_lsn: u64) -> String {
+    format!("{start_lsn:016x}.log")
+}
+
+const SPARE_NAME: &str = "spare.log.tmp";
+
+/// Creates `path` holding `len` zero bytes, synced, replacing any old file.
+pub fn create_zeroed(path: &Path, len: u64) -> std::io::Result<File> {
+    let file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .open(path)?;
+    let zeros = vec![0u8; 1 << 20];
+    let mut at = 0u64;
+    while at < len {
+        let n = (len - at).min(zeros.len() as u64) as usize;
+        file.write_all_at(&zeros[..n], at)?;
+        at += n as u64;
+    }
+    file.sync_all()?;
+    Ok(file)
+}
+
+pub fn sync_dir(dir: &Path) -> std::io::Result<()> {
+    File::open(dir)?.sync_all()
+}
+
+/// The segment files; touched only by the flush leader (and, briefly, the
+/// spare preparer).
+struct Segments {
+    dir: PathBuf,
+    segment_bytes: u64,
+    current: File,
+    current_path: PathBuf,
+    /// The log sequence number of the segment's first byte.
+    current_start: u64,
+    current_len: u64,
+    /// Bytes of the current segment in use.
+    used: u64,
+    spare: Option<File>,
+}
+
+impl Segments {
+    /// Writes a sealed block and syncs it; returns the LSN after it.
+    fn write(&mut self, block: &mut Vec<u8>) -> std::io::Result<u64> {
+        let len = frame::block_len(block.len() - frame::HEADER_BYTES) as u64;
+        if self.used + len > self.current_len {
+            self.switch(len)?;
+        }
+        let lsn = self.current_start + self.used;
+        frame::seal(block, lsn);
+        self.current.write_all_at(block, self.used)?;
+        self.current.sync_data()?;
+        self.used += len;
+        Ok(lsn + len)
+    }
+
+    /// Moves to a new segment starting at the current end of the log.
+    fn switch(&mut self, at_least: u64) -> std::io::Result<()> {
+        let start = self.current_start + self.used;
+        let path = self.dir.join(segment_name(start));
+        let len = self.segment_bytes.max(at_least);
+        let file = match self.spare.take() {
+            Some(spare) if len == self.segment_bytes => {
+                std::fs::rename(self.dir.join(SPARE_NAME), &path)?;
+                spare
+            }
+            _ => create_zeroed(&path, len)?,
+        };
+        sync_dir(&self.dir)?;
+        self.current = file;
+        self.current_path = path;
+        self.current_start = start;
+        self.current_len = len;
+        self.used = 0;
+        Ok(())
+    }
+}
+
+struct Pending {
+    /// Records appended and not yet flushed, in a block being built.
+    block: Vec<u8>,
+    /// Sequence number of the newest record appended / made durable.
+    appended: u64,
+    durable: u64,
+    flushing: bool,
+    /// Once a flush fails the log takes nothing more.
+    failure: Option<SqlError>,
+}
+
+/// What the log has done since it opened.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LogStats {
+    pub flushes: u64,
+    pub records: u64,
+    pub bytes: u64,
+}
+
+pub struct LogWriter {
+    database: String,
+    pending: Mutex<Pending>,
+    flushed: Condvar,
+    segments: Mutex<Segments>,
+    /// The LSN up to which the log is written and synced.
+    written: AtomicU64,
+    flushes: AtomicU64,
+    records: AtomicU64,
+}
+
+/// Where the writer continues after recovery.
+pub struct LogTail {
+    pub segment_start: u64,
+    /// The LSN of the end of the log: the next block goes here.
+    pub end: u64,
+}
+
+impl LogWriter {
+    /// Opens the log in `dir` to continue at `tail` (or to start afresh at
+    /// LSN 0 if there is none).
+    pub fn open(
+        dir: &Path,
+        database: &str,
+        segment_bytes: u64,
+        tail: Option<LogTail>,
+    ) -> SqlResult<LogWriter> {
+        let io = |op: &str, path: &Path| {
+            let path = path.to_path_buf();
+            let op = op.to_string();
+            move |e: std::io::Error| errors::io_error(&op, &path, &e)
+        };
+        let tail = tail.unwrap_or(LogTail {
+            segment_start: 0,
+            end: 0,
+        });
+        let path = dir.join(segment_name(tail.segment_start));
+        let current = if path.exists() {
+            OpenOptions::new()
+                .read(true)
+                .write(true)
+                .open(&path)
+                .map_err(io("open", &path))?
+        } else {
+            let file = create_zeroed(&path, segment_bytes).map_err(io("create", &path))?;
+            sync_dir(dir).map_err(io("sync", dir))?;
+            file
+        };
+        let current_len = current.metadata().map_err(io("stat", &path))?.len();
+        Ok(LogWriter {
+            database: database.to_string(),
+            pending: Mutex::new(Pending {
+                block: frame::new_block(DELAYED_FLUSH_BYTES),
+                appended: 0,
+                durable: 0,
+                flushing: false,
+                failure: None,
+            }),
+            flushed: Condvar::new(),
+            segments: Mutex::new(Segments {
+                dir: dir.to_path_buf(),
+                segment_bytes,
+                current,
+                current_path: path,
+                current_start: tail.segment_start,
+                current_len,
+                used: tail.end - tail.segment_start,
+                spare: None,
+            }),
+            written: AtomicU64::new(tail.end),
+            flushes: AtomicU64::new(0),
+            records: AtomicU64::new(0),
+        })
+    }
+
+    /// The LSN up to which the log is on stable storage.
+    pub fn written_lsn(&self) -> u64 {
+        self.written.load(Ordering::Acquire)
+    }
+
+    pub fn stats(&self) -> LogStats {
+        LogStats {
+            flushes: self.flushes.load(Ordering::Relaxed),
+            records: self.records.load(Ordering::Relaxed),
+            bytes: self.written_lsn(),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Pending> {
+        self.pending.lock().expect("log pending")
+    }
+
+    /// Appends a catalog record; `ts` is taken from `clock` while the log
+    /// is locked, so that a checkpoint that reads the clock under the same
+    /// lock knows every catalog change at or below what it read is in the
+    /// log. Returns once the record is durable.
+    pub fn append_catalog(
+        &self,
+        clock: &AtomicU64,
+        make: impl FnOnce(u64) -> Record<'static>,
+    ) -> SqlResult<u64> {
+        let mut pending = self.lock();
+        if let Some(failure) = &pending.failure {
+            return Err(failure.clone());
+        }
+        let ts = clock.fetch_add(1, Ordering::SeqCst) + 1;
+        make(ts).encode(&mut pending.block);
+        pending.appended += 1;
+        let seq = pending.appended;
+        self.wait_durable(pending, seq)?;
+        Ok(ts)
+    }
+
+    /// Reads the clock with the log locked (see `append_catalog`).
+    pub fn read_clock(&self, clock: &AtomicU64) -> u64 {
+        let _pending = self.lock();
+        clock.load(Ordering::SeqCst)
+    }
+
+    /// Appends a transaction's changes as one or more commit parts, and
+    /// waits until they are durable unless `delayed`.
+    pub fn append_commit<'c>(
+        &self,
+        ts: u64,
+        changes: impl ExactSizeIterator<Item = super::record::Change<'c>>,
+        delayed: bool,
+    ) -> SqlResult<()> {
+        let mut pending = self.lock();
+        if let Some(failure) = &pending.failure {
+            return Err(failure.clone());
+        }
+        let mut changes = changes.peekable();
+        loop {
+            let mut part = CommitPartWriter::begin(&mut pending.block, ts);
+            while part.len() < PART_BYTES {
+                match changes.next() {
+                    Some(change) => part.push(&change),
+                    None => break,
+                }
+            }
+            let last = changes.peek().is_none();
+            part.finish(last);
+            pending.appended += 1;
+            if last {
+                break;
+            }
+            if pending.block.len() >= MAX_BLOCK_BYTES {
+                pending = self.flush_locked(pending)?;
+            }
+        }
+        let seq = pending.appended;
+        if !delayed {
+            return self.wait_durable(pending, seq);
+        }
+        if pending.block.len() >= DELAYED_FLUSH_BYTES {
+            drop(self.flush_locked(pending)?);
+        }
+        Ok(())
+    }
+
+    /// Makes everything appended so far durable (`sys.sp_flush_log`).
+    pub fn flush(&self) -> SqlResult<()> {
+        let pending = self.lock();
+        let seq = pending.appended;
+        self.wait_durable(pending, seq)
+    }
+
+    fn wait_durable<'g>(&'g self, mut pending: MutexGuard<'g, Pending>, seq: u64) -> SqlResult<()> {
+        loop {
+            if pending.durable >= seq {
+                return Ok(());
+            }
+            if let Some(failure) = &pending.failure {
+                return Err(failure.clone());
+            }
+            if pending.flushing {
+                pending = self.flushed.wait(pending).expect("log pending");
+            } else {
+                pending = self.flush_locked(pending)?;
+            }
+        }
+    }
+
+    /// Writes out the pending block as leader. Waits for a running flush
+    /// first; returns the guard again once done.
+    fn flush_locked<'g>(
+        &'g self,
+        mut pending: MutexGuard<'g, Pending>,
+    ) -> SqlResult<MutexGuard<'g, Pending>> {
+        while pending.flushing {
+            pending = self.flushed.wait(pending).expect("log pending");
+        }
+        if let Some(failure) = &pending.failure {
+            return Err(failure.clone());
+        }
+        if pending.block.len() == frame::HEADER_BYTES {
+            return Ok(pending);
+        }
+        let target = pending.appended;
+        let records = target - pending.durable;
+        let mut block = std::mem::replace(
+            &mut pending.block,
+            frame::new_block(DELAYED_FLUSH_BYTES),
+        );
+        pending.flushing = true;
+        drop(pending);
+        let outcome = self.segments.lock().expect("log segments").write(&mut block);
+        let mut pending = self.lock();
+        pending.flushing = false;
+        match outcome {
+            Ok(end) => {
+                self.written.store(end, Ordering::Release);
+                self.flushes.fetch_add(1, Ordering::Relaxed);
+                self.records.fetch_add(records, Ordering::Relaxed);
+                pending.durable = target;
+            }
+            Err(error) => {
+                let failure = if error.raw_os_error() == Some(libc::ENOSPC) {
+                    errors::log_full(&self.database)
+                } else {
+                    errors::log_unavailable(&self.database, &error)
+                };
+                pending.failure = Some(failure);
+            }
+        }
+        self.flushed.notify_all();
+        match &pending.failure {
+            Some(failure) => Err(failure.clone()),
+            None => Ok(pending),
+        }
+    }
+
+    /// Flushes delayed records if any wait (the flusher thread's timer).
+    pub fn flush_if_pending(&self) {
+        let pending = self.lock();
+        if pending.block.len() > frame::HEADER_BYTES && !pending.flushing {
+            // A failure is recorded; the next committer reports it.
+            drop(self.flush_locked(pending));
+        }
+    }
+
+    /// Prepares the next segment ahead of need, off the commit path.
+    pub fn prepare_spare(&self) -> SqlResult<()> {
+        let (dir, len) = {
+            let segments = self.segments.lock().expect("log segments");
+            if segments.spare.is_some() {
+                return Ok(());
+            }
+            (segments.dir.clone(), segments.segment_bytes)
+        };
+        let path = dir.join(SPARE_NAME);
+        let file = create_zeroed(&path, len).map_err(|e| {
+            let _ = std::fs::remove_file(&path);
+            errors::io_error("preallocation", &path, &e)
+        })?;
+        self.segments.lock().expect("log segments").spare = Some(file);
+        Ok(())
+    }
+}

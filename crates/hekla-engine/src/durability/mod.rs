@@ -1,0 +1,170 @@
+//! Durability: the redo log, the continuous checkpoint into data/delta file
+//! pairs, and recovery. See `docs/durability.md` for the design.
+//!
+//! ```text
+//! DIR/hekla.root          what the last checkpoint holds (replaced atomically)
+//! DIR/log/<lsn>.log       redo log segments, named by their first LSN
+//! DIR/data/<id>.data      checkpoint data files (rows inserted in a timestamp range)
+//! DIR/data/<id>.delta     their delta files (rows since deleted)
+//! ```
+
+mod checkpoint;
+mod codec;
+mod frame;
+mod log_reader;
+mod log_writer;
+mod pair;
+mod record;
+mod recovery;
+mod root;
+mod rows;
+
+pub use checkpoint::CheckpointReport;
+pub(crate) use checkpoint::{run as run_checkpointer, Checkpointer, Request};
+pub use log_writer::LogStats;
+pub(crate) use log_writer::LogWriter;
+pub use pair::{CheckpointFileInfo, FileState, FileType};
+pub(crate) use record::Record;
+pub use record::DelayedDurability;
+pub(crate) use recovery::recover;
+pub use recovery::RecoveryReport;
+
+use crate::log::{CommitLog, CommitRecord, RowChange};
+use hekla_types::SqlResult;
+use record::Change;
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Where progress messages of recovery and checkpoints go.
+pub type ProgressSink = Arc<dyn Fn(&str) + Send + Sync>;
+
+/// Sizes and intervals of the durability machinery.
+#[derive(Clone)]
+pub struct StorageConfig {
+    /// Target size of a checkpoint data file (space is reserved up front).
+    pub data_file_bytes: u64,
+    /// Space reserved for a delta file.
+    pub delta_file_bytes: u64,
+    /// Size of a log segment file.
+    pub log_segment_bytes: u64,
+    /// A checkpoint starts by itself once the log has grown this much since
+    /// the last one.
+    pub checkpoint_log_bytes: u64,
+    /// Delayed-durability commits reach the disk at least this often.
+    pub delayed_flush_interval: Duration,
+    /// Threads loading checkpoint files at recovery; 0 = one per core.
+    pub recovery_threads: usize,
+    /// Receives recovery progress lines (the server log); None = silent.
+    pub progress: Option<ProgressSink>,
+}
+
+impl std::fmt::Debug for StorageConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StorageConfig")
+            .field("data_file_bytes", &self.data_file_bytes)
+            .field("delta_file_bytes", &self.delta_file_bytes)
+            .field("log_segment_bytes", &self.log_segment_bytes)
+            .field("checkpoint_log_bytes", &self.checkpoint_log_bytes)
+            .field("delayed_flush_interval", &self.delayed_flush_interval)
+            .field("recovery_threads", &self.recovery_threads)
+            .finish()
+    }
+}
+
+/// Physical memory, for sizing defaults the way SQL Server does.
+fn physical_memory() -> u64 {
+    // SAFETY: sysconf has no preconditions.
+    let (pages, page) = unsafe { (libc::sysconf(libc::_SC_PHYS_PAGES), libc::sysconf(libc::_SC_PAGESIZE)) };
+    (pages.max(0) as u64).saturating_mul(page.max(0) as u64)
+}
+
+impl Default for StorageConfig {
+    /// SQL Server's pair sizes: 16 MB data / 1 MB delta files below 16 GB of
+    /// memory, 128 MB / 8 MB above.
+    fn default() -> Self {
+        let large = physical_memory() >= 16 << 30;
+        StorageConfig {
+            data_file_bytes: if large { 128 << 20 } else { 16 << 20 },
+            delta_file_bytes: if large { 8 << 20 } else { 1 << 20 },
+            log_segment_bytes: 64 << 20,
+            checkpoint_log_bytes: if large { 1 << 30 } else { 256 << 20 },
+            delayed_flush_interval: Duration::from_millis(10),
+            recovery_threads: 0,
+            progress: None,
+        }
+    }
+}
+
+impl StorageConfig {
+    /// Small files and a low checkpoint threshold, for tests.
+    pub fn small() -> StorageConfig {
+        StorageConfig {
+            data_file_bytes: 256 << 10,
+            delta_file_bytes: 16 << 10,
+            log_segment_bytes: 1 << 20,
+            checkpoint_log_bytes: 4 << 20,
+            ..StorageConfig::default()
+        }
+    }
+
+    pub(crate) fn report(&self, line: &str) {
+        if let Some(progress) = &self.progress {
+            progress(line);
+        }
+    }
+}
+
+/// The commit path's way into the log.
+pub(crate) struct DurableLog {
+    pub log: Arc<LogWriter>,
+    pub delayed: Arc<AtomicU8>,
+}
+
+pub(crate) fn delayed_from_code(code: u8) -> DelayedDurability {
+    match code {
+        1 => DelayedDurability::Allowed,
+        2 => DelayedDurability::Forced,
+        _ => DelayedDurability::Disabled,
+    }
+}
+
+pub(crate) fn delayed_code(mode: DelayedDurability) -> u8 {
+    match mode {
+        DelayedDurability::Disabled => 0,
+        DelayedDurability::Allowed => 1,
+        DelayedDurability::Forced => 2,
+    }
+}
+
+impl CommitLog for DurableLog {
+    fn append(&self, record: &CommitRecord<'_>) -> SqlResult<()> {
+        let mode = delayed_from_code(self.delayed.load(Ordering::Relaxed));
+        // Identities first, into one buffer the changes then borrow from.
+        let mut identities = Vec::new();
+        let mut spans = Vec::new();
+        for change in record.changes {
+            if let RowChange::Delete { table, row, .. } = change {
+                let start = identities.len();
+                table.row_identity(row, &mut identities);
+                spans.push(start..identities.len());
+            }
+        }
+        let mut spans = spans.into_iter();
+        let changes = record.changes.iter().map(|change| match *change {
+            RowChange::Insert { table, row } => Change::Insert {
+                table: table.id,
+                row,
+            },
+            RowChange::Delete {
+                table, begin_ts, ..
+            } => Change::Delete {
+                table: table.id,
+                begin_ts,
+                identity: &identities[spans.next().expect("one span per delete")],
+            },
+        });
+        self.log
+            .append_commit(record.commit_ts, changes, mode.delays(record.delayed))
+    }
+}

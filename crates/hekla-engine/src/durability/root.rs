@@ -1,0 +1,182 @@
+//! The root file: the one small file that says what a checkpoint holds.
+//! It is replaced atomically (write a temporary file, sync it, rename it
+//! over the old one, sync the directory), so a crash leaves either the old
+//! checkpoint or the new one, never a mix.
+
+use super::codec::{decode_table_def, encode_table_def, Decoded, Decoder, Encoder, Malformed};
+use super::frame::{self, Read};
+use super::log_writer::sync_dir;
+use super::record::DelayedDurability;
+use crate::catalog::{SchemaId, TableDef, TableId};
+use crate::errors;
+use hekla_types::SqlResult;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+pub const ROOT_NAME: &str = "hekla.root";
+const FORMAT_VERSION: u32 = 1;
+
+/// The catalog as of a checkpoint.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CatalogImage {
+    pub schemas: BTreeMap<SchemaId, String>,
+    pub tables: BTreeMap<TableId, TableDef>,
+    /// Ids below these were handed out; a row of a table id below
+    /// `next_table` that is not in `tables` belongs to a dropped table.
+    pub next_schema: SchemaId,
+    pub next_table: TableId,
+    pub delayed_durability: DelayedDurability,
+}
+
+/// A sealed pair as the root records it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PairImage {
+    pub id: u64,
+    pub lower_ts: u64,
+    pub upper_ts: u64,
+    pub data_len: u64,
+    pub delta_len: u64,
+    pub rows: u64,
+    pub deleted: u64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Root {
+    /// Every commit at or below this timestamp is in the pairs.
+    pub checkpoint_ts: u64,
+    /// Replay starts at this log position, skipping commits at or below
+    /// `checkpoint_ts`.
+    pub replay_lsn: u64,
+    pub next_pair_id: u64,
+    pub catalog: CatalogImage,
+    pub pairs: Vec<PairImage>,
+}
+
+impl Root {
+    fn encode(&self, out: &mut Vec<u8>) {
+        let mut e = Encoder(out);
+        e.u32(FORMAT_VERSION);
+        e.u64(self.checkpoint_ts);
+        e.u64(self.replay_lsn);
+        e.u64(self.next_pair_id);
+        let catalog = &self.catalog;
+        e.u32(catalog.next_schema);
+        e.u32(catalog.next_table);
+        e.u8(match catalog.delayed_durability {
+            DelayedDurability::Disabled => 0,
+            DelayedDurability::Allowed => 1,
+            DelayedDurability::Forced => 2,
+        });
+        e.u32(catalog.schemas.len() as u32);
+        for (&id, name) in &catalog.schemas {
+            e.u32(id);
+            e.str(name);
+        }
+        e.u32(catalog.tables.len() as u32);
+        for (&id, def) in &catalog.tables {
+            e.u32(id);
+            encode_table_def(&mut e, def);
+        }
+        e.u32(self.pairs.len() as u32);
+        for pair in &self.pairs {
+            for v in [
+                pair.id,
+                pair.lower_ts,
+                pair.upper_ts,
+                pair.data_len,
+                pair.delta_len,
+                pair.rows,
+                pair.deleted,
+            ] {
+                e.u64(v);
+            }
+        }
+    }
+
+    fn decode(d: &mut Decoder) -> Decoded<Root> {
+        let version = d.u32()?;
+        if version != FORMAT_VERSION {
+            return Err(Malformed(format!("unknown root format version {version}")));
+        }
+        let checkpoint_ts = d.u64()?;
+        let replay_lsn = d.u64()?;
+        let next_pair_id = d.u64()?;
+        let next_schema = d.u32()?;
+        let next_table = d.u32()?;
+        let delayed_durability = match d.u8()? {
+            0 => DelayedDurability::Disabled,
+            1 => DelayedDurability::Allowed,
+            2 => DelayedDurability::Forced,
+            other => return Err(Malformed(format!("unknown delayed durability {other}"))),
+        };
+        let mut schemas = BTreeMap::new();
+        for _ in 0..d.u32()? {
+            schemas.insert(d.u32()?, d.str()?);
+        }
+        let mut tables = BTreeMap::new();
+        for _ in 0..d.u32()? {
+            tables.insert(d.u32()?, decode_table_def(d)?);
+        }
+        let mut pairs = Vec::new();
+        for _ in 0..d.u32()? {
+            pairs.push(PairImage {
+                id: d.u64()?,
+                lower_ts: d.u64()?,
+                upper_ts: d.u64()?,
+                data_len: d.u64()?,
+                delta_len: d.u64()?,
+                rows: d.u64()?,
+                deleted: d.u64()?,
+            });
+        }
+        Ok(Root {
+            checkpoint_ts,
+            replay_lsn,
+            next_pair_id,
+            catalog: CatalogImage {
+                schemas,
+                tables,
+                next_schema,
+                next_table,
+                delayed_durability,
+            },
+            pairs,
+        })
+    }
+
+    /// Reads the root in `dir`; None if the database has never checkpointed.
+    pub fn read(dir: &Path) -> SqlResult<Option<Root>> {
+        let path = dir.join(ROOT_NAME);
+        let bytes = match std::fs::read(&path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(errors::io_error("read", &path, &e)),
+        };
+        match frame::read(&bytes, 0, 0) {
+            Read::Block { payload, .. } => {
+                let mut d = Decoder::new(payload);
+                let root = Root::decode(&mut d)
+                    .map_err(|m| errors::recovery_failed(&path, d.position() as u64, &m.0))?;
+                Ok(Some(root))
+            }
+            Read::End => Err(errors::recovery_failed(&path, 0, "the root file is empty")),
+            Read::Bad(problem) => Err(errors::recovery_failed(&path, 0, &problem)),
+        }
+    }
+
+    /// Replaces the root in `dir` atomically and durably.
+    pub fn write(&self, dir: &Path) -> SqlResult<()> {
+        let mut block = frame::new_block(4096);
+        self.encode(&mut block);
+        frame::seal(&mut block, 0);
+        let temp = dir.join(format!("{ROOT_NAME}.tmp"));
+        let path = dir.join(ROOT_NAME);
+        (|| {
+            std::fs::write(&temp, &block)?;
+            std::fs::File::open(&temp)?.sync_all()?;
+            std::fs::rename(&temp, &path)?;
+            sync_dir(dir)
+        })()
+        .map_err(|e| errors::io_error("write", &path, &e))
+    }
+}
