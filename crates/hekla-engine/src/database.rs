@@ -3,8 +3,8 @@
 use crate::catalog::{SchemaId, TableDef, TableId, DBO_SCHEMA};
 use crate::durability::{
     self, delayed_code, delayed_from_code, CheckpointFileInfo, CheckpointReport, Checkpointer,
-    DelayedDurability, DurableLog, LogStats, LogWriter, Record, RecoveryReport, Request,
-    StorageConfig,
+    DelayedDurability, DirectoryLock, DurableLog, LogStats, LogWriter, Record, RecoveryReport,
+    Request, StorageConfig,
 };
 use crate::errors;
 use crate::gc::{Collector, Garbage};
@@ -113,6 +113,8 @@ struct Durable {
     flusher_stop: Arc<AtomicBool>,
     flusher: Option<JoinHandle<()>>,
     recovery: RecoveryReport,
+    /// Released last, when everything above has stopped.
+    _lock: DirectoryLock,
 }
 
 impl Default for Database {
@@ -162,11 +164,13 @@ impl Database {
         storage: StorageConfig,
     ) -> SqlResult<Database> {
         let dir = dir.as_ref();
+        let lock = DirectoryLock::acquire(dir)?;
         let mut db = Database::new(config);
         let (root, tail, recovery) = durability::recover(&db, dir, &storage)?;
-        let name = dir
-            .file_name()
-            .map_or_else(|| dir.display().to_string(), |n| n.to_string_lossy().into_owned());
+        let name = dir.file_name().map_or_else(
+            || dir.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
         let log = Arc::new(LogWriter::open(
             &dir.join("log"),
             &name,
@@ -188,7 +192,11 @@ impl Database {
         };
         let flusher_stop = Arc::new(AtomicBool::new(false));
         let flusher = {
-            let (stop, log, interval) = (flusher_stop.clone(), log.clone(), storage.delayed_flush_interval);
+            let (stop, log, interval) = (
+                flusher_stop.clone(),
+                log.clone(),
+                storage.delayed_flush_interval,
+            );
             std::thread::Builder::new()
                 .name("hekla-log-flush".to_string())
                 .spawn(move || {
@@ -209,6 +217,7 @@ impl Database {
             flusher_stop,
             flusher: Some(flusher),
             recovery,
+            _lock: lock,
         });
         Ok(db)
     }
@@ -244,9 +253,11 @@ impl Database {
     pub fn checkpoint(&self) -> SqlResult<CheckpointReport> {
         match self.durable {
             None => Ok(CheckpointReport::default()),
-            Some(_) => self
-                .ask_worker(Request::Checkpoint)
-                .unwrap_or_else(|| Err(errors::invalid_argument("the checkpoint worker has stopped".into()))),
+            Some(_) => self.ask_worker(Request::Checkpoint).unwrap_or_else(|| {
+                Err(errors::invalid_argument(
+                    "the checkpoint worker has stopped".into(),
+                ))
+            }),
         }
     }
 
@@ -500,7 +511,11 @@ fn spawn_collector(
 impl Drop for Database {
     fn drop(&mut self) {
         if let Some(durable) = &mut self.durable {
-            let _ = durable.requests.lock().expect("checkpoint requests").send(Request::Stop);
+            let _ = durable
+                .requests
+                .lock()
+                .expect("checkpoint requests")
+                .send(Request::Stop);
             if let Some(worker) = durable.worker.take() {
                 let _ = worker.join();
             }

@@ -214,3 +214,16 @@ pub fn recovery_failed(path: &std::path::Path, offset: u64, problem: &str) -> Sq
         ),
     )
 }
+
+/// 5120: the database directory is open in another process.
+pub fn database_in_use(path: &std::path::Path) -> SqlError {
+    SqlError::new(
+        5120,
+        16,
+        101,
+        format!(
+            "Unable to open the physical file \"{}\". The database is in use by another process.",
+            path.display()
+        ),
+    )
+}

@@ -131,7 +131,9 @@ fn schema_only_tables_come_back_empty_and_dropped_tables_stay_dropped() {
     let scratch = db.table_named("dbo", "scratch").expect("schema survives");
     assert!(committed_balances(&db, &scratch).is_empty());
     assert!(db.table_named("dbo", "gone").is_none());
-    let kept = db.table_named("Sales", "accounts").expect("schema and table");
+    let kept = db
+        .table_named("Sales", "accounts")
+        .expect("schema and table");
     assert_eq!(committed_balances(&db, &kept), BTreeMap::from([(7, 70)]));
     // Ids are never reused: a new table gets a fresh one.
     let fresh = db.create_table(accounts_def(8)).unwrap();
@@ -143,12 +145,14 @@ fn delayed_durability_follows_the_database_option() {
     let dir = TempDir::new("delayed");
     let db = open(&dir.0);
     let table = create_accounts(&db);
-    db.set_delayed_durability(DelayedDurability::Allowed).unwrap();
+    db.set_delayed_durability(DelayedDurability::Allowed)
+        .unwrap();
     let flushes = db.log_stats().unwrap().flushes;
     for id in 0..50 {
         let mut tx = db.begin(IsolationLevel::Snapshot).unwrap();
         tx.set_delayed_durability(true);
-        tx.insert(&table, &[Value::Int(id), Value::BigInt(0)]).unwrap();
+        tx.insert(&table, &[Value::Int(id), Value::BigInt(0)])
+            .unwrap();
         tx.commit().unwrap();
     }
     assert!(
@@ -190,4 +194,150 @@ fn tables_without_a_unique_index_replay_deletes_of_identical_rows() {
     let table = db.table_named("dbo", "events").unwrap();
     let mut tx = db.begin(IsolationLevel::Snapshot).unwrap();
     assert_eq!(scan_rows(&mut tx, &table).unwrap().len(), 2);
+}
+
+#[test]
+fn a_directory_is_opened_by_one_database_at_a_time() {
+    let dir = TempDir::new("lock");
+    let db = open(&dir.0);
+    let second = Database::open(&dir.0, DatabaseConfig::default(), StorageConfig::small());
+    expect_err(second.map(|_| ()), 5120);
+    drop(db);
+    open(&dir.0);
+}
+
+/// Random transactions against a model, with checkpoints, merges (tiny
+/// data files) and restarts in between: after every restart the database
+/// equals the model.
+#[test]
+fn random_work_with_checkpoints_merges_and_restarts_matches_a_model() {
+    let dir = TempDir::new("model");
+    let storage = StorageConfig {
+        data_file_bytes: 8 << 10,
+        delta_file_bytes: 4 << 10,
+        log_segment_bytes: 64 << 10,
+        checkpoint_log_bytes: 256 << 10,
+        ..StorageConfig::small()
+    };
+    let open = || Database::open(&dir.0, DatabaseConfig::default(), storage.clone()).unwrap();
+    let mut rng = Rng::new(0x5eed);
+    let mut model: BTreeMap<i32, i64> = BTreeMap::new();
+    let mut next_id = 0;
+    let mut merges = 0;
+    let mut db = open();
+    let mut table = create_accounts(&db);
+    for round in 0..60 {
+        for _ in 0..20 {
+            let mut tx = db.begin(IsolationLevel::Snapshot).unwrap();
+            let mut changed = model.clone();
+            for _ in 0..1 + rng.below(8) {
+                let existing: Vec<i32> = changed.keys().copied().collect();
+                match rng.below(4) {
+                    0 | 1 if !existing.is_empty() && rng.below(2) == 0 => {
+                        let id = existing[rng.below(existing.len() as u64) as usize];
+                        let value = rng.below(1000) as i64;
+                        set_balance(&mut tx, &table, id, value).unwrap();
+                        changed.insert(id, value);
+                    }
+                    2 if !existing.is_empty() => {
+                        let id = existing[rng.below(existing.len() as u64) as usize];
+                        delete_account(&mut tx, &table, id).unwrap();
+                        changed.remove(&id);
+                    }
+                    _ => {
+                        next_id += 1;
+                        let value = rng.below(1000) as i64;
+                        tx.insert(&table, &[Value::Int(next_id), Value::BigInt(value)])
+                            .unwrap();
+                        changed.insert(next_id, value);
+                    }
+                }
+            }
+            if rng.below(10) == 0 {
+                tx.rollback();
+            } else {
+                tx.commit().unwrap();
+                model = changed;
+            }
+        }
+        if rng.below(3) == 0 {
+            merges += db.checkpoint().unwrap().merges;
+        }
+        if rng.below(5) == 0 {
+            drop(db);
+            db = open();
+            table = accounts(&db);
+            assert_eq!(
+                committed_balances(&db, &table),
+                model,
+                "after the restart in round {round}"
+            );
+        }
+    }
+    assert!(merges > 0, "tiny data files should have been merged");
+    drop(db);
+    let db = open();
+    assert_eq!(committed_balances(&db, &accounts(&db)), model);
+}
+
+/// A transaction too big for one log block is written in parts over
+/// several blocks; it is recovered whole, or (if its last part never
+/// reached the disk) not at all.
+#[test]
+fn a_transaction_spanning_blocks_is_all_or_nothing() {
+    let def = || {
+        TableDef::new(
+            "wide",
+            vec![
+                ColumnDef::new("id", DataType::Int, false),
+                ColumnDef::new("pad", varchar(400), false),
+            ],
+            vec![IndexDef::hash("pk", &[0], 1 << 16, Uniqueness::PrimaryKey)],
+        )
+    };
+    let count = |db: &Database| {
+        let table = db.table_named("dbo", "wide").unwrap();
+        let mut tx = db.begin(IsolationLevel::Snapshot).unwrap();
+        scan_rows(&mut tx, &table).unwrap().len()
+    };
+    // No automatic checkpoint: the log alone must carry the transaction.
+    let storage = StorageConfig {
+        checkpoint_log_bytes: u64::MAX,
+        ..StorageConfig::small()
+    };
+    let open =
+        |dir: &Path| Database::open(dir, DatabaseConfig::default(), storage.clone()).unwrap();
+    for lose_last_part in [false, true] {
+        let dir = TempDir::new("parts");
+        {
+            let db = open(&dir.0);
+            let table = db.create_table(def()).unwrap();
+            let mut tx = db.begin(IsolationLevel::Snapshot).unwrap();
+            tx.insert(&table, &[Value::Int(-1), Value::String("first".into())])
+                .unwrap();
+            tx.commit().unwrap();
+            let mut tx = db.begin(IsolationLevel::Snapshot).unwrap();
+            let pad = "x".repeat(400);
+            for id in 0..50_000 {
+                tx.insert(&table, &[Value::Int(id), Value::String(pad.clone())])
+                    .unwrap();
+            }
+            tx.commit().unwrap();
+        }
+        let mut segments: Vec<PathBuf> = std::fs::read_dir(dir.0.join("log"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "log"))
+            .collect();
+        segments.sort();
+        assert!(segments.len() >= 3, "20 MB in 8 MB blocks: {segments:?}");
+        if lose_last_part {
+            // The last flush never happened: its segment holds zeros.
+            let last = segments.last().unwrap();
+            let len = std::fs::metadata(last).unwrap().len();
+            std::fs::write(last, vec![0u8; len as usize]).unwrap();
+        }
+        let db = open(&dir.0);
+        assert_eq!(count(&db), if lose_last_part { 1 } else { 50_001 });
+    }
 }

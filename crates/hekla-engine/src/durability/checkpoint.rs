@@ -14,7 +14,9 @@
 
 use super::log_reader::{read_range, truncate_before};
 use super::log_writer::LogWriter;
-use super::pair::{data_path, delta_path, read_entries, Appender, CheckpointFileInfo, FileState, Pair};
+use super::pair::{
+    data_path, delta_path, read_entries, Appender, CheckpointFileInfo, FileState, Pair,
+};
 use super::record::{decode_all, Change, Record};
 use super::root::{CatalogImage, PairImage, Root};
 use super::rows::row_identity;
@@ -130,7 +132,10 @@ impl Checkpointer {
                     state: FileState::Active,
                     lower_ts: image.lower_ts,
                     upper_ts: image.upper_ts,
-                    data: Appender::reopen(data_path(&checkpointer.data_dir, image.id), image.data_len)?,
+                    data: Appender::reopen(
+                        data_path(&checkpointer.data_dir, image.id),
+                        image.data_len,
+                    )?,
                     delta: Appender::reopen(
                         delta_path(&checkpointer.data_dir, image.id),
                         image.delta_len,
@@ -204,8 +209,7 @@ impl Checkpointer {
                 self.catalog.tables.remove(id);
             }
             Record::Option {
-                delayed_durability,
-                ..
+                delayed_durability, ..
             } => self.catalog.delayed_durability = *delayed_durability,
         }
         Ok(())
@@ -292,7 +296,9 @@ impl Checkpointer {
         let above = self.checkpoint_ts;
         let log_dir = self.log_dir.clone();
         read_range(&log_dir, self.read_lsn, limit, |lsn, payload| {
-            for record in decode_all(payload).map_err(|m| errors::recovery_failed(&log_dir, lsn, &m.0))? {
+            for record in
+                decode_all(payload).map_err(|m| errors::recovery_failed(&log_dir, lsn, &m.0))?
+            {
                 if record.ts() > above {
                     self.apply(&record)?;
                 }
@@ -406,7 +412,9 @@ impl Checkpointer {
         self.checkpoint_ts = ts;
         self.replay_lsn = replay_lsn;
         for (lsn, payload) in later {
-            for record in decode_all(&payload).map_err(|m| errors::recovery_failed(&log_dir, lsn, &m.0))? {
+            for record in
+                decode_all(&payload).map_err(|m| errors::recovery_failed(&log_dir, lsn, &m.0))?
+            {
                 if record.ts() > ts {
                     self.apply(&record)?;
                 }
@@ -414,7 +422,11 @@ impl Checkpointer {
         }
         self.busy += started.elapsed();
         report.busy = std::mem::take(&mut self.busy);
-        report.active_pairs = self.pairs.iter().filter(|p| p.state == FileState::Active).count();
+        report.active_pairs = self
+            .pairs
+            .iter()
+            .filter(|p| p.state == FileState::Active)
+            .count();
         report.duration = started.elapsed();
         Ok(report)
     }

@@ -67,7 +67,8 @@ pub fn read(input: &[u8], at: usize, position: u64) -> Read<'_> {
     if header.iter().all(|&b| b == 0) {
         return Read::End;
     }
-    let word = |range: std::ops::Range<usize>| u32::from_le_bytes(header[range].try_into().unwrap());
+    let word =
+        |range: std::ops::Range<usize>| u32::from_le_bytes(header[range].try_into().unwrap());
     if word(0..4) != MAGIC {
         return Read::Bad("no block starts here".into());
     }

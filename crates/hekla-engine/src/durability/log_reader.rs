@@ -62,7 +62,11 @@ pub fn read_range(
         // A block that did not fit in a segment starts the next one, so
         // the segment holding `lsn` is the last one starting at or before it.
         let Some((start, path)) = list.iter().rev().find(|(start, _)| *start <= lsn) else {
-            return Err(errors::recovery_failed(dir, lsn, "no log segment holds this position"));
+            return Err(errors::recovery_failed(
+                dir,
+                lsn,
+                "no log segment holds this position",
+            ));
         };
         let bytes = read_file(path, lsn - start, Some(limit - start))?;
         let mut at = 0;
@@ -74,7 +78,11 @@ pub fn read_range(
                 }
                 Read::End => break,
                 Read::Bad(problem) => {
-                    return Err(errors::recovery_failed(path, lsn - start + at as u64, &problem))
+                    return Err(errors::recovery_failed(
+                        path,
+                        lsn - start + at as u64,
+                        &problem,
+                    ))
                 }
             }
         }

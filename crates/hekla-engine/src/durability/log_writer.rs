@@ -334,13 +334,15 @@ impl LogWriter {
         }
         let target = pending.appended;
         let records = target - pending.durable;
-        let mut block = std::mem::replace(
-            &mut pending.block,
-            frame::new_block(DELAYED_FLUSH_BYTES),
-        );
+        let mut block =
+            std::mem::replace(&mut pending.block, frame::new_block(DELAYED_FLUSH_BYTES));
         pending.flushing = true;
         drop(pending);
-        let outcome = self.segments.lock().expect("log segments").write(&mut block);
+        let outcome = self
+            .segments
+            .lock()
+            .expect("log segments")
+            .write(&mut block);
         let mut pending = self.lock();
         pending.flushing = false;
         match outcome {

@@ -24,8 +24,8 @@ pub(crate) use checkpoint::{run as run_checkpointer, Checkpointer, Request};
 pub use log_writer::LogStats;
 pub(crate) use log_writer::LogWriter;
 pub use pair::{CheckpointFileInfo, FileState, FileType};
-pub(crate) use record::Record;
 pub use record::DelayedDurability;
+pub(crate) use record::Record;
 pub(crate) use recovery::recover;
 pub use recovery::RecoveryReport;
 
@@ -75,7 +75,12 @@ impl std::fmt::Debug for StorageConfig {
 /// Physical memory, for sizing defaults the way SQL Server does.
 fn physical_memory() -> u64 {
     // SAFETY: sysconf has no preconditions.
-    let (pages, page) = unsafe { (libc::sysconf(libc::_SC_PHYS_PAGES), libc::sysconf(libc::_SC_PAGESIZE)) };
+    let (pages, page) = unsafe {
+        (
+            libc::sysconf(libc::_SC_PHYS_PAGES),
+            libc::sysconf(libc::_SC_PAGESIZE),
+        )
+    };
     (pages.max(0) as u64).saturating_mul(page.max(0) as u64)
 }
 
@@ -112,6 +117,31 @@ impl StorageConfig {
         if let Some(progress) = &self.progress {
             progress(line);
         }
+    }
+}
+
+/// An exclusive lock on a database directory, held while it is open, so
+/// that two processes never write the same files.
+pub(crate) struct DirectoryLock {
+    _file: std::fs::File,
+}
+
+impl DirectoryLock {
+    pub fn acquire(dir: &std::path::Path) -> SqlResult<DirectoryLock> {
+        use std::os::fd::AsRawFd;
+        std::fs::create_dir_all(dir).map_err(|e| crate::errors::io_error("creation", dir, &e))?;
+        let path = dir.join("hekla.lock");
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(|e| crate::errors::io_error("open", &path, &e))?;
+        // SAFETY: flock on a descriptor we own; the lock goes with the file.
+        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+            return Err(crate::errors::database_in_use(dir));
+        }
+        Ok(DirectoryLock { _file: file })
     }
 }
 

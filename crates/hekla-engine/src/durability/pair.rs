@@ -100,7 +100,10 @@ pub struct Appender {
     counted: u64,
 }
 
-fn io<'p>(op: &'static str, path: &'p Path) -> impl FnOnce(std::io::Error) -> hekla_types::SqlError + 'p {
+fn io<'p>(
+    op: &'static str,
+    path: &'p Path,
+) -> impl FnOnce(std::io::Error) -> hekla_types::SqlError + 'p {
     move |e| errors::io_error(op, path, &e)
 }
 
@@ -314,9 +317,8 @@ pub fn read_entries(
 ) -> SqlResult<()> {
     let file = File::open(path).map_err(io("open", path))?;
     let mut bytes = vec![0u8; len as usize];
-    file.read_exact_at(&mut bytes, 0).map_err(|e| {
-        errors::recovery_failed(path, 0, &format!("cannot read {len} bytes: {e}"))
-    })?;
+    file.read_exact_at(&mut bytes, 0)
+        .map_err(|e| errors::recovery_failed(path, 0, &format!("cannot read {len} bytes: {e}")))?;
     let mut at = 0;
     while at < bytes.len() {
         let payload = match frame::read(&bytes, at, at as u64) {
@@ -344,9 +346,7 @@ pub fn read_entries(
                     bytes: d.bytes()?,
                 })
             })()
-            .map_err(|m| {
-                errors::recovery_failed(path, (block_at + d.position()) as u64, &m.0)
-            })?;
+            .map_err(|m| errors::recovery_failed(path, (block_at + d.position()) as u64, &m.0))?;
             visit(entry)?;
         }
     }

@@ -121,7 +121,9 @@ pub(crate) fn recover(
         Ok(())
     })?;
     let max_ts = replay.max_ts;
-    report.log_bytes_replayed = tail.as_ref().map_or(0, |t| t.end.saturating_sub(replay_lsn));
+    report.log_bytes_replayed = tail
+        .as_ref()
+        .map_or(0, |t| t.end.saturating_sub(replay_lsn));
     report.replay_time = replaying.elapsed();
     db.advance_clock(max_ts);
     db.collect_garbage();
@@ -270,8 +272,7 @@ impl Replay<'_> {
                 self.tables = Tables::of(self.db);
             }
             Record::Option {
-                delayed_durability,
-                ..
+                delayed_durability, ..
             } => self.db.restore_delayed_durability(delayed_durability),
         }
         Ok(())
