@@ -543,31 +543,42 @@ pub(crate) fn run(
     log: Arc<LogWriter>,
     requests: Receiver<Request>,
 ) {
+    // Requests are answered as they come, but the log is followed on a
+    // fixed beat, so that frequent requests cannot starve it.
+    let mut next_tick = Instant::now() + FOLLOW_INTERVAL;
     loop {
-        match requests.recv_timeout(FOLLOW_INTERVAL) {
+        if Instant::now() >= next_tick {
+            follow_tick(&mut checkpointer, &shared, &log);
+            next_tick = Instant::now() + FOLLOW_INTERVAL;
+        }
+        match requests.recv_timeout(next_tick.saturating_duration_since(Instant::now())) {
             Ok(Request::Stop) | Err(RecvTimeoutError::Disconnected) => return,
             Ok(Request::Checkpoint(reply)) => {
                 let _ = reply.send(checkpointer.checkpoint(&shared, &log));
-                continue;
             }
             Ok(Request::Files(reply)) => {
                 let _ = reply.send(checkpointer.files());
-                continue;
             }
             Err(RecvTimeoutError::Timeout) => {}
         }
-        if checkpointer.failure.is_some() {
-            continue;
-        }
-        let outcome = checkpointer
-            .follow(log.written_lsn())
-            .and_then(|()| checkpointer.precreate());
-        if let Err(error) = outcome {
-            checkpointer.failure = Some(error);
-            continue;
-        }
-        if log.written_lsn() - checkpointer.replay_lsn >= checkpointer.config.checkpoint_log_bytes {
-            let _ = checkpointer.checkpoint(&shared, &log);
-        }
+    }
+}
+
+/// The worker's periodic step: file new log, keep a pair precreated, and
+/// checkpoint once the log has grown enough.
+fn follow_tick(checkpointer: &mut Checkpointer, shared: &Shared, log: &LogWriter) {
+    if checkpointer.failure.is_some() {
+        return;
+    }
+    let outcome = checkpointer
+        .follow(log.written_lsn())
+        .and_then(|()| checkpointer.precreate());
+    if let Err(error) = outcome {
+        checkpointer.failure = Some(error);
+        return;
+    }
+    if log.written_lsn() - checkpointer.replay_lsn >= checkpointer.config.checkpoint_log_bytes {
+        // A failure is kept and reported by the next explicit checkpoint.
+        let _ = checkpointer.checkpoint(shared, log);
     }
 }

@@ -109,14 +109,17 @@ pub fn recover(
 ) -> SqlResult<Option<LogTail>> {
     let list = segments(dir)?;
     let Some(first) = list.iter().rposition(|(start, _)| *start <= from) else {
-        if from == 0 {
-            return Ok(None);
-        }
-        return Err(errors::recovery_failed(
-            dir,
-            from,
-            "the log segment to replay from is missing",
-        ));
+        return match list.first() {
+            None if from == 0 => Ok(None),
+            // Only a checkpoint truncates the log, and it writes a root
+            // first: a log that starts later than the replay position
+            // means the root (or a segment) went missing.
+            _ => Err(errors::recovery_failed(
+                dir,
+                from,
+                "the log segment to replay from is missing (a checkpoint truncated the log, so without its root file the database cannot be recovered)",
+            )),
+        };
     };
     let mut lsn = from;
     for (k, (start, path)) in list.iter().enumerate().skip(first) {
