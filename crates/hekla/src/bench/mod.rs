@@ -1,6 +1,7 @@
 //! `hekla bench NAME`: benchmark programs. Each prints a readable table and,
 //! with `--json`, one JSON object `{"bench": NAME, "results": [...]}`.
 
+mod durability;
 mod engine;
 mod histogram;
 mod range_index;
@@ -21,6 +22,8 @@ enum Bench {
     Engine(engine::EngineArgs),
     /// Ordered indexes as concurrent maps: inserts, point lookups, short scans, memory.
     RangeIndex(range_index::RangeIndexArgs),
+    /// Durable and delayed commits/s, checkpoints and recovery, next to the disk's own figures.
+    Durability(durability::DurabilityArgs),
 }
 
 pub fn run(args: BenchArgs) -> Result<(), String> {
@@ -30,6 +33,7 @@ pub fn run(args: BenchArgs) -> Result<(), String> {
     match args.bench {
         Bench::Engine(args) => engine::run(args),
         Bench::RangeIndex(args) => range_index::run(args),
+        Bench::Durability(args) => durability::run(args),
     }
 }
 
