@@ -10,7 +10,7 @@ use crate::memory::{Block, HUGE_PAGE};
 use crate::sharding::Padded;
 use std::ops::ControlFlow;
 use std::ptr::NonNull;
-use std::sync::atomic::{AtomicPtr, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
 use std::sync::Mutex;
 
 /// Sizes up to this are rounded to 8 bytes; larger ones grow by quarters.
@@ -101,6 +101,10 @@ struct SizeClass {
     page_size: usize,
     slots_per_page: usize,
     shards: [Padded<Mutex<ClassState>>; SHARDS],
+    /// Per shard, whether its free list held slots when last unlocked: a
+    /// hint that lets an allocator skip empty neighbours without locking
+    /// them (bulk loads free nothing, and would otherwise contend).
+    has_free: [AtomicBool; SHARDS],
 }
 
 // SAFETY: the raw page pointers are owned by the class and only handed out
@@ -117,6 +121,7 @@ impl SizeClass {
             page_size,
             slots_per_page: page_size / slot_size,
             shards: Default::default(),
+            has_free: Default::default(),
         }
     }
 
@@ -133,7 +138,11 @@ impl SizeClass {
         }
         // Slots are freed into the freeing thread's shard (often the
         // collector's): take a batch from a neighbour before growing.
+        self.has_free[home].store(false, Ordering::Relaxed);
         for other in (1..SHARDS).map(|i| (home + i) % SHARDS) {
+            if !self.has_free[other].load(Ordering::Relaxed) {
+                continue;
+            }
             // We hold our own shard, and a neighbour may be stealing from
             // us: waiting for its lock could deadlock, so spin briefly with
             // try_lock and skip a neighbour that stays busy.
@@ -148,10 +157,13 @@ impl SizeClass {
             };
             let keep = neighbour.free.len().saturating_sub(STEAL_BATCH);
             let stolen = neighbour.free.split_off(keep);
+            self.has_free[other].store(keep > 0, Ordering::Relaxed);
             drop(neighbour);
             if !stolen.is_empty() {
                 state.free.extend(stolen);
-                return state.free.pop().expect("stolen slots");
+                let slot = state.free.pop().expect("stolen slots");
+                self.has_free[home].store(!state.free.is_empty(), Ordering::Relaxed);
+                return slot;
             }
         }
         if state.pages.is_empty() || state.bumped == self.slots_per_page {
@@ -227,7 +239,9 @@ impl RowHeap {
     /// that nobody can reach them any more (epoch grace has passed) and that
     /// their first word has been reset to FREE.
     pub fn release(&self, size: usize, slots: impl ExactSizeIterator<Item = NonNull<u8>>) {
-        let mut state = self.class(size).lock(crate::sharding::shard_of(SHARDS));
+        let class = self.class(size);
+        let shard = crate::sharding::shard_of(SHARDS);
+        let mut state = class.lock(shard);
         state.live -= slots.len() as isize;
         for slot in slots {
             debug_assert_eq!(
@@ -242,6 +256,7 @@ impl RowHeap {
             );
             state.free.push(slot);
         }
+        class.has_free[shard].store(!state.free.is_empty(), Ordering::Relaxed);
     }
 
     /// Calls `visit` with the address of every slot (free or not) in every

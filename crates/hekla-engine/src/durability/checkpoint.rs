@@ -15,7 +15,7 @@
 use super::log_reader::{read_range, truncate_before};
 use super::log_writer::LogWriter;
 use super::pair::{
-    data_path, delta_path, read_entries, Appender, CheckpointFileInfo, FileState, Pair,
+    data_path, delta_path, read_entries, Appender, CheckpointFileInfo, DeletedRows, FileState, Pair,
 };
 use super::record::{decode_all, Change, Record};
 use super::root::{CatalogImage, PairImage, Root};
@@ -493,29 +493,19 @@ impl Checkpointer {
             let data_len = self.pairs[i].data.sync()?;
             let delta_len = self.pairs[i].delta.sync()?;
             let source = &self.pairs[i];
-            let mut deleted: HashMap<(TableId, u64), Vec<Vec<u8>>> = HashMap::new();
-            read_entries(&source.delta.path, delta_len, |entry| {
-                deleted
-                    .entry((entry.table, entry.begin_ts))
-                    .or_default()
-                    .push(entry.bytes.to_vec());
-                Ok(())
-            })?;
+            let deleted = DeletedRows::read(&source.delta.path, delta_len)?;
             let shapes = &self.shapes;
             let catalog = &self.catalog;
-            read_entries(&source.data.path, data_len, |entry| {
+            read_entries(&source.data.path, 0..data_len, |entry| {
                 // Rows of dropped tables go no further.
                 if !catalog.tables.contains_key(&entry.table) {
                     return Ok(());
                 }
-                if let Some(list) = deleted.get_mut(&(entry.table, entry.begin_ts)) {
-                    let shape = &shapes[&entry.table];
-                    identity.clear();
-                    row_identity(&shape.def, &shape.layout, entry.bytes, &mut identity);
-                    if let Some(at) = list.iter().position(|d| *d == identity) {
-                        list.swap_remove(at);
-                        return Ok(());
-                    }
+                let shape = &shapes[&entry.table];
+                if deleted.take(entry.table, entry.begin_ts, &mut identity, |out| {
+                    row_identity(&shape.def, &shape.layout, entry.bytes, out)
+                }) {
+                    return Ok(());
                 }
                 target.insert(entry.table, entry.begin_ts, entry.bytes)
             })?;

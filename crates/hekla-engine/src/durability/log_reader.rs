@@ -61,14 +61,18 @@ pub fn read_range(
     while lsn < limit {
         // A block that did not fit in a segment starts the next one, so
         // the segment holding `lsn` is the last one starting at or before it.
-        let Some((start, path)) = list.iter().rev().find(|(start, _)| *start <= lsn) else {
+        let Some(k) = list.iter().rposition(|(start, _)| *start <= lsn) else {
             return Err(errors::recovery_failed(
                 dir,
                 lsn,
                 "no log segment holds this position",
             ));
         };
-        let bytes = read_file(path, lsn - start, Some(limit - start))?;
+        let (start, path) = &list[k];
+        // A segment's blocks end where the next segment starts; after that
+        // it holds zeros or (reused) stale blocks.
+        let end = list.get(k + 1).map_or(limit, |(next, _)| limit.min(*next));
+        let bytes = read_file(path, lsn - start, Some(end - start))?;
         let mut at = 0;
         while at < bytes.len() {
             match frame::read(&bytes, at, lsn + at as u64) {
@@ -132,7 +136,11 @@ pub fn recover(
         }
         let bytes = read_file(path, 0, None)?;
         let mut at = (lsn - start) as usize;
-        loop {
+        // Where the next segment starts, this one's blocks end.
+        let bound = list
+            .get(k + 1)
+            .map_or(usize::MAX, |(next, _)| next.saturating_sub(*start) as usize);
+        while at < bound {
             match frame::read(&bytes, at, start + at as u64) {
                 Read::Block { payload, next } => {
                     visit(start + at as u64, payload)?;
@@ -144,7 +152,11 @@ pub fn recover(
                         return Err(errors::recovery_failed(path, at as u64, &problem));
                     }
                     check_nothing_after(&list[k + 1..], path, at as u64)?;
-                    zero_from(path, at as u64, bytes.len() as u64)?;
+                    // Zero the torn flush (a block is far below 16 MiB) so
+                    // that its remains never sit next to new blocks; older
+                    // bytes beyond it (a reused segment) name old positions.
+                    let torn_end = (at + (16 << 20)).min(bytes.len());
+                    zero_range(path, at as u64, torn_end as u64)?;
                     remove_segments(&list[k + 1..])?;
                     return Ok(Some(LogTail {
                         segment_start: *start,
@@ -198,25 +210,57 @@ fn remove_segments(rest: &[(u64, PathBuf)]) -> SqlResult<()> {
     Ok(())
 }
 
-fn zero_from(path: &Path, from: u64, len: u64) -> SqlResult<()> {
+fn zero_range(path: &Path, from: u64, to: u64) -> SqlResult<()> {
     let file = std::fs::OpenOptions::new()
         .write(true)
         .open(path)
         .map_err(|e| errors::io_error("open", path, &e))?;
-    let zeros = vec![0u8; (len - from) as usize];
+    let zeros = vec![0u8; (to - from) as usize];
     file.write_all_at(&zeros, from)
         .and_then(|_| file.sync_data())
         .map_err(|e| errors::io_error("write", path, &e))
 }
 
-/// Removes the segments wholly before `lsn` (the checkpoint's replay start).
+/// Segments kept for reuse at most; older ones beyond this are deleted.
+const RECYCLED_SEGMENTS: usize = 2;
+
+/// Prefix of a segment kept for reuse (see `log_writer::prepare_spare`).
+pub const RECYCLED_PREFIX: &str = "recycled-";
+
+/// Retires the segments wholly before `lsn` (the checkpoint's replay
+/// start): a few are kept to be reused as spares, which spares the disk
+/// from zero-filling new ones; the rest are deleted.
 pub fn truncate_before(dir: &Path, lsn: u64) -> SqlResult<()> {
     let list = segments(dir)?;
+    let mut kept = recycled(dir)?.len();
     for pair in list.windows(2) {
         if pair[1].0 <= lsn {
-            let path = &pair[0].1;
-            std::fs::remove_file(path).map_err(|e| errors::io_error("removal", path, &e))?;
+            let (start, path) = &pair[0];
+            let outcome = if kept < RECYCLED_SEGMENTS {
+                kept += 1;
+                std::fs::rename(
+                    path,
+                    dir.join(format!("{RECYCLED_PREFIX}{start:016x}.log.tmp")),
+                )
+            } else {
+                std::fs::remove_file(path)
+            };
+            outcome.map_err(|e| errors::io_error("removal", path, &e))?;
         }
     }
     Ok(())
+}
+
+/// Segments kept for reuse.
+pub fn recycled(dir: &Path) -> SqlResult<Vec<PathBuf>> {
+    let entries = std::fs::read_dir(dir).map_err(|e| errors::io_error("listing", dir, &e))?;
+    Ok(entries
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| {
+            path.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with(RECYCLED_PREFIX))
+        })
+        .collect())
 }

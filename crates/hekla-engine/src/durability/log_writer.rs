@@ -63,6 +63,27 @@ pub fn sync_dir(dir: &Path) -> std::io::Result<()> {
     File::open(dir)?.sync_all()
 }
 
+/// Turns a recycled segment of the right size into the spare: its old
+/// blocks name old positions, so they can never pass for new ones, and its
+/// space is already allocated. Recycled files of another size are deleted.
+fn reuse_recycled(dir: &Path, spare: &Path, len: u64) -> SqlResult<Option<File>> {
+    for path in super::log_reader::recycled(dir)? {
+        let fits = std::fs::metadata(&path).is_ok_and(|m| m.len() == len);
+        if !fits {
+            std::fs::remove_file(&path).map_err(|e| errors::io_error("removal", &path, &e))?;
+            continue;
+        }
+        std::fs::rename(&path, spare).map_err(|e| errors::io_error("rename", &path, &e))?;
+        let file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(spare)
+            .map_err(|e| errors::io_error("open", spare, &e))?;
+        return Ok(Some(file));
+    }
+    Ok(None)
+}
+
 /// The segment files; touched only by the flush leader (and, briefly, the
 /// spare preparer).
 struct Segments {
@@ -387,10 +408,13 @@ impl LogWriter {
             (segments.dir.clone(), segments.segment_bytes)
         };
         let path = dir.join(SPARE_NAME);
-        let file = create_zeroed(&path, len).map_err(|e| {
-            let _ = std::fs::remove_file(&path);
-            errors::io_error("preallocation", &path, &e)
-        })?;
+        let file = match reuse_recycled(&dir, &path, len)? {
+            Some(file) => file,
+            None => create_zeroed(&path, len).map_err(|e| {
+                let _ = std::fs::remove_file(&path);
+                errors::io_error("preallocation", &path, &e)
+            })?,
+        };
         self.segments.lock().expect("log segments").spare = Some(file);
         Ok(())
     }

@@ -13,10 +13,12 @@ use super::frame::{self, Read};
 use crate::catalog::TableId;
 use crate::errors;
 use hekla_types::SqlResult;
+use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::os::fd::AsRawFd;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU32, Ordering};
 
 /// Rows gather in a block of about this size before it is written.
 const BLOCK_BYTES: usize = 1 << 20;
@@ -308,47 +310,131 @@ pub struct Entry<'a> {
     pub bytes: &'a [u8],
 }
 
-/// Reads the first `len` bytes of a checkpoint file and calls `visit` for
-/// every entry. Anything short of `len` valid blocks is corruption.
+/// Reads the bytes `range` of a checkpoint file, which must start and end
+/// on block boundaries, and calls `visit` for every entry. Anything short of
+/// valid blocks filling the range is corruption.
 pub fn read_entries(
     path: &Path,
-    len: u64,
+    range: std::ops::Range<u64>,
     mut visit: impl FnMut(Entry<'_>) -> SqlResult<()>,
 ) -> SqlResult<()> {
     let file = File::open(path).map_err(io("open", path))?;
-    let mut bytes = vec![0u8; len as usize];
-    file.read_exact_at(&mut bytes, 0)
-        .map_err(|e| errors::recovery_failed(path, 0, &format!("cannot read {len} bytes: {e}")))?;
+    let mut bytes = vec![0u8; (range.end - range.start) as usize];
+    file.read_exact_at(&mut bytes, range.start).map_err(|e| {
+        errors::recovery_failed(
+            path,
+            range.start,
+            &format!("cannot read up to {}: {e}", range.end),
+        )
+    })?;
     let mut at = 0;
     while at < bytes.len() {
-        let payload = match frame::read(&bytes, at, at as u64) {
+        let block_at = range.start + at as u64;
+        let payload = match frame::read(&bytes, at, block_at) {
             Read::Block { payload, next } => {
-                let payload_at = at;
                 at = next;
-                (payload, payload_at)
+                payload
             }
             Read::End => {
                 return Err(errors::recovery_failed(
                     path,
-                    at as u64,
+                    block_at,
                     "the file ends before the length its checkpoint recorded",
                 ))
             }
-            Read::Bad(problem) => return Err(errors::recovery_failed(path, at as u64, &problem)),
+            Read::Bad(problem) => return Err(errors::recovery_failed(path, block_at, &problem)),
         };
-        let (payload, block_at) = payload;
         let mut d = Decoder::new(payload);
         while !d.is_empty() {
-            let entry = (|| {
-                Ok::<_, super::codec::Malformed>(Entry {
-                    table: d.u32()?,
-                    begin_ts: d.u64()?,
-                    bytes: d.bytes()?,
-                })
-            })()
-            .map_err(|m| errors::recovery_failed(path, (block_at + d.position()) as u64, &m.0))?;
+            let entry_at = block_at + (frame::HEADER_BYTES + d.position()) as u64;
+            let entry =
+                Entry::decode(&mut d).map_err(|m| errors::recovery_failed(path, entry_at, &m.0))?;
             visit(entry)?;
         }
     }
     Ok(())
+}
+
+impl<'a> Entry<'a> {
+    fn decode(d: &mut Decoder<'a>) -> Result<Entry<'a>, super::codec::Malformed> {
+        Ok(Entry {
+            table: d.u32()?,
+            begin_ts: d.u64()?,
+            bytes: d.bytes()?,
+        })
+    }
+}
+
+/// The offsets where the blocks of a checkpoint file's first `len` bytes
+/// start, read from their headers alone (checksums are checked when the
+/// blocks themselves are read), so that a big file can be loaded in pieces.
+pub fn block_offsets(path: &Path, len: u64) -> SqlResult<Vec<u64>> {
+    let file = File::open(path).map_err(io("open", path))?;
+    let mut offsets = Vec::new();
+    let mut at = 0;
+    let mut header = [0u8; frame::HEADER_BYTES];
+    while at < len {
+        file.read_exact_at(&mut header, at).map_err(|e| {
+            errors::recovery_failed(path, at, &format!("cannot read a block header: {e}"))
+        })?;
+        let payload = u32::from_le_bytes(header[4..8].try_into().expect("4 bytes")) as usize;
+        let next = at + frame::block_len(payload.min(frame::MAX_PAYLOAD_BYTES)) as u64;
+        if next > len {
+            return Err(errors::recovery_failed(
+                path,
+                at,
+                "a block runs past the recorded length",
+            ));
+        }
+        offsets.push(at);
+        at = next;
+    }
+    Ok(offsets)
+}
+
+/// The rows a delta file names, as a multiset of (table, begin timestamp,
+/// identity). Read-only once built: loaders sharing it consume matches by
+/// decrementing atomic counts.
+#[derive(Default)]
+pub struct DeletedRows {
+    by_commit: HashMap<(TableId, u64), HashMap<Vec<u8>, AtomicU32>>,
+}
+
+impl DeletedRows {
+    pub fn read(path: &Path, len: u64) -> SqlResult<DeletedRows> {
+        let mut deleted = DeletedRows::default();
+        read_entries(path, 0..len, |entry| {
+            let count = deleted
+                .by_commit
+                .entry((entry.table, entry.begin_ts))
+                .or_default()
+                .entry(entry.bytes.to_vec())
+                .or_default();
+            *count.get_mut() += 1;
+            Ok(())
+        })?;
+        Ok(deleted)
+    }
+
+    /// Whether a row of `table` born at `begin_ts` is one of the deleted
+    /// (consuming the match). `identity` writes the row's identity into the
+    /// scratch buffer; it is only called when the commit has deletes.
+    pub fn take(
+        &self,
+        table: TableId,
+        begin_ts: u64,
+        scratch: &mut Vec<u8>,
+        identity: impl FnOnce(&mut Vec<u8>),
+    ) -> bool {
+        let Some(identities) = self.by_commit.get(&(table, begin_ts)) else {
+            return false;
+        };
+        scratch.clear();
+        identity(scratch);
+        identities.get(scratch.as_slice()).is_some_and(|count| {
+            count
+                .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1))
+                .is_ok()
+        })
+    }
 }

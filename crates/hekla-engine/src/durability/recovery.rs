@@ -6,7 +6,7 @@
 
 use super::log_reader;
 use super::log_writer::LogTail;
-use super::pair::{data_path, delta_path, read_entries};
+use super::pair::{block_offsets, data_path, delta_path, read_entries, DeletedRows};
 use super::record::{decode_all, Change, Record};
 use super::root::{PairImage, Root};
 use super::StorageConfig;
@@ -139,8 +139,13 @@ pub(crate) fn recover(
     Ok((root, tail, report))
 }
 
-/// Loads every pair, one worker per pair up to the thread budget; returns
-/// the rows loaded.
+/// Data files are loaded in pieces of about this size, so that a file
+/// much bigger than the others (one huge transaction) is not left to a
+/// single thread.
+const LOAD_PIECE_BYTES: u64 = 32 << 20;
+
+/// Loads every pair: their delta files first, then the pieces of their
+/// data files, spread over the thread budget. Returns the rows loaded.
 fn load_pairs(
     db: &Database,
     data_dir: &Path,
@@ -148,11 +153,29 @@ fn load_pairs(
     config: &StorageConfig,
 ) -> SqlResult<u64> {
     let tables = Tables::of(db);
+    let deleted = pairs
+        .iter()
+        .map(|pair| DeletedRows::read(&delta_path(data_dir, pair.id), pair.delta_len))
+        .collect::<SqlResult<Vec<_>>>()?;
+    let mut pieces = Vec::new();
+    for (i, pair) in pairs.iter().enumerate() {
+        let offsets = block_offsets(&data_path(data_dir, pair.id), pair.data_len)?;
+        let mut start = 0;
+        for &offset in offsets.iter().skip(1) {
+            if offset - start >= LOAD_PIECE_BYTES {
+                pieces.push((i, start..offset));
+                start = offset;
+            }
+        }
+        if start < pair.data_len {
+            pieces.push((i, start..pair.data_len));
+        }
+    }
     let threads = match config.recovery_threads {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
         n => n,
     }
-    .min(pairs.len())
+    .min(pieces.len())
     .max(1);
     let next = AtomicUsize::new(0);
     let rows = AtomicU64::new(0);
@@ -161,14 +184,17 @@ fn load_pairs(
         for _ in 0..threads {
             scope.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(pair) = pairs.get(i) else { return };
-                match load_pair(&tables, data_dir, pair) {
+                let Some((pair, range)) = pieces.get(i) else {
+                    return;
+                };
+                let path = data_path(data_dir, pairs[*pair].id);
+                match load_piece(&tables, &path, range.clone(), &deleted[*pair]) {
                     Ok(n) => {
                         rows.fetch_add(n, Ordering::Relaxed);
                     }
                     Err(error) => {
                         failure.lock().expect("failure").get_or_insert(error);
-                        next.store(pairs.len(), Ordering::Relaxed);
+                        next.store(pieces.len(), Ordering::Relaxed);
                         return;
                     }
                 }
@@ -181,36 +207,28 @@ fn load_pairs(
     }
 }
 
-/// Loads one pair: its delta file into a set, then every row of its data
-/// file that the set does not name.
-fn load_pair(tables: &Tables, data_dir: &Path, pair: &PairImage) -> SqlResult<u64> {
-    let delta = delta_path(data_dir, pair.id);
-    let mut deleted: HashMap<(TableId, u64), Vec<Vec<u8>>> = HashMap::new();
-    read_entries(&delta, pair.delta_len, |entry| {
-        deleted
-            .entry((entry.table, entry.begin_ts))
-            .or_default()
-            .push(entry.bytes.to_vec());
-        Ok(())
-    })?;
-    let data = data_path(data_dir, pair.id);
+/// Loads the rows of one piece of a data file that its pair's delta file
+/// does not name.
+fn load_piece(
+    tables: &Tables,
+    data: &Path,
+    range: std::ops::Range<u64>,
+    deleted: &DeletedRows,
+) -> SqlResult<u64> {
     let mut identity = Vec::new();
     let mut loaded = 0;
-    read_entries(&data, pair.data_len, |entry| {
-        let Some(table) = tables.get(entry.table, &data, 0)? else {
+    read_entries(data, range, |entry| {
+        let Some(table) = tables.get(entry.table, data, 0)? else {
             return Ok(());
         };
-        if let Some(list) = deleted.get_mut(&(entry.table, entry.begin_ts)) {
-            identity.clear();
-            table.row_identity(entry.bytes, &mut identity);
-            if let Some(at) = list.iter().position(|d| *d == identity) {
-                list.swap_remove(at);
-                return Ok(());
-            }
+        if deleted.take(entry.table, entry.begin_ts, &mut identity, |out| {
+            table.row_identity(entry.bytes, out)
+        }) {
+            return Ok(());
         }
         table
             .restore_row(entry.begin_ts, entry.bytes)
-            .map_err(|problem| errors::recovery_failed(&data, 0, &problem))?;
+            .map_err(|problem| errors::recovery_failed(data, 0, &problem))?;
         loaded += 1;
         Ok(())
     })?;
