@@ -145,6 +145,11 @@ struct Pending {
     flushing: bool,
     /// Once a flush fails the log takes nothing more.
     failure: Option<SqlError>,
+    /// Committers parked until their record (by sequence number) is
+    /// durable. Each flush wakes exactly the ones it covered, plus one
+    /// other to lead the next flush: waking everyone would make every
+    /// waiter fight for this mutex after every flush.
+    waiters: Vec<(u64, std::thread::Thread)>,
 }
 
 /// What the log has done since it opened.
@@ -212,6 +217,7 @@ impl LogWriter {
                 durable: 0,
                 flushing: false,
                 failure: None,
+                waiters: Vec::new(),
             }),
             flushed: Condvar::new(),
             segments: Mutex::new(Segments {
@@ -330,11 +336,16 @@ impl LogWriter {
             if let Some(failure) = &pending.failure {
                 return Err(failure.clone());
             }
-            if pending.flushing {
-                pending = self.flushed.wait(pending).expect("log pending");
-            } else {
+            if !pending.flushing {
                 pending = self.flush_locked(pending)?;
+                continue;
             }
+            pending.waiters.push((seq, std::thread::current()));
+            drop(pending);
+            // Woken by the flush that covers `seq`, or to lead the next
+            // one; a spurious wake just looks again.
+            std::thread::park();
+            pending = self.lock();
         }
     }
 
@@ -382,11 +393,29 @@ impl LogWriter {
                 pending.failure = Some(failure);
             }
         }
+        self.wake_waiters(&mut pending);
         self.flushed.notify_all();
         match &pending.failure {
             Some(failure) => Err(failure.clone()),
             None => Ok(pending),
         }
+    }
+
+    /// After a flush: wakes the waiters it made durable (all of them if it
+    /// failed), and one of the rest to lead the next flush.
+    fn wake_waiters(&self, pending: &mut Pending) {
+        let failed = pending.failure.is_some();
+        let mut leader_woken = false;
+        let durable = pending.durable;
+        pending.waiters.retain(|(seq, thread)| {
+            if failed || *seq <= durable || !leader_woken {
+                leader_woken |= *seq > durable;
+                thread.unpark();
+                false
+            } else {
+                true
+            }
+        });
     }
 
     /// Flushes delayed records if any wait (the flusher thread's timer).
