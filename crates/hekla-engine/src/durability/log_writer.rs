@@ -393,29 +393,37 @@ impl LogWriter {
                 pending.failure = Some(failure);
             }
         }
-        self.wake_waiters(&mut pending);
+        let woken = Self::take_woken(&mut pending);
         self.flushed.notify_all();
+        // Waking takes a system call per thread: not under the lock, where
+        // it would hold up every committer appending meanwhile.
+        drop(pending);
+        for thread in woken {
+            thread.unpark();
+        }
+        let pending = self.lock();
         match &pending.failure {
             Some(failure) => Err(failure.clone()),
             None => Ok(pending),
         }
     }
 
-    /// After a flush: wakes the waiters it made durable (all of them if it
+    /// After a flush: takes the waiters it made durable (all of them if it
     /// failed), and one of the rest to lead the next flush.
-    fn wake_waiters(&self, pending: &mut Pending) {
+    fn take_woken(pending: &mut Pending) -> Vec<std::thread::Thread> {
         let failed = pending.failure.is_some();
-        let mut leader_woken = false;
         let durable = pending.durable;
+        let mut leader_chosen = false;
+        let mut woken = Vec::new();
         pending.waiters.retain(|(seq, thread)| {
-            if failed || *seq <= durable || !leader_woken {
-                leader_woken |= *seq > durable;
-                thread.unpark();
-                false
-            } else {
-                true
+            let wake = failed || *seq <= durable || !leader_chosen;
+            if wake {
+                leader_chosen |= *seq > durable;
+                woken.push(thread.clone());
             }
+            !wake
         });
+        woken
     }
 
     /// Flushes delayed records if any wait (the flusher thread's timer).
