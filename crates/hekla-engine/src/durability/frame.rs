@@ -72,6 +72,10 @@ pub fn read(input: &[u8], at: usize, position: u64) -> Read<'_> {
     if word(0..4) != MAGIC {
         return Read::Bad("no block starts here".into());
     }
+    // Not covered by the checksum, so it must hold its one valid value.
+    if word(20..24) != 0 {
+        return Read::Bad("the reserved header word is not zero".into());
+    }
     let len = word(4..8) as usize;
     let found_position = u64::from_le_bytes(header[8..16].try_into().unwrap());
     if found_position != position {
