@@ -2,9 +2,8 @@
 
 use crate::catalog::{SchemaId, TableDef, TableId, DBO_SCHEMA};
 use crate::durability::{
-    self, delayed_code, delayed_from_code, CheckpointFileInfo, CheckpointReport, Checkpointer,
-    DelayedDurability, DirectoryLock, DurableLog, LogStats, LogWriter, Record, RecoveryReport,
-    Request, StorageConfig,
+    self, CheckpointFileInfo, CheckpointReport, Checkpointer, DelayedDurability, DelayedSetting,
+    DirectoryLock, DurableLog, LogStats, LogWriter, Record, RecoveryReport, Request, StorageConfig,
 };
 use crate::errors;
 use crate::gc::{Collector, Garbage};
@@ -18,7 +17,7 @@ use hekla_types::SqlResult;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::ptr::NonNull;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{self, Sender};
 use std::sync::{Arc, Mutex, OnceLock, RwLock, Weak};
 use std::thread::JoinHandle;
@@ -99,7 +98,7 @@ pub struct Database {
     gc_stop: Arc<AtomicBool>,
     gc_thread: Option<JoinHandle<()>>,
     /// `DELAYED_DURABILITY` (a `DelayedDurability` code).
-    delayed_durability: Arc<AtomicU8>,
+    delayed_durability: Arc<DelayedSetting>,
     /// Present for a database opened from a directory.
     durable: Option<Durable>,
 }
@@ -148,7 +147,7 @@ impl Database {
             shared,
             gc_stop,
             gc_thread,
-            delayed_durability: Arc::new(AtomicU8::new(0)),
+            delayed_durability: Arc::default(),
             durable: None,
         }
     }
@@ -191,24 +190,12 @@ impl Database {
                 .map_err(|e| errors::io_error("thread start", dir, &e))?
         };
         let flusher_stop = Arc::new(AtomicBool::new(false));
-        let flusher = {
-            let (stop, log, interval) = (
-                flusher_stop.clone(),
-                log.clone(),
-                storage.delayed_flush_interval,
-            );
-            std::thread::Builder::new()
-                .name("hekla-log-flush".to_string())
-                .spawn(move || {
-                    while !stop.load(Ordering::Acquire) {
-                        std::thread::park_timeout(interval);
-                        log.flush_if_pending();
-                        // A full disk shows up again at the next switch.
-                        let _ = log.prepare_spare();
-                    }
-                })
-                .map_err(|e| errors::io_error("thread start", dir, &e))?
-        };
+        let flusher = durability::spawn_flusher(
+            log.clone(),
+            storage.delayed_flush_interval,
+            flusher_stop.clone(),
+        )
+        .map_err(|e| errors::io_error("thread start", dir, &e))?;
         db.durable = Some(Durable {
             dir: dir.to_path_buf(),
             log,
@@ -285,12 +272,11 @@ impl Database {
     }
 
     pub fn delayed_durability(&self) -> DelayedDurability {
-        delayed_from_code(self.delayed_durability.load(Ordering::Relaxed))
+        self.delayed_durability.get()
     }
 
     pub(crate) fn restore_delayed_durability(&self, mode: DelayedDurability) {
-        self.delayed_durability
-            .store(delayed_code(mode), Ordering::Relaxed);
+        self.delayed_durability.set(mode);
     }
 
     /// What the log has written since the database opened.

@@ -29,7 +29,7 @@ use hekla_types::{DataType, SqlResult, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::process::ExitStatusExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -330,36 +330,6 @@ fn one_commit(
 // ---------------------------------------------------------------------------
 // The parent.
 
-/// A scratch directory, removed when dropped unless the test failed: then
-/// it is kept (and named) for a post-mortem.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .expect("clock after 1970")
-            .as_nanos();
-        let path =
-            std::env::temp_dir().join(format!("hekla-crash-{name}-{}-{nanos}", std::process::id()));
-        std::fs::create_dir_all(&path).expect("create scratch directory");
-        Scratch(path)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        if std::thread::panicking() {
-            eprintln!(
-                "crash test failed; its files are kept in {}",
-                self.0.display()
-            );
-        } else {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
-}
-
 /// Kills and reaps the child if the parent gives up on it early (a failed
 /// assertion), so that no child outlives the test.
 struct ChildGuard(Option<Child>);
@@ -394,19 +364,6 @@ fn env_cycles(default: usize) -> usize {
             .parse()
             .unwrap_or_else(|_| panic!("HEKLA_CRASH_CYCLES={text:?} is not a number")),
         Err(_) => default,
-    }
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("create copy");
-    for entry in std::fs::read_dir(from).expect("list directory") {
-        let entry = entry.expect("directory entry");
-        let target = to.join(entry.file_name());
-        if entry.file_type().expect("file type").is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).expect("copy file");
-        }
     }
 }
 
@@ -727,7 +684,7 @@ fn spawn_child(dir: &Path, mode: Mode, seed: u64, stderr: &Path) -> Child {
 fn run_kill_cycles(mode: Mode, default_cycles: usize) -> Totals {
     let seed = env_seed();
     let cycles = env_cycles(default_cycles);
-    let scratch = Scratch::new(mode.name());
+    let scratch = Scratch::new(&format!("crash-{}", mode.name()));
     let db_dir = scratch.0.join("db");
     let check_dir = scratch.0.join("check");
     let stderr_path = scratch.0.join("child.stderr");

@@ -14,30 +14,6 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// A fresh directory, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let path = std::env::temp_dir().join(format!(
-            "hekla-durability-{name}-{}-{}",
-            std::process::id(),
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .unwrap()
-                .as_nanos()
-        ));
-        std::fs::create_dir_all(&path).unwrap();
-        TempDir(path)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 fn open(dir: &Path) -> Database {
     Database::open(dir, DatabaseConfig::default(), StorageConfig::small()).expect("open")
 }
@@ -48,7 +24,8 @@ fn accounts(db: &Database) -> Arc<hekla_engine::Table> {
 
 #[test]
 fn commits_survive_a_restart_through_the_log() {
-    let dir = TempDir::new("log");
+    let dir = Scratch::new("durability-log");
+
     {
         let db = open(&dir.0);
         let table = create_accounts(&db);
@@ -75,7 +52,7 @@ fn commits_survive_a_restart_through_the_log() {
 
 #[test]
 fn checkpoints_hold_rows_and_deletes_and_truncate_the_log() {
-    let dir = TempDir::new("checkpoint");
+    let dir = Scratch::new("durability-checkpoint");
     let mut model = BTreeMap::new();
     {
         let db = open(&dir.0);
@@ -107,7 +84,7 @@ fn checkpoints_hold_rows_and_deletes_and_truncate_the_log() {
 
 #[test]
 fn schema_only_tables_come_back_empty_and_dropped_tables_stay_dropped() {
-    let dir = TempDir::new("schema-only");
+    let dir = Scratch::new("durability-schema-only");
     {
         let db = open(&dir.0);
         let mut def = accounts_def(64);
@@ -142,7 +119,7 @@ fn schema_only_tables_come_back_empty_and_dropped_tables_stay_dropped() {
 
 #[test]
 fn delayed_durability_follows_the_database_option() {
-    let dir = TempDir::new("delayed");
+    let dir = Scratch::new("durability-delayed");
     let db = open(&dir.0);
     let table = create_accounts(&db);
     db.set_delayed_durability(DelayedDurability::Allowed)
@@ -168,7 +145,7 @@ fn delayed_durability_follows_the_database_option() {
 
 #[test]
 fn tables_without_a_unique_index_replay_deletes_of_identical_rows() {
-    let dir = TempDir::new("heap");
+    let dir = Scratch::new("durability-heap");
     let def = TableDef::new(
         "events",
         vec![
@@ -198,7 +175,7 @@ fn tables_without_a_unique_index_replay_deletes_of_identical_rows() {
 
 #[test]
 fn a_directory_is_opened_by_one_database_at_a_time() {
-    let dir = TempDir::new("lock");
+    let dir = Scratch::new("durability-lock");
     let db = open(&dir.0);
     let second = Database::open(&dir.0, DatabaseConfig::default(), StorageConfig::small());
     expect_err(second.map(|_| ()), 5120);
@@ -211,7 +188,7 @@ fn a_directory_is_opened_by_one_database_at_a_time() {
 /// equals the model.
 #[test]
 fn random_work_with_checkpoints_merges_and_restarts_matches_a_model() {
-    let dir = TempDir::new("model");
+    let dir = Scratch::new("durability-model");
     let storage = StorageConfig {
         data_file_bytes: 8 << 10,
         delta_file_bytes: 4 << 10,
@@ -308,7 +285,7 @@ fn a_transaction_spanning_blocks_is_all_or_nothing() {
     let open =
         |dir: &Path| Database::open(dir, DatabaseConfig::default(), storage.clone()).unwrap();
     for lose_last_part in [false, true] {
-        let dir = TempDir::new("parts");
+        let dir = Scratch::new("durability-parts");
         {
             let db = open(&dir.0);
             let table = db.create_table(def()).unwrap();

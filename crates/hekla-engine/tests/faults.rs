@@ -36,54 +36,6 @@ const OS_ERROR: u32 = 823;
 // ---------------------------------------------------------------------------
 // Directories and files.
 
-/// A scratch directory, removed when dropped unless the test failed: then
-/// it is kept (and named) for a post-mortem.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let path = unique_path(&format!("hekla-faults-{name}"));
-        std::fs::create_dir_all(&path).expect("create scratch directory");
-        Scratch(path)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        if std::thread::panicking() {
-            eprintln!(
-                "fault test failed; its files are kept in {}",
-                self.0.display()
-            );
-        } else {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
-}
-
-fn unique_path(prefix: &str) -> PathBuf {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .expect("clock after 1970")
-        .as_nanos();
-    std::env::temp_dir().join(format!("{prefix}-{}-{nanos}", std::process::id()))
-}
-
-/// Replaces `to` with a copy of the directory tree `from`.
-fn copy_dir(from: &Path, to: &Path) {
-    let _ = std::fs::remove_dir_all(to);
-    std::fs::create_dir_all(to).expect("create copy");
-    for entry in std::fs::read_dir(from).expect("list directory") {
-        let entry = entry.expect("directory entry");
-        let target = to.join(entry.file_name());
-        if entry.file_type().expect("file type").is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).expect("copy file");
-        }
-    }
-}
-
 /// Every file under `dir` with its bytes (but the lock file, which opening
 /// creates), to show that a refused open changed nothing.
 fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
@@ -237,7 +189,7 @@ impl LogFixture {
         commits: usize,
         rows_per_commit: i32,
     ) -> LogFixture {
-        let scratch = Scratch::new(name);
+        let scratch = Scratch::new(&format!("faults-{name}"));
         let pristine = scratch.0.join("pristine");
         let work = scratch.0.join("work");
         let mut states = BTreeMap::new();
@@ -575,7 +527,7 @@ impl CheckpointFixture {
     /// commits in the log after it. Small log segments, so that the
     /// checkpoint truncates the log.
     fn build(name: &str) -> CheckpointFixture {
-        let scratch = Scratch::new(name);
+        let scratch = Scratch::new(&format!("faults-{name}"));
         let pristine = scratch.0.join("pristine");
         let work = scratch.0.join("work");
         let storage = StorageConfig {
@@ -814,7 +766,7 @@ fn a_missing_root_file_with_a_truncated_log_refuses_to_open() {
 fn frequent_checkpoint_file_queries_do_not_starve_the_checkpoint_worker() {
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::time::{Duration, Instant};
-    let scratch = Scratch::new("starved");
+    let scratch = Scratch::new("faults-starved");
     let threshold = 64 << 10;
     let storage = StorageConfig {
         checkpoint_log_bytes: threshold,
@@ -972,7 +924,7 @@ fn a_full_disk_under_the_log_fails_commits_with_9002_and_keeps_every_acknowledge
     let Some(disk) = Tmpfs::mount("log-full", 2 << 20) else {
         return;
     };
-    let scratch = Scratch::new("log-full");
+    let scratch = Scratch::new("faults-log-full");
     let dir = disk.path.join("db");
     // Small segments so that a new one is needed often; no automatic
     // checkpoint, so nothing truncates the log.
@@ -1133,20 +1085,45 @@ fn assert_checkpoint_failed(result: SqlResult<hekla_engine::CheckpointReport>, d
     }
 }
 
+/// Storage for a small tmpfs: no automatic checkpoint, so each test
+/// decides when one runs.
+fn tmpfs_storage(log_segment_bytes: u64, data_file_bytes: u64) -> StorageConfig {
+    StorageConfig {
+        log_segment_bytes,
+        data_file_bytes,
+        delta_file_bytes: 16 << 10,
+        checkpoint_log_bytes: u64::MAX,
+        ..StorageConfig::small()
+    }
+}
+
+/// Copies the database in `dir` (on the full disk) to a roomy one, opens
+/// the copy and checks that it holds exactly `model`.
+fn open_copy(
+    dir: &Path,
+    scratch: &Scratch,
+    storage: &StorageConfig,
+    model: &BTreeMap<i32, i64>,
+) -> Database {
+    let copy = scratch.0.join("db");
+    copy_dir(dir, &copy);
+    let db = open_with(&copy, storage.clone()).expect("the copy opens");
+    assert_eq!(
+        &committed_balances(&db, &accounts(&db)),
+        model,
+        "on a roomy disk"
+    );
+    db
+}
+
 #[test]
 fn a_full_disk_during_a_checkpoint_fails_it_and_keeps_every_acknowledged_commit() {
     let Some(disk) = Tmpfs::mount("checkpoint-full", 4 << 20) else {
         return;
     };
-    let scratch = Scratch::new("checkpoint-full");
+    let scratch = Scratch::new("faults-checkpoint-full");
     let dir = disk.path.join("db");
-    let storage = StorageConfig {
-        log_segment_bytes: 512 << 10,
-        data_file_bytes: 256 << 10,
-        delta_file_bytes: 16 << 10,
-        checkpoint_log_bytes: u64::MAX,
-        ..StorageConfig::small()
-    };
+    let storage = tmpfs_storage(512 << 10, 256 << 10);
     let db = open_with(&dir, storage.clone()).expect("open on the tmpfs");
     let table = create_accounts(&db);
     let mut model = BTreeMap::new();
@@ -1173,15 +1150,7 @@ fn a_full_disk_during_a_checkpoint_fails_it_and_keeps_every_acknowledged_commit(
     assert_eq!(committed_balances(&db, &accounts(&db)), model);
     drop(db);
 
-    let copy = scratch.0.join("db");
-    copy_dir(&dir, &copy);
-    let db = open_with(&copy, storage.clone()).expect("the copy opens");
-    assert_eq!(
-        committed_balances(&db, &accounts(&db)),
-        model,
-        "on a roomy disk"
-    );
-    drop(db);
+    drop(open_copy(&dir, &scratch, &storage, &model));
 
     // With room again, the database recovers in place and checkpoints.
     std::fs::remove_file(filler).unwrap();
@@ -1203,15 +1172,9 @@ fn a_full_disk_when_a_checkpoint_writes_its_root_fails_it_and_keeps_every_acknow
     let Some(disk) = Tmpfs::mount("root-full", 4 << 20) else {
         return;
     };
-    let scratch = Scratch::new("root-full");
+    let scratch = Scratch::new("faults-root-full");
     let dir = disk.path.join("db");
-    let storage = StorageConfig {
-        log_segment_bytes: 512 << 10,
-        data_file_bytes: 256 << 10,
-        delta_file_bytes: 16 << 10,
-        checkpoint_log_bytes: u64::MAX,
-        ..StorageConfig::small()
-    };
+    let storage = tmpfs_storage(512 << 10, 256 << 10);
     let db = open_with(&dir, storage.clone()).expect("open on the tmpfs");
     let table = create_accounts(&db);
     let mut model = BTreeMap::new();
@@ -1258,15 +1221,7 @@ fn a_full_disk_when_a_checkpoint_writes_its_root_fails_it_and_keeps_every_acknow
     assert_checkpoint_failed(db.checkpoint(), &dir);
     drop(db);
 
-    let copy = scratch.0.join("db");
-    copy_dir(&dir, &copy);
-    let db = open_with(&copy, storage.clone()).expect("the copy opens");
-    assert_eq!(
-        committed_balances(&db, &accounts(&db)),
-        model,
-        "on a roomy disk"
-    );
-    drop(db);
+    drop(open_copy(&dir, &scratch, &storage, &model));
 
     std::fs::remove_file(filler).unwrap();
     let db = open_with(&dir, storage).expect("reopen in place");
@@ -1280,16 +1235,10 @@ fn checkpoint_files_too_large_for_the_disk_fail_checkpoints_but_not_commits() {
     let Some(disk) = Tmpfs::mount("preallocation", 2 << 20) else {
         return;
     };
-    let scratch = Scratch::new("preallocation");
+    let scratch = Scratch::new("faults-preallocation");
     let dir = disk.path.join("db");
     // A data file's reservation alone is larger than the disk.
-    let storage = StorageConfig {
-        log_segment_bytes: 256 << 10,
-        data_file_bytes: 8 << 20,
-        delta_file_bytes: 16 << 10,
-        checkpoint_log_bytes: u64::MAX,
-        ..StorageConfig::small()
-    };
+    let storage = tmpfs_storage(256 << 10, 8 << 20);
     let db = open_with(&dir, storage.clone()).expect("open on the tmpfs");
     let table = create_accounts(&db);
     let mut model = BTreeMap::new();
@@ -1312,9 +1261,6 @@ fn checkpoint_files_too_large_for_the_disk_fail_checkpoints_but_not_commits() {
     assert_checkpoint_failed(db.checkpoint(), &dir);
     drop(db);
 
-    let copy = scratch.0.join("db");
-    copy_dir(&dir, &copy);
-    let db = open_with(&copy, storage).expect("the copy opens");
-    assert_eq!(committed_balances(&db, &accounts(&db)), model);
+    let db = open_copy(&dir, &scratch, &storage, &model);
     db.checkpoint().expect("a checkpoint on a disk with room");
 }

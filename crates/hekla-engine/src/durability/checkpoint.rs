@@ -17,11 +17,11 @@ use super::log_writer::LogWriter;
 use super::pair::{
     data_path, delta_path, read_entries, Appender, CheckpointFileInfo, DeletedRows, FileState, Pair,
 };
-use super::record::{decode_all, Change, Record};
+use super::record::{decode_block, Change, Record};
 use super::root::{CatalogImage, PairImage, Root};
 use super::rows::row_identity;
 use super::StorageConfig;
-use crate::catalog::{TableDef, TableId};
+use crate::catalog::TableId;
 use crate::database::Shared;
 use crate::errors;
 use crate::layout::RowLayout;
@@ -61,18 +61,14 @@ pub(crate) enum Request {
     Stop,
 }
 
-struct TableShape {
-    def: TableDef,
-    layout: RowLayout,
-}
-
 pub(crate) struct Checkpointer {
     root_dir: PathBuf,
     data_dir: PathBuf,
     log_dir: PathBuf,
     config: StorageConfig,
     catalog: CatalogImage,
-    shapes: HashMap<TableId, TableShape>,
+    /// Row layouts of the tables in `catalog` (merges compute identities).
+    layouts: HashMap<TableId, RowLayout>,
     /// Pairs under construction and sealed ones, ordered by timestamp range.
     pairs: Vec<Pair>,
     precreated: Option<Pair>,
@@ -102,7 +98,7 @@ impl Checkpointer {
             log_dir: root_dir.join("log"),
             config,
             catalog: CatalogImage::default(),
-            shapes: HashMap::new(),
+            layouts: HashMap::new(),
             pairs: Vec::new(),
             precreated: None,
             tombstones: Vec::new(),
@@ -119,7 +115,9 @@ impl Checkpointer {
         if let Some(root) = root {
             checkpointer.catalog = root.catalog.clone();
             for (&id, def) in &root.catalog.tables {
-                checkpointer.add_shape(id, def.clone());
+                checkpointer
+                    .layouts
+                    .insert(id, RowLayout::new(&def.columns));
             }
             checkpointer.next_pair_id = root.next_pair_id;
             checkpointer.checkpoint_ts = root.checkpoint_ts;
@@ -168,11 +166,6 @@ impl Checkpointer {
         Ok(())
     }
 
-    fn add_shape(&mut self, id: TableId, def: TableDef) {
-        let layout = RowLayout::new(&def.columns);
-        self.shapes.insert(id, TableShape { def, layout });
-    }
-
     /// Applies one log record at or above the checkpoint.
     fn apply(&mut self, record: &Record) -> SqlResult<()> {
         self.max_ts_seen = self.max_ts_seen.max(record.ts());
@@ -203,10 +196,11 @@ impl Checkpointer {
             Record::CreateTable { id, def, .. } => {
                 self.catalog.tables.insert(*id, def.clone());
                 self.catalog.next_table = self.catalog.next_table.max(id + 1);
-                self.add_shape(*id, def.clone());
+                self.layouts.insert(*id, RowLayout::new(&def.columns));
             }
             Record::DropTable { id, .. } => {
                 self.catalog.tables.remove(id);
+                self.layouts.remove(id);
             }
             Record::Option {
                 delayed_durability, ..
@@ -296,9 +290,7 @@ impl Checkpointer {
         let above = self.checkpoint_ts;
         let log_dir = self.log_dir.clone();
         read_range(&log_dir, self.read_lsn, limit, |lsn, payload| {
-            for record in
-                decode_all(payload).map_err(|m| errors::recovery_failed(&log_dir, lsn, &m.0))?
-            {
+            for record in decode_block(payload, &log_dir, lsn)? {
                 if record.ts() > above {
                     self.apply(&record)?;
                 }
@@ -332,8 +324,7 @@ impl Checkpointer {
         let log_dir = self.log_dir.clone();
         let mut later: Vec<(u64, Vec<u8>)> = Vec::new();
         read_range(&log_dir, self.read_lsn, limit, |lsn, payload| {
-            let records =
-                decode_all(payload).map_err(|m| errors::recovery_failed(&log_dir, lsn, &m.0))?;
+            let records = decode_block(payload, &log_dir, lsn)?;
             let mut holds_later = false;
             for record in records {
                 if record.ts() > ts {
@@ -412,9 +403,7 @@ impl Checkpointer {
         self.checkpoint_ts = ts;
         self.replay_lsn = replay_lsn;
         for (lsn, payload) in later {
-            for record in
-                decode_all(&payload).map_err(|m| errors::recovery_failed(&log_dir, lsn, &m.0))?
-            {
+            for record in decode_block(&payload, &log_dir, lsn)? {
                 if record.ts() > ts {
                     self.apply(&record)?;
                 }
@@ -494,16 +483,15 @@ impl Checkpointer {
             let delta_len = self.pairs[i].delta.sync()?;
             let source = &self.pairs[i];
             let deleted = DeletedRows::read(&source.delta.path, delta_len)?;
-            let shapes = &self.shapes;
-            let catalog = &self.catalog;
+            let (tables, layouts) = (&self.catalog.tables, &self.layouts);
             read_entries(&source.data.path, 0..data_len, |entry| {
                 // Rows of dropped tables go no further.
-                if !catalog.tables.contains_key(&entry.table) {
+                let Some(def) = tables.get(&entry.table) else {
                     return Ok(());
-                }
-                let shape = &shapes[&entry.table];
+                };
+                let layout = &layouts[&entry.table];
                 if deleted.take(entry.table, entry.begin_ts, &mut identity, |out| {
-                    row_identity(&shape.def, &shape.layout, entry.bytes, out)
+                    row_identity(def, layout, entry.bytes, out)
                 }) {
                     return Ok(());
                 }

@@ -90,7 +90,6 @@ struct Segments {
     dir: PathBuf,
     segment_bytes: u64,
     current: File,
-    current_path: PathBuf,
     /// The log sequence number of the segment's first byte.
     current_start: u64,
     current_len: u64,
@@ -128,7 +127,6 @@ impl Segments {
         };
         sync_dir(&self.dir)?;
         self.current = file;
-        self.current_path = path;
         self.current_start = start;
         self.current_len = len;
         self.used = 0;
@@ -224,7 +222,6 @@ impl LogWriter {
                 dir: dir.to_path_buf(),
                 segment_bytes,
                 current,
-                current_path: path,
                 current_start: tail.segment_start,
                 current_len,
                 used: tail.end - tail.segment_start,
@@ -285,7 +282,7 @@ impl LogWriter {
     pub fn append_commit<'c>(
         &self,
         ts: u64,
-        changes: impl ExactSizeIterator<Item = super::record::Change<'c>>,
+        changes: impl Iterator<Item = super::record::Change<'c>>,
         delayed: bool,
     ) -> SqlResult<()> {
         let mut pending = self.lock();
@@ -455,4 +452,23 @@ impl LogWriter {
         self.segments.lock().expect("log segments").spare = Some(file);
         Ok(())
     }
+}
+
+/// The log's timer thread: flushes delayed-durability records every
+/// `interval` and keeps a spare segment ready, until `stop` is set.
+pub fn spawn_flusher(
+    log: std::sync::Arc<LogWriter>,
+    interval: std::time::Duration,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+) -> std::io::Result<std::thread::JoinHandle<()>> {
+    std::thread::Builder::new()
+        .name("hekla-log-flush".to_string())
+        .spawn(move || {
+            while !stop.load(Ordering::Acquire) {
+                std::thread::park_timeout(interval);
+                log.flush_if_pending();
+                // A full disk shows up again at the next segment switch.
+                let _ = log.prepare_spare();
+            }
+        })
 }

@@ -22,7 +22,7 @@ mod rows;
 pub use checkpoint::CheckpointReport;
 pub(crate) use checkpoint::{run as run_checkpointer, Checkpointer, Request};
 pub use log_writer::LogStats;
-pub(crate) use log_writer::LogWriter;
+pub(crate) use log_writer::{spawn_flusher, LogWriter};
 pub use pair::{CheckpointFileInfo, FileState, FileType};
 pub use record::DelayedDurability;
 pub(crate) use record::Record;
@@ -148,28 +148,27 @@ impl DirectoryLock {
 /// The commit path's way into the log.
 pub(crate) struct DurableLog {
     pub log: Arc<LogWriter>,
-    pub delayed: Arc<AtomicU8>,
+    pub delayed: Arc<DelayedSetting>,
 }
 
-pub(crate) fn delayed_from_code(code: u8) -> DelayedDurability {
-    match code {
-        1 => DelayedDurability::Allowed,
-        2 => DelayedDurability::Forced,
-        _ => DelayedDurability::Disabled,
+/// The database's `DELAYED_DURABILITY` setting, read on every commit.
+#[derive(Default)]
+pub(crate) struct DelayedSetting(AtomicU8);
+
+impl DelayedSetting {
+    pub fn get(&self) -> DelayedDurability {
+        // Only `set` stores, and only valid codes.
+        DelayedDurability::from_code(self.0.load(Ordering::Relaxed)).unwrap_or_default()
     }
-}
 
-pub(crate) fn delayed_code(mode: DelayedDurability) -> u8 {
-    match mode {
-        DelayedDurability::Disabled => 0,
-        DelayedDurability::Allowed => 1,
-        DelayedDurability::Forced => 2,
+    pub fn set(&self, mode: DelayedDurability) {
+        self.0.store(mode.code(), Ordering::Relaxed);
     }
 }
 
 impl CommitLog for DurableLog {
     fn append(&self, record: &CommitRecord<'_>) -> SqlResult<()> {
-        let mode = delayed_from_code(self.delayed.load(Ordering::Relaxed));
+        let mode = self.delayed.get();
         // Identities first, into one buffer the changes then borrow from.
         let mut identities = Vec::new();
         let mut spans = Vec::new();

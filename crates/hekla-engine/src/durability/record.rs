@@ -42,14 +42,14 @@ pub enum DelayedDurability {
 }
 
 impl DelayedDurability {
-    fn code(self) -> u8 {
+    pub(crate) fn code(self) -> u8 {
         match self {
             DelayedDurability::Disabled => 0,
             DelayedDurability::Allowed => 1,
             DelayedDurability::Forced => 2,
         }
     }
-    fn from_code(code: u8) -> Decoded<DelayedDurability> {
+    pub(crate) fn from_code(code: u8) -> Decoded<DelayedDurability> {
         Ok(match code {
             0 => DelayedDurability::Disabled,
             1 => DelayedDurability::Allowed,
@@ -215,8 +215,18 @@ impl<'a> CommitPartWriter<'a> {
     }
 }
 
+/// Decodes the records of the log block at `lsn` in `log_dir`; a record
+/// that does not decode is corruption naming the log.
+pub fn decode_block<'a>(
+    payload: &'a [u8],
+    log_dir: &std::path::Path,
+    lsn: u64,
+) -> hekla_types::SqlResult<Vec<Record<'a>>> {
+    decode_all(payload).map_err(|m| crate::errors::recovery_failed(log_dir, lsn, &m.0))
+}
+
 /// Decodes the records of one block payload, in order.
-pub fn decode_all(payload: &[u8]) -> Decoded<Vec<Record<'_>>> {
+fn decode_all(payload: &[u8]) -> Decoded<Vec<Record<'_>>> {
     let mut d = Decoder::new(payload);
     let mut records = Vec::new();
     while !d.is_empty() {

@@ -7,7 +7,7 @@
 use super::log_reader;
 use super::log_writer::LogTail;
 use super::pair::{block_offsets, data_path, delta_path, read_entries, DeletedRows};
-use super::record::{decode_all, Change, Record};
+use super::record::{decode_block, Change, Record};
 use super::root::{PairImage, Root};
 use super::StorageConfig;
 use crate::catalog::TableId;
@@ -113,8 +113,7 @@ pub(crate) fn recover(
     };
     let log_dir = dir.join("log");
     let tail = log_reader::recover(&log_dir, replay_lsn, |lsn, payload| {
-        let records =
-            decode_all(payload).map_err(|m| errors::recovery_failed(&log_dir, lsn, &m.0))?;
+        let records = decode_block(payload, &log_dir, lsn)?;
         for record in records {
             replay.apply(record, &log_dir, lsn)?;
         }
@@ -241,6 +240,32 @@ enum OwnedChange {
     Delete(TableId, u64, Vec<u8>),
 }
 
+impl From<&Change<'_>> for OwnedChange {
+    fn from(change: &Change<'_>) -> OwnedChange {
+        match *change {
+            Change::Insert { table, row } => OwnedChange::Insert(table, row.to_vec()),
+            Change::Delete {
+                table,
+                begin_ts,
+                identity,
+            } => OwnedChange::Delete(table, begin_ts, identity.to_vec()),
+        }
+    }
+}
+
+impl OwnedChange {
+    fn view(&self) -> Change<'_> {
+        match self {
+            OwnedChange::Insert(table, row) => Change::Insert { table: *table, row },
+            OwnedChange::Delete(table, begin_ts, identity) => Change::Delete {
+                table: *table,
+                begin_ts: *begin_ts,
+                identity,
+            },
+        }
+    }
+}
+
 struct Replay<'a> {
     db: &'a Database,
     checkpoint_ts: u64,
@@ -260,23 +285,18 @@ impl Replay<'_> {
         self.max_ts = self.max_ts.max(ts);
         match record {
             Record::CommitPart { ts, last, changes } => {
-                let owned = changes.into_iter().map(|change| match change {
-                    Change::Insert { table, row } => OwnedChange::Insert(table, row.to_vec()),
-                    Change::Delete {
-                        table,
-                        begin_ts,
-                        identity,
-                    } => OwnedChange::Delete(table, begin_ts, identity.to_vec()),
-                });
-                let mut all = self.parts.remove(&ts).unwrap_or_default();
-                all.extend(owned);
+                // Earlier parts wait, copied, for the last; a transaction
+                // in one part (nearly all) is applied straight from the block.
                 if !last {
-                    self.parts.insert(ts, all);
+                    let parts = self.parts.entry(ts).or_default();
+                    parts.extend(changes.iter().map(OwnedChange::from));
                     return Ok(());
                 }
+                let earlier = self.parts.remove(&ts).unwrap_or_default();
                 self.report.commits_replayed += 1;
-                self.report.rows_replayed += all.len() as u64;
-                for change in all {
+                self.report.rows_replayed += (earlier.len() + changes.len()) as u64;
+                let earlier = earlier.iter().map(OwnedChange::view);
+                for change in earlier.chain(changes) {
                     self.apply_change(ts, change, log_dir, lsn)?;
                 }
             }
@@ -296,25 +316,23 @@ impl Replay<'_> {
         Ok(())
     }
 
-    fn apply_change(
-        &self,
-        ts: u64,
-        change: OwnedChange,
-        log_dir: &Path,
-        lsn: u64,
-    ) -> SqlResult<()> {
+    fn apply_change(&self, ts: u64, change: Change<'_>, log_dir: &Path, lsn: u64) -> SqlResult<()> {
         let corrupt = |problem: String| errors::recovery_failed(log_dir, lsn, &problem);
         match change {
-            OwnedChange::Insert(id, row) => {
+            Change::Insert { table: id, row } => {
                 if let Some(table) = self.tables.get(id, log_dir, lsn)? {
-                    table.restore_row(ts, &row).map_err(corrupt)?;
+                    table.restore_row(ts, row).map_err(corrupt)?;
                 }
             }
-            OwnedChange::Delete(id, begin_ts, identity) => {
+            Change::Delete {
+                table: id,
+                begin_ts,
+                identity,
+            } => {
                 let Some(table) = self.tables.get(id, log_dir, lsn)? else {
                     return Ok(());
                 };
-                let version = table.find_restored(begin_ts, &identity).ok_or_else(|| {
+                let version = table.find_restored(begin_ts, identity).ok_or_else(|| {
                     corrupt(format!(
                         "a commit at timestamp {ts} deletes a row of table {id} (born at {begin_ts}) that does not exist"
                     ))

@@ -62,11 +62,7 @@ impl Root {
         let catalog = &self.catalog;
         e.u32(catalog.next_schema);
         e.u32(catalog.next_table);
-        e.u8(match catalog.delayed_durability {
-            DelayedDurability::Disabled => 0,
-            DelayedDurability::Allowed => 1,
-            DelayedDurability::Forced => 2,
-        });
+        e.u8(catalog.delayed_durability.code());
         e.u32(catalog.schemas.len() as u32);
         for (&id, name) in &catalog.schemas {
             e.u32(id);
@@ -103,12 +99,7 @@ impl Root {
         let next_pair_id = d.u64()?;
         let next_schema = d.u32()?;
         let next_table = d.u32()?;
-        let delayed_durability = match d.u8()? {
-            0 => DelayedDurability::Disabled,
-            1 => DelayedDurability::Allowed,
-            2 => DelayedDurability::Forced,
-            other => return Err(Malformed(format!("unknown delayed durability {other}"))),
-        };
+        let delayed_durability = DelayedDurability::from_code(d.u8()?)?;
         let mut schemas = BTreeMap::new();
         for _ in 0..d.u32()? {
             schemas.insert(d.u32()?, d.str()?);

@@ -10,6 +10,7 @@ use hekla_engine::{
 use hekla_types::{Collation, DataType, Length, SortOrder, SqlError, SqlResult, Value};
 use std::collections::BTreeMap;
 use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 pub const WRITE_CONFLICT: u32 = 41302;
@@ -218,5 +219,52 @@ impl Rng {
     /// A number in `0..n`.
     pub fn below(&mut self, n: u64) -> u64 {
         self.next_u64() % n
+    }
+}
+
+/// A scratch directory under the system temp directory, removed when
+/// dropped unless the test is failing: then it is kept (and named) for a
+/// post-mortem.
+pub struct Scratch(pub PathBuf);
+
+impl Scratch {
+    pub fn new(name: &str) -> Scratch {
+        let path = unique_path(&format!("hekla-{name}"));
+        std::fs::create_dir_all(&path).expect("create scratch directory");
+        Scratch(path)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            eprintln!("test failed; its files are kept in {}", self.0.display());
+        } else {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+/// A path under the system temp directory no other test uses.
+pub fn unique_path(prefix: &str) -> PathBuf {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("clock after 1970")
+        .as_nanos();
+    std::env::temp_dir().join(format!("{prefix}-{}-{nanos}", std::process::id()))
+}
+
+/// Replaces `to` with a copy of the directory tree `from`.
+pub fn copy_dir(from: &Path, to: &Path) {
+    let _ = std::fs::remove_dir_all(to);
+    std::fs::create_dir_all(to).expect("create copy");
+    for entry in std::fs::read_dir(from).expect("list directory") {
+        let entry = entry.expect("directory entry");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("file type").is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy file");
+        }
     }
 }
