@@ -165,6 +165,8 @@ pub struct LogWriter {
     segments: Mutex<Segments>,
     /// The LSN up to which the log is written and synced.
     written: AtomicU64,
+    /// Where the log ended when it opened, for `stats`.
+    opened_at: u64,
     flushes: AtomicU64,
     records: AtomicU64,
 }
@@ -228,6 +230,7 @@ impl LogWriter {
                 spare: None,
             }),
             written: AtomicU64::new(tail.end),
+            opened_at: tail.end,
             flushes: AtomicU64::new(0),
             records: AtomicU64::new(0),
         })
@@ -242,7 +245,7 @@ impl LogWriter {
         LogStats {
             flushes: self.flushes.load(Ordering::Relaxed),
             records: self.records.load(Ordering::Relaxed),
-            bytes: self.written_lsn(),
+            bytes: self.written_lsn() - self.opened_at,
         }
     }
 
