@@ -456,6 +456,9 @@ impl Database {
             .shared
             .gc
             .collect_all(&self.shared.txns, &self.shared.clock);
+        // The background collector may hold a batch it took before this
+        // pass; wait for it, so that figures read right after are settled.
+        self.shared.gc.settle();
         // Slots go back to the heap once the epoch has moved on; nudge it so
         // that memory figures read right after are settled.
         for _ in 0..4 {

@@ -18,7 +18,7 @@ use crate::txn_table::TxnTable;
 use crate::version::VersionPtr;
 use crate::word::FREE;
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// A committing thread starts collecting once this many versions wait in
@@ -50,6 +50,9 @@ pub(crate) struct Collector {
     /// A recent value of the oldest active read timestamp; never too high.
     watermark: AtomicU64,
     collected: AtomicU64,
+    /// Versions taken off a queue and not yet processed: another thread's
+    /// pass may be mid-way when someone asks for everything to be done.
+    in_flight: AtomicUsize,
 }
 
 impl Collector {
@@ -108,11 +111,21 @@ impl Collector {
         total
     }
 
+    /// Versions queued or being collected.
     pub fn pending(&self) -> usize {
-        self.queues
+        let queued: usize = self
+            .queues
             .iter()
             .map(|shard| shard.lock().expect("gc queue").len())
-            .sum()
+            .sum();
+        queued + self.in_flight.load(Ordering::Acquire)
+    }
+
+    /// Waits until no other thread's collection pass is mid-way.
+    pub fn settle(&self) {
+        while self.in_flight.load(Ordering::Acquire) > 0 {
+            std::thread::yield_now();
+        }
     }
 
     fn take_ready(
@@ -141,6 +154,9 @@ impl Collector {
                 break;
             }
         }
+        // Counted while the queue is still locked, so that `pending` never
+        // misses these versions between the queue and `process`.
+        self.in_flight.fetch_add(ready.len(), Ordering::AcqRel);
         ready
     }
 
@@ -174,6 +190,8 @@ impl Collector {
         }
         self.collected
             .fetch_add(freed.len() as u64, Ordering::Relaxed);
+        // Unlinked and marked free: for `pending`, these are done.
+        self.in_flight.fetch_sub(freed.len(), Ordering::AcqRel);
         freed.sort_unstable_by_key(|(table, size, _)| (table.address(), *size));
         // Counted references keep each table's heap alive for the closure,
         // which may run after the database is gone.
