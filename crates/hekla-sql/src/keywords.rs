@@ -196,16 +196,36 @@ const LONGEST: usize = 30;
 
 /// True if `word` (any case) is a reserved keyword.
 pub fn is_reserved(word: &str) -> bool {
-    if word.len() > LONGEST || word.len() < 2 {
-        return false;
+    let upper = UpperWord::new(word);
+    let upper = upper.as_str();
+    upper.len() >= 2 && RESERVED.binary_search(&upper).is_ok()
+}
+
+/// A word in ASCII upper case, on the stack, for matching keywords without
+/// allocating. Words longer than any keyword, or not ASCII, become "" (they
+/// match no keyword).
+pub struct UpperWord {
+    buffer: [u8; LONGEST],
+    length: usize,
+}
+
+impl UpperWord {
+    pub fn new(word: &str) -> UpperWord {
+        let mut upper = UpperWord {
+            buffer: [0; LONGEST],
+            length: 0,
+        };
+        if word.len() <= LONGEST && word.is_ascii() {
+            upper.buffer[..word.len()].copy_from_slice(word.as_bytes());
+            upper.buffer[..word.len()].make_ascii_uppercase();
+            upper.length = word.len();
+        }
+        upper
     }
-    let mut buffer = [0u8; LONGEST];
-    let upper = &mut buffer[..word.len()];
-    upper.copy_from_slice(word.as_bytes());
-    upper.make_ascii_uppercase();
-    RESERVED
-        .binary_search_by(|probe| probe.as_bytes().cmp(upper))
-        .is_ok()
+
+    pub fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.buffer[..self.length]).expect("ASCII by construction")
+    }
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 //! the parser recognises (see [`crate::keywords`]).
 
 use crate::error::SyntaxError;
+use crate::keywords::is_reserved;
 use crate::span::Span;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,6 +69,8 @@ pub enum TokenKind {
 pub struct Token {
     pub kind: TokenKind,
     pub span: Span,
+    /// A `Word` that is a reserved keyword (looked up once, here).
+    pub reserved: bool,
 }
 
 /// Splits `source` into tokens ending with one `Eof`.
@@ -121,13 +124,16 @@ impl Lexer<'_> {
                 self.tokens.push(Token {
                     kind: TokenKind::Eof,
                     span: Span::new(start as u32, start as u32, line),
+                    reserved: false,
                 });
                 return Ok(());
             }
             let kind = self.token()?;
+            let reserved = kind == TokenKind::Word && is_reserved(&self.source[start..self.pos]);
             self.tokens.push(Token {
                 kind,
                 span: Span::new(start as u32, self.pos as u32, line),
+                reserved,
             });
         }
     }

@@ -4,7 +4,7 @@
 
 use super::{Parser, Result, CHAIN_COST};
 use crate::ast::*;
-use crate::keywords::is_reserved;
+use crate::keywords::{is_reserved, UpperWord};
 use crate::lexer::{string_value, TokenKind};
 
 /// Reserved words that are nonetheless called like functions.
@@ -368,8 +368,9 @@ impl Parser<'_> {
     fn word_expr(&mut self) -> Result<Expr> {
         let token = self.peek();
         let start = token.span;
-        let word = self.text(token).to_ascii_uppercase();
-        let kind = match word.as_str() {
+        let word = UpperWord::new(self.text(token));
+        let word = word.as_str();
+        let kind = match word {
             "NULL" => {
                 self.advance();
                 ExprKind::Literal(Literal::Null)
@@ -424,9 +425,9 @@ impl Parser<'_> {
                         return Ok(niladic_call(function, start));
                     }
                 }
-                let callable = RESERVED_FUNCTIONS.contains(&word.as_str())
-                    && self.kind_at(1) == TokenKind::LParen;
-                if is_reserved(&word) && !callable {
+                let callable =
+                    RESERVED_FUNCTIONS.contains(&word) && self.kind_at(1) == TokenKind::LParen;
+                if token.reserved && !callable {
                     return Err(self.error_here());
                 }
                 return self.name_expr();

@@ -17,7 +17,7 @@ mod query;
 
 use crate::ast::*;
 use crate::error::SyntaxError;
-use crate::keywords::is_reserved;
+use crate::keywords::UpperWord;
 use crate::lexer::{quoted_ident_value, tokenize, Token, TokenKind};
 use crate::span::Span;
 
@@ -201,7 +201,7 @@ impl<'a> Parser<'a> {
 
     /// True if the current token is a word that is not reserved.
     fn at_plain_word(&self) -> bool {
-        self.at(TokenKind::Word) && !is_reserved(self.text(self.peek()))
+        self.at(TokenKind::Word) && !self.peek().reserved
     }
 
     // -- errors -------------------------------------------------------------
@@ -218,7 +218,7 @@ impl<'a> Parser<'a> {
 
     fn error_at(&self, token: Token) -> SyntaxError {
         let text = self.text(token);
-        if token.kind == TokenKind::Word && is_reserved(text) {
+        if token.reserved {
             SyntaxError::near_keyword(text, token.span.line)
         } else {
             SyntaxError::near(text, token.span.line)
@@ -252,7 +252,7 @@ impl<'a> Parser<'a> {
     /// An identifier: an unreserved word or a quoted name.
     fn ident(&mut self) -> Result<Ident> {
         match self.kind() {
-            TokenKind::Word if !is_reserved(self.text(self.peek())) => Ok(self.word_ident()),
+            TokenKind::Word if !self.peek().reserved => Ok(self.word_ident()),
             TokenKind::QuotedIdent => {
                 let token = self.advance();
                 Ok(Ident {
@@ -406,10 +406,7 @@ impl<'a> Parser<'a> {
         if token.kind == TokenKind::LParen {
             return self.select_statement(Vec::new());
         }
-        if token.kind == TokenKind::Word
-            && self.kind_at(1) == TokenKind::Colon
-            && !is_reserved(self.text(token))
-        {
+        if token.kind == TokenKind::Word && self.kind_at(1) == TokenKind::Colon && !token.reserved {
             let label = self.ident()?;
             self.advance();
             return Ok(StatementKind::Label(label));
@@ -417,8 +414,9 @@ impl<'a> Parser<'a> {
         if token.kind != TokenKind::Word {
             return Err(self.error_here());
         }
-        let word = self.text(token).to_ascii_uppercase();
-        match word.as_str() {
+        let word = UpperWord::new(self.text(token));
+        let word = word.as_str();
+        match word {
             "SELECT" => self.select_statement(Vec::new()),
             "WITH" => self.with_statement(),
             "INSERT" => self.insert(Vec::new()),
@@ -480,12 +478,12 @@ impl<'a> Parser<'a> {
                 };
                 Ok(StatementKind::Checkpoint(duration))
             }
-            _ if UNSUPPORTED_STATEMENTS.contains(&word.as_str()) => {
+            _ if UNSUPPORTED_STATEMENTS.contains(&word) => {
                 Err(SyntaxError::unsupported(&word, token.span.line))
             }
             // A procedure call without EXEC is allowed as a batch's first
             // statement.
-            _ if self.pos == 0 && !is_reserved(&word) => {
+            _ if self.pos == 0 && !token.reserved => {
                 Ok(StatementKind::Exec(Box::new(self.exec_call()?)))
             }
             _ => Err(self.error_here()),
@@ -667,7 +665,7 @@ impl<'a> Parser<'a> {
     /// In an unparenthesised `WITH a = 1, b = 2` list, the words that end
     /// the list because a new clause or statement begins.
     fn at_option_boundary(&self) -> bool {
-        self.at_end_of_option() || (self.at(TokenKind::Word) && is_reserved(self.text(self.peek())))
+        self.at_end_of_option() || self.peek().reserved
     }
 }
 

@@ -202,7 +202,10 @@ fn long_operator_chains_are_bounded() {
     let terms = vec!["a = 1"; 900].join(" OR ");
     let tree = parse_batch(&format!("SELECT 1 WHERE {terms}")).unwrap();
     let printed = crate::print::to_sql(&tree);
-    assert_eq!(crate::print::to_sql(&parse_batch(&printed).unwrap()), printed);
+    assert_eq!(
+        crate::print::to_sql(&parse_batch(&printed).unwrap()),
+        printed
+    );
     let terms = vec!["1"; 5000].join(" + ");
     assert_eq!(error(&format!("SELECT {terms}")).number, 191);
     let list = vec!["1"; 50_000].join(", ");

@@ -4,6 +4,7 @@
 mod durability;
 mod engine;
 mod histogram;
+mod parse;
 mod range_index;
 mod report;
 mod workload;
@@ -24,6 +25,8 @@ enum Bench {
     RangeIndex(range_index::RangeIndexArgs),
     /// Durable and delayed commits/s, checkpoints and recovery, next to the disk's own figures.
     Durability(durability::DurabilityArgs),
+    /// T-SQL parsing: statements/s and MB/s for the sales-order procedure, YCSB and a corpus.
+    Parse(parse::ParseArgs),
 }
 
 pub fn run(args: BenchArgs) -> Result<(), String> {
@@ -34,6 +37,7 @@ pub fn run(args: BenchArgs) -> Result<(), String> {
         Bench::Engine(args) => engine::run(args),
         Bench::RangeIndex(args) => range_index::run(args),
         Bench::Durability(args) => durability::run(args),
+        Bench::Parse(args) => parse::run(args),
     }
 }
 
