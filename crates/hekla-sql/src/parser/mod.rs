@@ -479,7 +479,7 @@ impl<'a> Parser<'a> {
                 Ok(StatementKind::Checkpoint(duration))
             }
             _ if UNSUPPORTED_STATEMENTS.contains(&word) => {
-                Err(SyntaxError::unsupported(&word, token.span.line))
+                Err(SyntaxError::unsupported(word, token.span.line))
             }
             // A procedure call without EXEC is allowed as a batch's first
             // statement.
