@@ -194,11 +194,49 @@ const RESERVED: &[&str] = &[
 /// Longest reserved keyword, so longer words skip the lookup.
 const LONGEST: usize = 30;
 
-/// True if `word` (any case) is a reserved keyword.
+/// True if `word` (any case) is a reserved keyword. The lexer asks once per
+/// word, so this is an open-addressing hash lookup: usually one probe and at
+/// most one string comparison.
 pub fn is_reserved(word: &str) -> bool {
-    let upper = UpperWord::new(word);
-    let upper = upper.as_str();
-    upper.len() >= 2 && RESERVED.binary_search(&upper).is_ok()
+    if word.len() < 2 || word.len() > LONGEST {
+        return false;
+    }
+    let table = reserved_table();
+    let mut slot = hash(word.as_bytes()) as usize & (TABLE_SLOTS - 1);
+    loop {
+        match table[slot] {
+            EMPTY => return false,
+            index if RESERVED[index as usize].eq_ignore_ascii_case(word) => return true,
+            _ => slot = (slot + 1) & (TABLE_SLOTS - 1),
+        }
+    }
+}
+
+/// Slots in the hash table: a power of two, under half full.
+const TABLE_SLOTS: usize = 512;
+const EMPTY: u8 = u8::MAX;
+
+/// FNV-1a over the upper-cased bytes, so any case of a word hashes alike.
+fn hash(bytes: &[u8]) -> u32 {
+    bytes.iter().fold(2_166_136_261u32, |h, &b| {
+        (h ^ u32::from(b.to_ascii_uppercase())).wrapping_mul(16_777_619)
+    })
+}
+
+/// `RESERVED` indexes by hash of the word.
+fn reserved_table() -> &'static [u8; TABLE_SLOTS] {
+    static TABLE: std::sync::OnceLock<[u8; TABLE_SLOTS]> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut table = [EMPTY; TABLE_SLOTS];
+        for (index, word) in RESERVED.iter().enumerate() {
+            let mut slot = hash(word.as_bytes()) as usize & (TABLE_SLOTS - 1);
+            while table[slot] != EMPTY {
+                slot = (slot + 1) & (TABLE_SLOTS - 1);
+            }
+            table[slot] = index as u8;
+        }
+        table
+    })
 }
 
 /// A word in ASCII upper case, on the stack, for matching keywords without
@@ -236,6 +274,20 @@ mod tests {
     fn list_is_sorted_and_bounded() {
         assert!(RESERVED.windows(2).all(|pair| pair[0] < pair[1]));
         assert!(RESERVED.iter().all(|word| word.len() <= LONGEST));
+        assert!(RESERVED.len() * 2 < TABLE_SLOTS && RESERVED.len() < EMPTY as usize);
+    }
+
+    #[test]
+    fn every_listed_word_is_found_and_near_misses_are_not() {
+        for word in RESERVED {
+            assert!(is_reserved(word), "{word}");
+            assert!(is_reserved(&word.to_ascii_lowercase()), "{word}");
+            assert!(!is_reserved(&format!("{word}X")), "{word}X");
+            assert!(
+                !is_reserved(&word[1..]) || RESERVED.contains(&&word[1..]),
+                "{word}"
+            );
+        }
     }
 
     #[test]
