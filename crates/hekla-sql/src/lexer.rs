@@ -97,10 +97,27 @@ struct Lexer<'a> {
     tokens: Vec<Token>,
 }
 
+/// True if `name` lexes as one `Word`: an unquoted identifier, or a
+/// `$name` pseudo-column such as `$action`.
+pub(crate) fn is_bare_identifier(name: &str) -> bool {
+    let body = match name.strip_prefix('$') {
+        Some(rest) if rest.starts_with(char::is_alphabetic) => rest,
+        Some(_) => return false,
+        None => name,
+    };
+    let mut chars = body.chars();
+    chars
+        .next()
+        .is_some_and(|c| is_identifier_start(c) || name.starts_with('$'))
+        && chars.all(is_identifier_part)
+}
+
+/// Characters that may begin an unquoted name.
 fn is_identifier_start(c: char) -> bool {
     c.is_alphabetic() || c == '_' || c == '#'
 }
 
+/// Characters that may continue an unquoted name.
 fn is_identifier_part(c: char) -> bool {
     c.is_alphanumeric() || matches!(c, '_' | '#' | '@' | '$')
 }
@@ -251,7 +268,9 @@ impl Lexer<'_> {
             b'!' if next == b'>' => (NotGt, 2),
             _ => {
                 let ch = self.char_at(self.pos).unwrap_or('\u{fffd}');
-                if is_identifier_start(ch) || ch == '$' {
+                let pseudo_column =
+                    ch == '$' && self.char_at(self.pos + 1).is_some_and(char::is_alphabetic);
+                if is_identifier_start(ch) || pseudo_column {
                     self.pos += ch.len_utf8();
                     self.identifier_rest();
                     return self.checked_word(Word);

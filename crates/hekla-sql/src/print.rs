@@ -14,6 +14,7 @@ use std::fmt::{self, Display, Formatter, Write as _};
 use crate::ast::precedence;
 use crate::ast::*;
 use crate::keywords::is_reserved;
+use crate::lexer::is_bare_identifier;
 
 /// The text of a batch: its statements, one per line (compound statements
 /// take several).
@@ -171,9 +172,7 @@ fn create_verb(or_alter: bool, alter: bool) -> &'static str {
 /// True if `value` can be written without brackets as far as the lexer is
 /// concerned (reserved keywords aside).
 fn is_bare_word(value: &str) -> bool {
-    let mut chars = value.chars();
-    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_' || c == '#')
-        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '@' | '$' | '#'))
+    is_bare_identifier(value)
 }
 
 fn bracketed(f: &mut Formatter<'_>, value: &str) -> fmt::Result {
@@ -773,15 +772,24 @@ impl Display for SelectItem {
                 Some(qualifier) => write!(f, "{qualifier}.*"),
                 None => f.write_str("*"),
             },
-            SelectItem::Expr { expr, alias, .. } => {
-                write!(f, "{expr}{}", opt(" AS ", alias.as_ref()))
-            }
+            // Items are scalar: a predicate needs its parentheses back.
+            SelectItem::Expr { expr, alias, .. } => write!(
+                f,
+                "{}{}",
+                operand(expr, precedence::ADDITIVE),
+                opt(" AS ", alias.as_ref())
+            ),
             SelectItem::Assign {
                 variable: name,
                 op,
                 value,
                 ..
-            } => write!(f, "{} {op} {value}", variable(name)),
+            } => write!(
+                f,
+                "{} {op} {}",
+                variable(name),
+                operand(value, precedence::ADDITIVE)
+            ),
         }
     }
 }
@@ -2224,7 +2232,7 @@ mod tests {
         assert_eq!(id("a]b").to_string(), "[a]]b]");
         assert_eq!(id("my col").to_string(), "[my col]");
         assert_eq!(id("1st").to_string(), "[1st]");
-        assert_eq!(id("é").to_string(), "[é]");
+        assert_eq!(id("é").to_string(), "é", "non-ASCII letters lex as names");
         assert_eq!(obj("master..spt_values").to_string(), "master..spt_values");
         assert_eq!(obj("dbo.select").to_string(), "dbo.[select]");
         assert_eq!(print(col("t.key")), "t.[key]");

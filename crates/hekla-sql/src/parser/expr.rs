@@ -242,6 +242,12 @@ impl Parser<'_> {
         Ok(query)
     }
 
+    /// A scalar expression: arithmetic and below, no bare predicates
+    /// (select items, where SQL Server allows no boolean).
+    pub(super) fn scalar(&mut self) -> Result<Expr> {
+        self.additive()
+    }
+
     pub(super) fn additive(&mut self) -> Result<Expr> {
         self.binary_chain(precedence::ADDITIVE)
     }

@@ -356,8 +356,12 @@ impl<'a> Parser<'a> {
     fn alias_name(&mut self) -> Result<Ident> {
         if matches!(self.kind(), TokenKind::String | TokenKind::NString) {
             let token = self.advance();
+            let value = crate::lexer::string_value(self.text(token));
+            if value.chars().count() > crate::error::MAX_IDENTIFIER_LENGTH {
+                return Err(SyntaxError::identifier_too_long(&value, token.span.line));
+            }
             return Ok(Ident {
-                value: crate::lexer::string_value(self.text(token)),
+                value,
                 span: token.span,
             });
         }

@@ -78,8 +78,26 @@ impl Parser<'_> {
         }
         let value = if self.at(TokenKind::Word) {
             OptionValue::Words(vec![self.word_ident()])
+        } else if self.at(TokenKind::QuotedIdent) {
+            OptionValue::Words(vec![self.ident()?])
+        } else if matches!(
+            self.kind(),
+            TokenKind::Minus
+                | TokenKind::Plus
+                | TokenKind::Integer
+                | TokenKind::Decimal
+                | TokenKind::Float
+                | TokenKind::String
+                | TokenKind::NString
+                | TokenKind::Binary
+                | TokenKind::Money
+                | TokenKind::Variable
+        ) {
+            // A number, string or variable: `SET TEXTSIZE 100`, `SET
+            // LOCK_TIMEOUT -1`, `SET LANGUAGE N'us_english'`.
+            OptionValue::Expr(self.unary()?)
         } else {
-            OptionValue::Expr(self.expr()?)
+            return Err(self.error_here());
         };
         Ok(StatementKind::SetOption { options, value })
     }

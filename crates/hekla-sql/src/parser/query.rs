@@ -261,7 +261,7 @@ impl Parser<'_> {
             if let Some(op) = assign_op(self.kind_at(1)) {
                 let variable = self.variable_name()?;
                 self.advance();
-                let value = self.expr()?;
+                let value = self.scalar()?;
                 return Ok(SelectItem::Assign {
                     variable,
                     op,
@@ -277,14 +277,14 @@ impl Parser<'_> {
         if named_first && (self.at_ident() || !self.at(TokenKind::Word)) {
             let alias = self.alias_name()?;
             self.advance();
-            let expr = self.expr()?;
+            let expr = self.scalar()?;
             return Ok(SelectItem::Expr {
                 expr,
                 alias: Some(alias),
                 span: self.span_from(start),
             });
         }
-        let expr = self.expr()?;
+        let expr = self.scalar()?;
         let alias = self.optional_alias()?;
         Ok(SelectItem::Expr {
             expr,
