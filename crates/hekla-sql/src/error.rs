@@ -9,6 +9,9 @@ pub struct SyntaxError {
     pub number: u32,
     pub level: u8,
     pub state: u8,
+    /// The procedure or function being defined when the error was found
+    /// (SQL Server names it in the message header).
+    pub procedure: Option<String>,
     /// 1-based line within the batch.
     pub line: u32,
     pub message: String,
@@ -23,9 +26,16 @@ impl SyntaxError {
             number,
             level: 15,
             state: 1,
+            procedure: None,
             line,
             message,
         }
+    }
+
+    /// The same error, reported inside the definition of `module`.
+    pub fn in_module(mut self, module: &str) -> SyntaxError {
+        self.procedure.get_or_insert_with(|| module.to_string());
+        self
     }
 
     /// Msg 102: the generic "Incorrect syntax near 'x'.".
@@ -84,6 +94,7 @@ impl SyntaxError {
             number: 10794,
             level: 16,
             state: 94,
+            procedure: None,
             line,
             message: format!(
                 "The statement '{statement}' is not supported with memory optimized tables."
@@ -98,6 +109,7 @@ impl SyntaxError {
             number: 10794,
             level: 16,
             state: 1,
+            procedure: None,
             line,
             message: format!("The statement '{statement}' is not supported by hekla."),
         }
@@ -114,9 +126,13 @@ impl fmt::Display for SyntaxError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "Msg {}, Level {}, State {}, Line {}\n{}",
-            self.number, self.level, self.state, self.line, self.message
-        )
+            "Msg {}, Level {}, State {}, ",
+            self.number, self.level, self.state
+        )?;
+        if let Some(procedure) = &self.procedure {
+            write!(f, "Procedure {procedure}, ")?;
+        }
+        write!(f, "Line {}\n{}", self.line, self.message)
     }
 }
 

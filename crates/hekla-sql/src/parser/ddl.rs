@@ -756,6 +756,17 @@ impl Parser<'_> {
 
     fn procedure(&mut self, or_alter: bool, alter: bool) -> Result<StatementKind> {
         let name = self.object_name()?;
+        let module = name.name().value.clone();
+        self.procedure_rest(or_alter, alter, name)
+            .map_err(|error| error.in_module(&module))
+    }
+
+    fn procedure_rest(
+        &mut self,
+        or_alter: bool,
+        alter: bool,
+        name: ObjectName,
+    ) -> Result<StatementKind> {
         let params = self.parameters(false)?;
         let options = self.module_options()?;
         if self.is_word("FOR") && self.is_word_at(1, "REPLICATION") {
@@ -885,6 +896,17 @@ impl Parser<'_> {
 
     fn function(&mut self, or_alter: bool, alter: bool) -> Result<StatementKind> {
         let name = self.object_name()?;
+        let module = name.name().value.clone();
+        self.function_rest(or_alter, alter, name)
+            .map_err(|error| error.in_module(&module))
+    }
+
+    fn function_rest(
+        &mut self,
+        or_alter: bool,
+        alter: bool,
+        name: ObjectName,
+    ) -> Result<StatementKind> {
         let params = self.parameters(true)?;
         self.expect_word("RETURNS")?;
         let shape = if self.at(TokenKind::Variable) {

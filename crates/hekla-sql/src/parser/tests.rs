@@ -168,6 +168,11 @@ fn errors_name_the_token_and_line() {
         10794
     );
     assert_eq!(error("CREATE FROB x").number, 102);
+    let e = error("CREATE PROCEDURE dbo.p AS\nSELECT 1\nSELECT FROM t");
+    assert_eq!((e.procedure.as_deref(), e.line), (Some("p"), 3));
+    assert!(e
+        .to_string()
+        .starts_with("Msg 156, Level 15, State 1, Procedure p, Line 3\n"));
 }
 
 #[test]
