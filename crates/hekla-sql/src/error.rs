@@ -78,6 +78,15 @@ impl SyntaxError {
         )
     }
 
+    /// Msg 1038: `[]`, `""` or an empty string alias.
+    pub fn empty_name(line: u32) -> SyntaxError {
+        SyntaxError::new(
+            1038,
+            line,
+            "An object or column name is missing or empty. For SELECT INTO statements, verify each column has a name. For other statements, look for empty alias names. Aliases defined as \"\" or [] are not allowed. Change the alias to a valid name.".to_string(),
+        )
+    }
+
     /// Msg 191: nesting beyond [`crate::parser::MAX_DEPTH`].
     pub fn nested_too_deeply(line: u32) -> SyntaxError {
         SyntaxError::new(

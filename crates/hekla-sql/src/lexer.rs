@@ -361,6 +361,9 @@ impl Lexer<'_> {
                 self.pos += 1;
                 if kind == TokenKind::QuotedIdent {
                     let inner = &self.source[content_start..self.pos - 1];
+                    if inner.is_empty() {
+                        return Err(SyntaxError::empty_name(start_line));
+                    }
                     if inner.chars().count() > crate::error::MAX_IDENTIFIER_LENGTH {
                         return Err(SyntaxError::identifier_too_long(inner, start_line));
                     }
@@ -469,6 +472,8 @@ mod tests {
         );
         assert_eq!(tokenize("x /* /* */").unwrap_err().number, 113);
         assert_eq!(tokenize("[abc").unwrap_err().number, 105);
+        assert_eq!(tokenize("select []").unwrap_err().number, 1038);
+        assert_eq!(tokenize("select \"\"").unwrap_err().number, 1038);
         assert_eq!(tokenize(&"a".repeat(129)).unwrap_err().number, 103);
         assert_eq!(tokenize("a ? b").unwrap_err().number, 102);
     }

@@ -360,6 +360,9 @@ impl<'a> Parser<'a> {
             if value.chars().count() > crate::error::MAX_IDENTIFIER_LENGTH {
                 return Err(SyntaxError::identifier_too_long(&value, token.span.line));
             }
+            if value.is_empty() {
+                return Err(SyntaxError::empty_name(token.span.line));
+            }
             return Ok(Ident {
                 value,
                 span: token.span,

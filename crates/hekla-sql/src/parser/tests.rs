@@ -168,6 +168,7 @@ fn errors_name_the_token_and_line() {
         10794
     );
     assert_eq!(error("CREATE FROB x").number, 102);
+    assert_eq!(error("SELECT 1 AS ''").number, 1038);
     let e = error("CREATE PROCEDURE dbo.p AS\nSELECT 1\nSELECT FROM t");
     assert_eq!((e.procedure.as_deref(), e.line), (Some("p"), 3));
     assert!(e
