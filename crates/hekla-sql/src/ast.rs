@@ -1,5 +1,7 @@
 //! The T-SQL abstract syntax tree. Every node carries the [`Span`] of the
-//! text it was parsed from. The tree records meaning, not spelling: `x = e`
+//! text it was parsed from: expressions, names, clauses and list items have
+//! their own; a statement's payload struct (`Insert`, `CreateTable`, ...)
+//! is spanned by its [`Statement`]. The tree records meaning, not spelling: `x = e`
 //! and `e AS x` aliases, `TOP 5` and `TOP (5)`, redundant parentheses and
 //! keyword case all parse to the same nodes, so printing a tree and parsing
 //! the result gives the same tree back.
@@ -252,6 +254,7 @@ pub struct WindowFrame {
     pub start: FrameBound,
     /// `BETWEEN start AND end`; `None` for the one-bound form.
     pub end: Option<FrameBound>,
+    pub span: Span,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -396,6 +399,7 @@ pub struct OrderItem {
 pub struct OffsetFetch {
     pub offset: Expr,
     pub fetch: Option<Expr>,
+    pub span: Span,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -817,6 +821,7 @@ pub struct IndexLayout {
 pub struct IndexColumn {
     pub name: Ident,
     pub descending: bool,
+    pub span: Span,
 }
 
 /// An inline `INDEX name [UNIQUE] layout (columns) [WITH (...)]`, or the

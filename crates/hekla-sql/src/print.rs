@@ -2286,6 +2286,7 @@ mod tests {
                 units: FrameUnits::Rows,
                 start: FrameBound::UnboundedPreceding,
                 end: Some(FrameBound::CurrentRow),
+                span: Span::default(),
             }),
             span: Span::default(),
         });
@@ -2375,6 +2376,7 @@ mod tests {
         query.offset = Some(OffsetFetch {
             offset: int("10"),
             fetch: Some(int("5")),
+            span: Span::default(),
         });
         assert_eq!(
             query.to_string(),
@@ -2657,6 +2659,7 @@ mod tests {
             columns: vec![IndexColumn {
                 name: id("name"),
                 descending: true,
+                span: Span::default(),
             }],
             include: vec![],
             filter: None,

@@ -479,7 +479,11 @@ impl Parser<'_> {
                 parser.eat_word("ASC");
                 false
             };
-            Ok(IndexColumn { name, descending })
+            Ok(IndexColumn {
+                span: parser.span_from(name.span),
+                name,
+                descending,
+            })
         })?;
         self.expect(TokenKind::RParen)?;
         Ok(columns)

@@ -540,6 +540,7 @@ impl Parser<'_> {
             None
         };
         if let Some(units) = units {
+            let frame_start = self.previous_span();
             let (start, end) = if self.eat_word("BETWEEN") {
                 let start = self.frame_bound()?;
                 self.expect_word("AND")?;
@@ -547,7 +548,12 @@ impl Parser<'_> {
             } else {
                 (self.frame_bound()?, None)
             };
-            window.frame = Some(WindowFrame { units, start, end });
+            window.frame = Some(WindowFrame {
+                units,
+                start,
+                end,
+                span: self.span_from(frame_start),
+            });
         }
         self.expect(TokenKind::RParen)?;
         window.span = self.span_from(start);

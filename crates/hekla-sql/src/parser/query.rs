@@ -350,9 +350,10 @@ impl Parser<'_> {
 
     /// `OFFSET n ROW[S] [FETCH FIRST|NEXT m ROW[S] ONLY]`.
     fn offset_fetch(&mut self) -> Result<Option<OffsetFetch>> {
-        if !self.eat_word("OFFSET") {
+        if !self.is_word("OFFSET") {
             return Ok(None);
         }
+        let start = self.advance().span;
         let offset = self.expr()?;
         self.expect_rows()?;
         let fetch = if self.eat_word("FETCH") {
@@ -366,7 +367,11 @@ impl Parser<'_> {
         } else {
             None
         };
-        Ok(Some(OffsetFetch { offset, fetch }))
+        Ok(Some(OffsetFetch {
+            offset,
+            fetch,
+            span: self.span_from(start),
+        }))
     }
 
     fn expect_rows(&mut self) -> Result<()> {
