@@ -123,11 +123,6 @@ impl SyntaxError {
             message: format!("The statement '{statement}' is not supported by hekla."),
         }
     }
-
-    /// A statement parses but cannot be represented (a too large literal).
-    pub fn invalid(number: u32, line: u32, message: String) -> SyntaxError {
-        SyntaxError::new(number, line, message)
-    }
 }
 
 /// The two lines sqlcmd prints for an error.

@@ -10,10 +10,7 @@ impl Parser<'_> {
     pub(super) fn declare(&mut self) -> Result<StatementKind> {
         let start = self.expect_word("DECLARE")?;
         if self.at_plain_word() && self.is_word_at(1, "CURSOR") {
-            return Err(SyntaxError::not_supported_with_memory_optimized(
-                "DECLARE CURSOR",
-                start.line,
-            ));
+            return Err(SyntaxError::unsupported("DECLARE CURSOR", start.line));
         }
         let table_variable = self.at(TokenKind::Variable)
             && (self.is_word_at(1, "TABLE")
@@ -169,7 +166,7 @@ impl Parser<'_> {
             return Ok(StatementKind::AtomicBlock { options, body });
         }
         if self.is_word("DISTRIBUTED") {
-            return Err(SyntaxError::not_supported_with_memory_optimized(
+            return Err(SyntaxError::unsupported(
                 "BEGIN DISTRIBUTED TRANSACTION",
                 self.peek().span.line,
             ));
