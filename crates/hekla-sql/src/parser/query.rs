@@ -296,11 +296,14 @@ impl Parser<'_> {
     /// `a.b.*`: the qualifier before `.*`, consuming it all; otherwise
     /// nothing is consumed.
     fn wildcard_qualifier(&mut self) -> Result<Option<ObjectName>> {
+        // At most `db.schema.table.*`.
         let mut ahead = 0;
-        while matches!(
-            self.kind_at(ahead),
-            TokenKind::Word | TokenKind::QuotedIdent
-        ) && self.kind_at(ahead + 1) == TokenKind::Dot
+        while ahead < 6
+            && matches!(
+                self.kind_at(ahead),
+                TokenKind::Word | TokenKind::QuotedIdent
+            )
+            && self.kind_at(ahead + 1) == TokenKind::Dot
         {
             ahead += 2;
             if self.kind_at(ahead) == TokenKind::Star {

@@ -169,6 +169,8 @@ fn errors_name_the_token_and_line() {
     );
     assert_eq!(error("CREATE FROB x").number, 102);
     assert_eq!(error("SELECT 1 AS ''").number, 1038);
+    parse_one("SELECT db.s.t.* FROM db.s.t");
+    assert_eq!(error("SELECT a.db.s.t.* FROM t").number, 102);
     let e = error("CREATE PROCEDURE dbo.p AS\nSELECT 1\nSELECT FROM t");
     assert_eq!((e.procedure.as_deref(), e.line), (Some("p"), 3));
     assert!(e
@@ -216,4 +218,27 @@ fn long_operator_chains_are_bounded() {
     assert_eq!(error(&format!("SELECT {terms}")).number, 191);
     let list = vec!["1"; 50_000].join(", ");
     parse_batch(&format!("SELECT 1 WHERE a IN ({list})")).unwrap();
+}
+
+#[test]
+fn pathological_inputs_end_in_errors() {
+    // Each would take quadratic time, unbounded memory or the whole stack
+    // in a careless parser; all must end promptly in an error.
+    let cases = [
+        (format!("SELECT {}", "(".repeat(200_000)), 191),
+        (format!("SELECT {}", "a.".repeat(100_000)), 102),
+        ("BEGIN ".repeat(100_000), 191),
+        (
+            format!("SELECT {}", "CASE WHEN 1 = 1 THEN ".repeat(50_000)),
+            191,
+        ),
+        (format!("SELECT 1 WHERE a IN {}", "(".repeat(200_000)), 191),
+        ("SELECT 1 UNION ".repeat(50_000), 191),
+        (format!("SELECT * FROM {}", "a JOIN ".repeat(50_000)), 191),
+        (format!("SELECT {}*", "a.".repeat(100_000)), 102),
+        ("/*".repeat(100_000), 113),
+    ];
+    for (text, number) in cases {
+        assert_eq!(error(&text).number, number, "{}...", &text[..40]);
+    }
 }
