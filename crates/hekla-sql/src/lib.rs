@@ -7,6 +7,7 @@
 //! - [`script`] splits a script into batches on `GO` lines.
 
 pub mod ast;
+pub mod bind;
 pub mod error;
 pub mod keywords;
 pub mod lexer;

@@ -1,0 +1,4 @@
+//! Binding: syntax trees to typed, resolved forms the planner and executor
+//! run without looking names up again.
+
+pub mod types;
