@@ -15,6 +15,7 @@ pub mod parser;
 pub mod print;
 pub mod script;
 pub mod span;
+pub mod text_output;
 
 pub use error::SyntaxError;
 pub use parser::parse_batch;
