@@ -8,6 +8,7 @@
 
 pub mod ast;
 pub mod bind;
+pub mod catalog;
 pub mod error;
 pub mod keywords;
 pub mod lexer;
