@@ -347,6 +347,16 @@ impl Database {
         self.shared.gc.retire(ts, [garbage]);
     }
 
+    /// Every schema, by id.
+    pub fn schemas(&self) -> Vec<(SchemaId, String)> {
+        let catalog = self.shared.catalog.read().expect("catalog");
+        catalog
+            .schemas
+            .iter()
+            .map(|(&id, name)| (id, name.clone()))
+            .collect()
+    }
+
     pub fn schema_id(&self, name: &str) -> Option<SchemaId> {
         self.shared
             .catalog

@@ -15,6 +15,7 @@ pub mod lexer;
 pub mod parser;
 pub mod print;
 pub mod script;
+pub mod session;
 pub mod span;
 pub mod text_output;
 

@@ -135,6 +135,11 @@ impl ObjectStore {
         })
     }
 
+    /// The engine table the store lives in (never a user table).
+    pub fn engine_table_id(&self) -> u32 {
+        self.table.id
+    }
+
     /// Every stored object, in object id order.
     pub fn load(&self, db: &Database) -> SqlResult<Vec<StoredObject>> {
         let mut tx = db.begin(IsolationLevel::Snapshot)?;

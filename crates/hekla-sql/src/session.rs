@@ -1,0 +1,313 @@
+//! Databases and sessions: the embedded SQL API. A [`SqlDatabase`] is an
+//! engine database plus its SQL catalog; a [`Session`] runs batches against
+//! it and reports what happens to a [`ResultSink`], the way SQL Server
+//! streams results, DONE counts, messages and errors to a client.
+
+use crate::ast::{self, StatementKind};
+use crate::catalog::store::{ObjectStore, ObjectType};
+use crate::catalog::table::{TableDesign, TableMeta};
+use crate::catalog::{stored_object, Catalog};
+use crate::error::SyntaxError;
+use hekla_engine::{Database, DatabaseConfig, IsolationLevel, StorageConfig};
+use hekla_types::{DataType, SqlError, SqlResult, Value};
+use std::path::Path;
+use std::sync::{Arc, RwLock};
+
+/// A column of a result set.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ResultColumn {
+    pub name: String,
+    pub data_type: DataType,
+    pub nullable: bool,
+}
+
+/// An error as a client sees it: SQL Server's number, severity, state and
+/// text, with the batch line and the procedure it happened in.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ErrorEvent {
+    pub error: SqlError,
+    pub line: u32,
+    pub procedure: Option<String>,
+}
+
+impl ErrorEvent {
+    fn from_syntax(error: SyntaxError) -> ErrorEvent {
+        ErrorEvent {
+            error: SqlError::new(error.number, error.level, error.state, error.message),
+            line: error.line,
+            procedure: error.procedure,
+        }
+    }
+}
+
+/// The two lines sqlcmd prints for an error.
+impl std::fmt::Display for ErrorEvent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let e = &self.error;
+        write!(
+            f,
+            "Msg {}, Level {}, State {}, ",
+            e.number, e.severity, e.state
+        )?;
+        if let Some(procedure) = &self.procedure {
+            write!(f, "Procedure {procedure}, ")?;
+        }
+        write!(f, "Line {}\n{}", self.line, e.message)
+    }
+}
+
+/// Where a session's results go, in order.
+pub trait ResultSink {
+    /// A result set starts.
+    fn columns(&mut self, columns: &[ResultColumn]);
+    fn row(&mut self, values: &[Value]);
+    /// A statement finished; `rows` is its row count when it has one
+    /// (a query or DML) and `SET NOCOUNT` is off.
+    fn done(&mut self, rows: Option<u64>);
+    /// PRINT and informational messages.
+    fn message(&mut self, text: &str);
+    fn error(&mut self, error: &ErrorEvent);
+}
+
+/// An engine database with its SQL catalog, shared by sessions.
+pub struct SqlDatabase {
+    engine: Arc<Database>,
+    store: ObjectStore,
+    catalog: RwLock<Catalog>,
+}
+
+impl SqlDatabase {
+    /// Opens (creating if needed) and recovers the database in `dir`.
+    pub fn open(
+        dir: &Path,
+        config: DatabaseConfig,
+        storage: StorageConfig,
+    ) -> SqlResult<Arc<SqlDatabase>> {
+        SqlDatabase::over(Database::open(dir, config, storage)?)
+    }
+
+    /// A database that lives in memory only.
+    pub fn in_memory() -> SqlResult<Arc<SqlDatabase>> {
+        SqlDatabase::over(Database::new(DatabaseConfig::default()))
+    }
+
+    fn over(engine: Database) -> SqlResult<Arc<SqlDatabase>> {
+        let store = ObjectStore::open(&engine)?;
+        let catalog = Catalog::load(&engine, &store)?;
+        Ok(Arc::new(SqlDatabase {
+            engine: Arc::new(engine),
+            store,
+            catalog: RwLock::new(catalog),
+        }))
+    }
+
+    pub fn engine(&self) -> &Arc<Database> {
+        &self.engine
+    }
+
+    /// A read view of the catalog.
+    pub fn catalog(&self) -> std::sync::RwLockReadGuard<'_, Catalog> {
+        self.catalog.read().expect("catalog lock")
+    }
+
+    pub fn session(self: &Arc<Self>) -> Session {
+        Session {
+            db: Arc::clone(self),
+            nocount: false,
+        }
+    }
+}
+
+/// One connection's state.
+pub struct Session {
+    db: Arc<SqlDatabase>,
+    /// `SET NOCOUNT ON`: no row counts in DONE.
+    nocount: bool,
+}
+
+impl Session {
+    /// Runs one batch (text between `GO` lines). A syntax error stops the
+    /// batch before anything runs; a failing statement reports its error
+    /// and the batch goes on with the next one, as in SQL Server.
+    pub fn execute(&mut self, batch: &str, sink: &mut dyn ResultSink) {
+        let parsed = match crate::parse_batch(batch) {
+            Ok(parsed) => parsed,
+            Err(error) => return sink.error(&ErrorEvent::from_syntax(error)),
+        };
+        for statement in &parsed.statements {
+            let text = statement.span.text(batch);
+            match self.statement(statement, text, sink) {
+                Ok(rows) => sink.done(rows.filter(|_| !self.nocount)),
+                Err(error) => sink.error(&ErrorEvent {
+                    error,
+                    line: statement.span.line,
+                    procedure: None,
+                }),
+            }
+        }
+    }
+
+    /// Runs one statement; the row count for DONE, if it has one.
+    fn statement(
+        &mut self,
+        statement: &ast::Statement,
+        text: &str,
+        _sink: &mut dyn ResultSink,
+    ) -> SqlResult<Option<u64>> {
+        match &statement.kind {
+            StatementKind::CreateSchema {
+                name,
+                authorization,
+            } => {
+                if authorization.is_some() {
+                    return Err(not_yet("CREATE SCHEMA ... AUTHORIZATION"));
+                }
+                self.create_schema(&name.value)?;
+                Ok(None)
+            }
+            StatementKind::CreateTable(create) => {
+                self.create_table(create, text)?;
+                Ok(None)
+            }
+            StatementKind::Drop {
+                object_type: ast::DropType::Table,
+                if_exists,
+                names,
+                ..
+            } => {
+                for name in names {
+                    self.drop_table(name, *if_exists)?;
+                }
+                Ok(None)
+            }
+            StatementKind::SetOption { options, value } => self.set_option(options, value),
+            _ => Err(not_yet(&statement_name(&statement.kind))),
+        }
+    }
+
+    fn create_schema(&self, name: &str) -> SqlResult<()> {
+        let mut catalog = self.db.catalog.write().expect("catalog lock");
+        let id = self.db.engine.create_schema(name)?;
+        catalog.add_schema(id, name);
+        Ok(())
+    }
+
+    /// Creates the engine table, then commits its definition; if that
+    /// fails the engine table goes again (and a crash in between is undone
+    /// at the next open, see [`Catalog::load`]).
+    fn create_table(&self, create: &ast::CreateTable, text: &str) -> SqlResult<()> {
+        let mut catalog = self.db.catalog.write().expect("catalog lock");
+        let schema = create.name.schema().map_or("dbo", |s| s.value.as_str());
+        let name = &create.name.name().value;
+        if let Some(schema_id) = catalog.schema_id(schema) {
+            if catalog.object_exists(schema_id, name) {
+                return Err(hekla_engine::errors::object_exists(name));
+            }
+        }
+        let object_id = catalog.allocate_object_id()?;
+        let design = TableDesign::bind(create, &catalog, object_id)?;
+        let engine = self.db.engine.create_table(design.engine_def())?;
+        let object = stored_object(
+            object_id,
+            design.schema_id,
+            &design.name,
+            ObjectType::Table,
+            Some(engine.id),
+            text,
+        );
+        let stored = self
+            .db
+            .engine
+            .begin(IsolationLevel::Snapshot)
+            .and_then(|mut tx| {
+                self.db.store.insert(&mut tx, &object)?;
+                tx.commit()
+            });
+        if let Err(error) = stored {
+            let _ = self.db.engine.drop_table(engine.id);
+            return Err(error);
+        }
+        catalog.add_table(TableMeta::new(design, object_id, engine, text));
+        Ok(())
+    }
+
+    /// Deletes the definition first, then the engine table: a crash in
+    /// between leaves an engine table without a definition, which the next
+    /// open drops.
+    fn drop_table(&self, name: &ast::ObjectName, if_exists: bool) -> SqlResult<()> {
+        let mut catalog = self.db.catalog.write().expect("catalog lock");
+        let schema = name.schema().map_or("dbo", |s| s.value.as_str());
+        let table = catalog
+            .schema_id(schema)
+            .and_then(|schema_id| catalog.table(schema_id, &name.name().value))
+            .cloned();
+        let Some(table) = table else {
+            if if_exists {
+                return Ok(());
+            }
+            return Err(SqlError::new(
+                3701,
+                11,
+                5,
+                format!(
+                    "Cannot drop the table '{}', because it does not exist or you do not have permission.",
+                    name.name().value
+                ),
+            ));
+        };
+        let mut tx = self.db.engine.begin(IsolationLevel::Snapshot)?;
+        self.db.store.delete(&mut tx, table.object_id)?;
+        tx.commit()?;
+        catalog.remove_table(table.object_id);
+        self.db.engine.drop_table(table.engine.id)
+    }
+
+    fn set_option(
+        &mut self,
+        options: &[ast::Ident],
+        value: &ast::OptionValue,
+    ) -> SqlResult<Option<u64>> {
+        let on = match value {
+            ast::OptionValue::Words(words) if words.len() == 1 => {
+                match words[0].value.to_ascii_uppercase().as_str() {
+                    "ON" => true,
+                    "OFF" => false,
+                    _ => return Err(not_yet("this SET option value")),
+                }
+            }
+            _ => return Err(not_yet("this SET option value")),
+        };
+        for option in options {
+            match option.value.to_ascii_uppercase().as_str() {
+                "NOCOUNT" => self.nocount = on,
+                other => return Err(not_yet(&format!("SET {other}"))),
+            }
+        }
+        Ok(None)
+    }
+}
+
+/// Msg 10794 for statements the parser knows and execution does not run
+/// yet: a clear refusal, never a silent success.
+fn not_yet(what: &str) -> SqlError {
+    SqlError::new(
+        10794,
+        16,
+        1,
+        format!("The statement '{what}' is not supported by hekla yet."),
+    )
+}
+
+/// A short name for a statement in messages: its leading keywords.
+fn statement_name(kind: &StatementKind) -> String {
+    let debug = format!("{kind:?}");
+    let name: String = debug.chars().take_while(|c| c.is_alphanumeric()).collect();
+    let mut words = String::new();
+    for (i, c) in name.chars().enumerate() {
+        if i > 0 && c.is_uppercase() {
+            words.push(' ');
+        }
+        words.push(c.to_ascii_uppercase());
+    }
+    words
+}
