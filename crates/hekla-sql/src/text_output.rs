@@ -186,6 +186,71 @@ fn fraction_width(scale: u8) -> usize {
     }
 }
 
+/// A [`crate::session::ResultSink`] that prints what sqlcmd prints:
+/// result sets as tables, `(n rows affected)`, messages and errors.
+pub struct TextSink<W: Write> {
+    out: W,
+    options: TextOptions,
+    columns: Vec<TextColumn>,
+    /// Set once a write fails (a closed pipe); later output is dropped.
+    failed: Option<io::Error>,
+}
+
+impl<W: Write> TextSink<W> {
+    pub fn new(out: W, options: TextOptions) -> Self {
+        TextSink {
+            out,
+            options,
+            columns: Vec::new(),
+            failed: None,
+        }
+    }
+
+    /// The writer, and the first write error if there was one.
+    pub fn finish(self) -> (W, Option<io::Error>) {
+        (self.out, self.failed)
+    }
+
+    fn write(&mut self, write: impl FnOnce(&mut W, &TextOptions, &[TextColumn]) -> io::Result<()>) {
+        if self.failed.is_none() {
+            if let Err(error) = write(&mut self.out, &self.options, &self.columns) {
+                self.failed = Some(error);
+            }
+        }
+    }
+}
+
+impl<W: Write> crate::session::ResultSink for TextSink<W> {
+    fn columns(&mut self, columns: &[crate::session::ResultColumn]) {
+        self.columns = columns
+            .iter()
+            .map(|c| TextColumn {
+                name: c.name.clone(),
+                data_type: c.data_type,
+            })
+            .collect();
+        self.write(|out, options, columns| ResultSetWriter::new(columns, options).header(out));
+    }
+
+    fn row(&mut self, values: &[Value]) {
+        self.write(|out, options, columns| ResultSetWriter::new(columns, options).row(out, values));
+    }
+
+    fn done(&mut self, rows: Option<u64>) {
+        if let Some(count) = rows {
+            self.write(|out, _, _| writeln!(out, "\n{}", rows_affected(count)));
+        }
+    }
+
+    fn message(&mut self, text: &str) {
+        self.write(|out, _, _| writeln!(out, "{text}"));
+    }
+
+    fn error(&mut self, error: &crate::session::ErrorEvent) {
+        self.write(|out, _, _| writeln!(out, "{error}"));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -270,70 +335,5 @@ mod tests {
             ),
             10
         );
-    }
-}
-
-/// A [`crate::session::ResultSink`] that prints what sqlcmd prints:
-/// result sets as tables, `(n rows affected)`, messages and errors.
-pub struct TextSink<W: Write> {
-    out: W,
-    options: TextOptions,
-    columns: Vec<TextColumn>,
-    /// Set once a write fails (a closed pipe); later output is dropped.
-    failed: Option<io::Error>,
-}
-
-impl<W: Write> TextSink<W> {
-    pub fn new(out: W, options: TextOptions) -> Self {
-        TextSink {
-            out,
-            options,
-            columns: Vec::new(),
-            failed: None,
-        }
-    }
-
-    /// The writer, and the first write error if there was one.
-    pub fn finish(self) -> (W, Option<io::Error>) {
-        (self.out, self.failed)
-    }
-
-    fn write(&mut self, write: impl FnOnce(&mut W, &TextOptions, &[TextColumn]) -> io::Result<()>) {
-        if self.failed.is_none() {
-            if let Err(error) = write(&mut self.out, &self.options, &self.columns) {
-                self.failed = Some(error);
-            }
-        }
-    }
-}
-
-impl<W: Write> crate::session::ResultSink for TextSink<W> {
-    fn columns(&mut self, columns: &[crate::session::ResultColumn]) {
-        self.columns = columns
-            .iter()
-            .map(|c| TextColumn {
-                name: c.name.clone(),
-                data_type: c.data_type,
-            })
-            .collect();
-        self.write(|out, options, columns| ResultSetWriter::new(columns, options).header(out));
-    }
-
-    fn row(&mut self, values: &[Value]) {
-        self.write(|out, options, columns| ResultSetWriter::new(columns, options).row(out, values));
-    }
-
-    fn done(&mut self, rows: Option<u64>) {
-        if let Some(count) = rows {
-            self.write(|out, _, _| writeln!(out, "\n{}", rows_affected(count)));
-        }
-    }
-
-    fn message(&mut self, text: &str) {
-        self.write(|out, _, _| writeln!(out, "{text}"));
-    }
-
-    fn error(&mut self, error: &crate::session::ErrorEvent) {
-        self.write(|out, _, _| writeln!(out, "{error}"));
     }
 }

@@ -4,7 +4,7 @@
 use hekla_engine::{DatabaseConfig, StorageConfig};
 use hekla_sql::session::{Session, SqlDatabase};
 use hekla_sql::text_output::{TextOptions, TextSink};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// Runs a script (batches split on GO) and returns what sqlcmd would show.
@@ -24,7 +24,7 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-fn open(dir: &PathBuf) -> Arc<SqlDatabase> {
+fn open(dir: &Path) -> Arc<SqlDatabase> {
     SqlDatabase::open(dir, DatabaseConfig::default(), StorageConfig::small()).unwrap()
 }
 

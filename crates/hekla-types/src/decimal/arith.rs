@@ -108,9 +108,9 @@ impl Wide {
     }
 }
 
-/// SQL Server's reduction of a precision above 38: keep the integral digits
-/// and cut the scale, but not below 6 (or below the scale itself if it is
-/// already smaller).
+/// SQL Server's reduction of a product's or quotient's precision above 38:
+/// keep the integral digits and cut the scale, but not below 6 (or below the
+/// scale itself if it is already smaller).
 fn reduce(precision: i32, scale: i32) -> (u8, u8) {
     let max = i32::from(MAX_PRECISION);
     if precision <= max {
@@ -119,6 +119,17 @@ fn reduce(precision: i32, scale: i32) -> (u8, u8) {
     let integral = precision - scale;
     let scale = scale.min((max - integral).max(MIN_REDUCED_SCALE));
     (MAX_PRECISION, scale as u8)
+}
+
+/// The same for a sum or difference, which SQL Server documents differently:
+/// the integral part keeps `integral` digits (the operands' widest, without
+/// the carry digit) and the scale takes what is left, with no floor of 6.
+fn reduce_sum(precision: i32, scale: i32, integral: i32) -> (u8, u8) {
+    let max = i32::from(MAX_PRECISION);
+    if precision <= max {
+        return (precision as u8, scale as u8);
+    }
+    (MAX_PRECISION, scale.min(max - integral).max(0) as u8)
 }
 
 impl Decimal {
@@ -130,7 +141,8 @@ impl Decimal {
         match op {
             DecimalOp::Add | DecimalOp::Sub => {
                 let scale = s1.max(s2);
-                reduce(scale + (p1 - s1).max(p2 - s2) + 1, scale)
+                let integral = (p1 - s1).max(p2 - s2);
+                reduce_sum(scale + integral + 1, scale, integral)
             }
             DecimalOp::Mul => reduce(p1 + p2 + 1, s1 + s2),
             DecimalOp::Div => {
