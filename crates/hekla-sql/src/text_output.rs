@@ -194,6 +194,7 @@ pub struct TextSink<W: Write> {
     columns: Vec<TextColumn>,
     /// Set once a write fails (a closed pipe); later output is dropped.
     failed: Option<io::Error>,
+    errors: usize,
 }
 
 impl<W: Write> TextSink<W> {
@@ -203,7 +204,13 @@ impl<W: Write> TextSink<W> {
             options,
             columns: Vec::new(),
             failed: None,
+            errors: 0,
         }
+    }
+
+    /// How many errors were reported (sqlcmd -b exits non-zero on any).
+    pub fn error_count(&self) -> usize {
+        self.errors
     }
 
     /// The writer, and the first write error if there was one.
@@ -247,6 +254,7 @@ impl<W: Write> crate::session::ResultSink for TextSink<W> {
     }
 
     fn error(&mut self, error: &crate::session::ErrorEvent) {
+        self.errors += 1;
         self.write(|out, _, _| writeln!(out, "{error}"));
     }
 }

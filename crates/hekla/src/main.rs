@@ -1,6 +1,7 @@
 //! `hekla`: the command-line entry point.
 
 mod bench;
+mod sql;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -20,12 +21,15 @@ struct Cli {
 enum Command {
     /// Run a benchmark and print its figures.
     Bench(bench::BenchArgs),
+    /// Run T-SQL against a local data directory, like sqlcmd (no server).
+    Sql(sql::SqlArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Bench(args) => bench::run(args),
+        Command::Sql(args) => sql::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

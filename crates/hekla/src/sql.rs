@@ -1,0 +1,144 @@
+//! `hekla sql`: a sqlcmd-like runner on a local data directory, no server.
+//! `-Q` runs a query and exits, `-i` runs script files, and with neither it
+//! reads batches from standard input: at a terminal with sqlcmd's numbered
+//! prompt (`1>`, `2>` ...), where `GO` runs the batch and `EXIT` leaves.
+
+use clap::Args;
+use hekla_engine::{DatabaseConfig, StorageConfig};
+use hekla_sql::script::split_batches;
+use hekla_sql::session::{Session, SqlDatabase};
+use hekla_sql::text_output::{TextOptions, TextSink};
+use std::io::{self, BufRead, IsTerminal, Write};
+use std::path::PathBuf;
+
+#[derive(Args)]
+pub struct SqlArgs {
+    /// The database directory (created if missing).
+    #[arg(long, value_name = "DIR")]
+    data_dir: PathBuf,
+    /// Run this query (batches separated by GO lines) and exit.
+    #[arg(
+        short = 'Q',
+        long = "query",
+        value_name = "SQL",
+        conflicts_with = "input"
+    )]
+    query: Option<String>,
+    /// Run these script files in order and exit.
+    #[arg(short = 'i', long = "input", value_name = "FILE", num_args = 1..)]
+    input: Vec<PathBuf>,
+    /// Column separator.
+    #[arg(short = 's', long = "separator", default_value = " ")]
+    separator: String,
+    /// Remove trailing blanks: columns as wide as their values.
+    #[arg(short = 'W', long = "trim")]
+    trim: bool,
+    /// Headers: -1 turns them off.
+    #[arg(
+        short = 'H',
+        long = "headers",
+        default_value_t = 0,
+        allow_negative_numbers = true
+    )]
+    headers: i32,
+    /// Width shown for max types.
+    #[arg(short = 'y', long = "variable-width", default_value_t = 256)]
+    variable_width: usize,
+    /// Exit with status 1 if any statement failed (sqlcmd's -b).
+    #[arg(short = 'b', long = "fail-on-error")]
+    fail_on_error: bool,
+}
+
+pub fn run(args: SqlArgs) -> Result<(), String> {
+    let db = SqlDatabase::open(
+        &args.data_dir,
+        DatabaseConfig::default(),
+        StorageConfig::default(),
+    )
+    .map_err(|e| format!("cannot open {}: {}", args.data_dir.display(), e.message))?;
+    let options = TextOptions {
+        separator: args.separator.clone(),
+        trim: args.trim,
+        variable_width: args.variable_width,
+        headers: args.headers != -1,
+    };
+    let mut session = db.session();
+    let mut sink = TextSink::new(io::stdout().lock(), options);
+    if let Some(query) = &args.query {
+        run_script(&mut session, &mut sink, query);
+    } else if !args.input.is_empty() {
+        for path in &args.input {
+            let script = std::fs::read_to_string(path)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            run_script(&mut session, &mut sink, &script);
+        }
+    } else {
+        read_batches(&mut session, &mut sink)?;
+    }
+    let errors = sink.error_count();
+    if let Some(error) = sink.finish().1 {
+        if error.kind() != io::ErrorKind::BrokenPipe {
+            return Err(error.to_string());
+        }
+    }
+    if args.fail_on_error && errors > 0 {
+        return Err(format!("{errors} statement(s) failed"));
+    }
+    Ok(())
+}
+
+fn run_script(session: &mut Session, sink: &mut TextSink<io::StdoutLock<'static>>, script: &str) {
+    for batch in split_batches(script) {
+        for _ in 0..batch.repeat {
+            session.execute(batch.text, sink);
+        }
+    }
+}
+
+/// Standard input, batch by batch: a line holding only `GO` (or `GO n`)
+/// runs what came before; `EXIT` or `QUIT` (or the end of input) runs what
+/// is pending and stops. At a terminal, sqlcmd's numbered prompt shows.
+fn read_batches(
+    session: &mut Session,
+    sink: &mut TextSink<io::StdoutLock<'static>>,
+) -> Result<(), String> {
+    let stdin = io::stdin();
+    let interactive = stdin.is_terminal();
+    let mut pending = String::new();
+    let mut line_number = 1;
+    let prompt = |n: usize| {
+        if interactive {
+            eprint!("{n}> ");
+            let _ = io::stderr().flush();
+        }
+    };
+    prompt(line_number);
+    for line in stdin.lock().lines() {
+        let line = line.map_err(|e| format!("cannot read standard input: {e}"))?;
+        let command = line.trim();
+        if command.eq_ignore_ascii_case("exit") || command.eq_ignore_ascii_case("quit") {
+            break;
+        }
+        pending.push_str(&line);
+        pending.push('\n');
+        if is_go(command) {
+            run_script(session, sink, &pending);
+            pending.clear();
+            line_number = 0;
+        }
+        line_number += 1;
+        prompt(line_number);
+    }
+    run_script(session, sink, &pending);
+    Ok(())
+}
+
+fn is_go(line: &str) -> bool {
+    let mut words = line.split_whitespace();
+    words
+        .next()
+        .is_some_and(|word| word.eq_ignore_ascii_case("go"))
+        && words
+            .next()
+            .is_none_or(|count| count.parse::<u32>().is_ok())
+}
