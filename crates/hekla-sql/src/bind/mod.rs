@@ -1,4 +1,5 @@
 //! Binding: syntax trees to typed, resolved forms the planner and executor
 //! run without looking names up again.
 
+pub mod literal;
 pub mod types;
