@@ -6,7 +6,7 @@
 
 mod civil;
 mod format;
-mod parse;
+pub(crate) mod parse;
 
 /// Days since 0001-01-01.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

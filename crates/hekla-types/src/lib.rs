@@ -5,6 +5,7 @@
 //! the column's collation, and orders index keys by [`key`] encoding.
 
 pub mod collation;
+pub mod convert;
 pub mod datatype;
 pub mod datetime;
 pub mod decimal;
@@ -12,12 +13,14 @@ pub mod error;
 pub mod hash;
 pub mod key;
 pub mod money;
+pub mod ops;
 pub mod uuid;
 pub mod value;
 
 mod stored;
 
 pub use collation::Collation;
+pub use convert::{conversion, convert, Conversion};
 pub use datatype::{DataType, Length, Storage};
 pub use datetime::{Date, DateTime, DateTime2, DateTimeOffset, SmallDateTime, Time};
 pub use decimal::{Decimal, DecimalOp};

@@ -1,8 +1,8 @@
 //! money and smallmoney: integers counting ten-thousandths of a unit.
 //!
 //! Both types share [`Money`]; smallmoney is the i32 sub-range. Arithmetic
-//! on two money values yields money (four decimals, rounded half away from
-//! zero), as in SQL Server.
+//! on two money values yields money (four decimals), as in SQL Server:
+//! products round half away from zero, quotients truncate toward zero.
 
 use crate::decimal::div_round;
 use crate::{Decimal, SqlError, SqlResult};
@@ -55,13 +55,14 @@ impl Money {
         narrow(div_round(product, i128::from(UNIT)))
     }
 
-    /// money / money is money, rounded to four decimals; Msg 8134 on zero.
+    /// money / money is money, truncated toward zero at four decimals
+    /// (`$2 / $3` is `0.6666`); Msg 8134 on zero.
     pub fn checked_div(self, other: Money) -> SqlResult<Money> {
         if other.0 == 0 {
             return Err(SqlError::divide_by_zero());
         }
         let numerator = i128::from(self.0) * i128::from(UNIT);
-        narrow(div_round(numerator, i128::from(other.0)))
+        narrow(numerator / i128::from(other.0))
     }
 
     /// The same amount as decimal(19, 4).
@@ -165,11 +166,12 @@ mod tests {
     }
 
     #[test]
-    fn arithmetic_rounds_to_four_decimals() {
+    fn arithmetic_keeps_four_decimals() {
         assert_eq!(m("1.2345").checked_mul(m("1.2345")).unwrap(), m("1.5240"));
         assert_eq!(m("-1.2345").checked_mul(m("1.2345")).unwrap(), m("-1.5240"));
         assert_eq!(m("1").checked_div(m("3")).unwrap(), m("0.3333"));
-        assert_eq!(m("2").checked_div(m("3")).unwrap(), m("0.6667"));
+        assert_eq!(m("2").checked_div(m("3")).unwrap(), m("0.6666"));
+        assert_eq!(m("-2").checked_div(m("3")).unwrap(), m("-0.6666"));
         assert_eq!(m("1.5").checked_add(m("2.25")).unwrap(), m("3.75"));
         assert_eq!(m("1.5").checked_sub(m("2.25")).unwrap(), m("-0.75"));
         assert_eq!(m("1").checked_div(m("0")).unwrap_err().number, 8134);

@@ -367,18 +367,21 @@ proptest! {
     }
 
     #[test]
-    fn decimal_quotients_are_within_half_a_unit(
+    fn decimal_quotients_truncate_toward_zero(
         a in -1_000_000_000i128..1_000_000_000,
         b in (1i128..1_000_000).prop_union(-1_000_000i128..0),
     ) {
         let x = Decimal::new(a, 10, 2).unwrap();
         let y = Decimal::new(b, 7, 3).unwrap();
         let q = x.checked_div(y).unwrap();
-        // x / y = (a / 100) / (b / 1000); q = mantissa / 10^scale.
-        // |q.mantissa * b * 100 - a * 1000 * 10^scale| <= |b| * 100 / 2
+        // x / y = (a / 100) / (b / 1000); q = mantissa / 10^scale, cut
+        // toward zero: |q| <= |x / y| < |q| + 10^-scale, same sign.
         let pow = 10i128.pow(u32::from(q.scale));
-        let error = (q.mantissa * b * 100 - a * 1000 * pow).abs();
-        prop_assert!(error * 2 <= b.abs() * 100, "{x} / {y} = {q}");
+        let exact = a * 1000 * pow; // = (x / y) * 10^scale * b * 100
+        let cut = q.mantissa * b * 100;
+        prop_assert!(cut.abs() <= exact.abs(), "{x} / {y} = {q}");
+        prop_assert!(exact.abs() - cut.abs() < (b * 100).abs(), "{x} / {y} = {q}");
+        prop_assert!(q.mantissa == 0 || (q.mantissa < 0) == ((a < 0) != (b < 0)));
     }
 
     #[test]

@@ -1,8 +1,8 @@
 //! decimal arithmetic with SQL Server's result types.
 //!
 //! Results are computed exactly in 256 bits, then rounded (half away from
-//! zero) to the result scale; a result that does not fit the result precision
-//! is Msg 8115.
+//! zero) to the result scale, except quotients, which SQL Server truncates
+//! toward zero; a result that does not fit the result precision is Msg 8115.
 
 use super::wide::U256;
 use super::{Decimal, MAX_PRECISION};
@@ -164,14 +164,39 @@ impl Decimal {
         )
     }
 
+    /// `self op other` in the type SQL Server gives it ([`Decimal::result_type`]).
+    fn checked_natural(self, op: DecimalOp, other: Decimal) -> SqlResult<Decimal> {
+        let (precision, scale) = self.result_type_with(op, other);
+        self.checked_op(op, other, precision, scale)
+    }
+
+    /// `self op other` computed exactly and fitted to decimal(precision,
+    /// scale), whatever the operands' own types: division truncates toward
+    /// zero at `scale`, every other operator rounds half away from zero.
+    /// Msg 8115 if the result does not fit, Msg 8134 for `/` or `%` by zero.
+    pub fn checked_op(
+        self,
+        op: DecimalOp,
+        other: Decimal,
+        precision: u8,
+        scale: u8,
+    ) -> SqlResult<Decimal> {
+        super::check_type(precision, scale)?;
+        match op {
+            DecimalOp::Add => self.sum(other, precision, scale),
+            DecimalOp::Sub => self.sum(-other, precision, scale),
+            DecimalOp::Mul => self.product(other, precision, scale),
+            DecimalOp::Div => self.quotient(other, precision, scale),
+            DecimalOp::Rem => self.remainder(other, precision, scale),
+        }
+    }
+
     pub fn checked_add(self, other: Decimal) -> SqlResult<Decimal> {
-        let (precision, scale) = self.result_type_with(DecimalOp::Add, other);
-        self.sum(other, precision, scale)
+        self.checked_natural(DecimalOp::Add, other)
     }
 
     pub fn checked_sub(self, other: Decimal) -> SqlResult<Decimal> {
-        let (precision, scale) = self.result_type_with(DecimalOp::Sub, other);
-        self.sum(-other, precision, scale)
+        self.checked_natural(DecimalOp::Sub, other)
     }
 
     fn sum(self, other: Decimal, precision: u8, scale: u8) -> SqlResult<Decimal> {
@@ -184,7 +209,10 @@ impl Decimal {
     }
 
     pub fn checked_mul(self, other: Decimal) -> SqlResult<Decimal> {
-        let (precision, scale) = self.result_type_with(DecimalOp::Mul, other);
+        self.checked_natural(DecimalOp::Mul, other)
+    }
+
+    fn product(self, other: Decimal, precision: u8, scale: u8) -> SqlResult<Decimal> {
         let (a, b) = (Wide::of(self), Wide::of(other));
         let product = Wide {
             negative: a.negative != b.negative,
@@ -197,12 +225,16 @@ impl Decimal {
         )
     }
 
-    /// Msg 8134 when `other` is zero.
+    /// Msg 8134 when `other` is zero. The quotient is truncated toward zero
+    /// at the result scale, as SQL Server does (`2.0 / 3` is `0.666666`).
     pub fn checked_div(self, other: Decimal) -> SqlResult<Decimal> {
+        self.checked_natural(DecimalOp::Div, other)
+    }
+
+    fn quotient(self, other: Decimal, precision: u8, scale: u8) -> SqlResult<Decimal> {
         if other.mantissa == 0 {
             return Err(SqlError::divide_by_zero());
         }
-        let (precision, scale) = self.result_type_with(DecimalOp::Div, other);
         // quotient * 10^scale = (m1 / 10^s1) / (m2 / 10^s2) * 10^scale
         let exponent = i32::from(scale) + i32::from(other.scale) - i32::from(self.scale);
         let (a, b) = (Wide::of(self), Wide::of(other));
@@ -214,17 +246,20 @@ impl Decimal {
         let denominator = up(b, -exponent)?;
         let quotient = Wide {
             negative: a.negative != b.negative,
-            magnitude: numerator.div_round(denominator),
+            magnitude: numerator.div_rem(denominator).0,
         };
         quotient.finish(u32::from(scale), precision, scale)
     }
 
     /// `%`: the remainder takes the dividend's sign, as in SQL Server.
     pub fn checked_rem(self, other: Decimal) -> SqlResult<Decimal> {
+        self.checked_natural(DecimalOp::Rem, other)
+    }
+
+    fn remainder(self, other: Decimal, precision: u8, scale: u8) -> SqlResult<Decimal> {
         if other.mantissa == 0 {
             return Err(SqlError::divide_by_zero());
         }
-        let (precision, scale) = self.result_type_with(DecimalOp::Rem, other);
         let exact = self.scale.max(other.scale);
         let a = Wide::at_scale(self, exact).ok_or_else(overflow)?;
         let b = Wide::at_scale(other, exact).ok_or_else(overflow)?;

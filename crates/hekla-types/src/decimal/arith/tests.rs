@@ -16,8 +16,13 @@ fn result_types_follow_sql_server() {
     assert_eq!(Decimal::result_type(Mul, (10, 2), (10, 3)), (21, 5));
     assert_eq!(Decimal::result_type(Div, (10, 2), (5, 1)), (17, 8));
     assert_eq!(Decimal::result_type(Rem, (10, 2), (5, 1)), (6, 2));
-    // Precision above 38: the scale gives way, but not below 6.
-    assert_eq!(Decimal::result_type(Add, (38, 10), (38, 10)), (38, 9));
+    // Precision above 38: a sum keeps its operands' widest integral part
+    // (without the carry digit) and the scale takes the rest, with no floor.
+    assert_eq!(Decimal::result_type(Add, (38, 10), (38, 10)), (38, 10));
+    assert_eq!(Decimal::result_type(Add, (38, 10), (38, 30)), (38, 10));
+    assert_eq!(Decimal::result_type(Sub, (30, 20), (38, 30)), (38, 28));
+    assert_eq!(Decimal::result_type(Add, (38, 38), (38, 0)), (38, 0));
+    // Products and quotients: the scale gives way, but not below 6.
     assert_eq!(Decimal::result_type(Mul, (38, 10), (38, 10)), (38, 6));
     assert_eq!(Decimal::result_type(Mul, (20, 2), (20, 2)), (38, 4));
     assert_eq!(Decimal::result_type(Div, (38, 0), (38, 0)), (38, 6));
@@ -55,14 +60,14 @@ fn multiplication_rounds_to_the_reduced_scale() {
 }
 
 #[test]
-fn division_rounds_half_away_from_zero() {
+fn division_truncates_toward_zero() {
     let q = d("1").checked_div(d("3")).unwrap();
     assert_eq!(q, typed(333_333, 7, 6));
     assert_eq!(q.to_string(), "0.333333");
-    assert_eq!(d("2").checked_div(d("3")).unwrap().to_string(), "0.666667");
+    assert_eq!(d("2").checked_div(d("3")).unwrap().to_string(), "0.666666");
     assert_eq!(
         d("-2").checked_div(d("3")).unwrap().to_string(),
-        "-0.666667"
+        "-0.666666"
     );
     assert_eq!(
         d("10.00").checked_div(d("0.25")).unwrap().to_string(),
