@@ -10,6 +10,7 @@ pub mod ast;
 pub mod bind;
 pub mod catalog;
 pub mod error;
+pub mod exec;
 pub mod keywords;
 pub mod lexer;
 pub mod parser;

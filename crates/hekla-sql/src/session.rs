@@ -4,6 +4,7 @@
 //! streams results, DONE counts, messages and errors to a client.
 
 use crate::ast::{self, StatementKind};
+use crate::bind::expr::{Binder, Scalar};
 use crate::catalog::store::{ObjectStore, ObjectType};
 use crate::catalog::table::{TableDesign, TableMeta};
 use crate::catalog::{stored_object, Catalog};
@@ -152,9 +153,17 @@ impl Session {
         &mut self,
         statement: &ast::Statement,
         text: &str,
-        _sink: &mut dyn ResultSink,
+        sink: &mut dyn ResultSink,
     ) -> SqlResult<Option<u64>> {
         match &statement.kind {
+            StatementKind::Select(select) => self.select(select, sink),
+            StatementKind::Print(expr) => {
+                let bound = Binder::default().scalar(expr)?;
+                let value = bound.eval()?;
+                let text = hekla_types::convert::to_text(&value, &bound.data_type)?;
+                sink.message(text.as_deref().unwrap_or(""));
+                Ok(None)
+            }
             StatementKind::CreateSchema {
                 name,
                 authorization,
@@ -183,6 +192,64 @@ impl Session {
             StatementKind::SetOption { options, value } => self.set_option(options, value),
             _ => Err(not_yet(&statement_name(&statement.kind))),
         }
+    }
+
+    /// A SELECT without FROM: one row of constant expressions.
+    fn select(
+        &mut self,
+        statement: &ast::SelectStatement,
+        sink: &mut dyn ResultSink,
+    ) -> SqlResult<Option<u64>> {
+        let query = &statement.query;
+        let ast::QueryBody::Select(select) = &query.body else {
+            return Err(not_yet("SELECT with set operators"));
+        };
+        let simple = query.with.is_empty()
+            && query.order_by.is_empty()
+            && query.offset.is_none()
+            && statement.hints.is_empty()
+            && select.from.is_empty()
+            && select.where_clause.is_none()
+            && select.group_by.is_empty()
+            && select.having.is_none()
+            && select.into.is_none()
+            && select.top.is_none()
+            && !select.distinct;
+        if !simple {
+            return Err(not_yet("SELECT ... FROM"));
+        }
+        let binder = Binder::default();
+        let mut columns = Vec::with_capacity(select.items.len());
+        let mut scalars = Vec::with_capacity(select.items.len());
+        for item in &select.items {
+            match item {
+                ast::SelectItem::Expr { expr, alias, .. } => {
+                    let scalar = binder.scalar(expr)?;
+                    columns.push(ResultColumn {
+                        name: alias.as_ref().map_or(String::new(), |a| a.value.clone()),
+                        data_type: scalar.data_type,
+                        nullable: true,
+                    });
+                    scalars.push(scalar);
+                }
+                ast::SelectItem::Wildcard { .. } => {
+                    return Err(SqlError::new(
+                        263,
+                        16,
+                        1,
+                        "Must specify table to select from.",
+                    ))
+                }
+                ast::SelectItem::Assign { .. } => return Err(not_yet("variable assignment")),
+            }
+        }
+        let row = scalars
+            .iter()
+            .map(Scalar::eval)
+            .collect::<SqlResult<Vec<Value>>>()?;
+        sink.columns(&columns);
+        sink.row(&row);
+        Ok(Some(1))
     }
 
     fn create_schema(&self, name: &str) -> SqlResult<()> {

@@ -1,5 +1,6 @@
 //! Binding: syntax trees to typed, resolved forms the planner and executor
 //! run without looking names up again.
 
+pub mod expr;
 pub mod literal;
 pub mod types;

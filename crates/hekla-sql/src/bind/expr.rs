@@ -1,0 +1,508 @@
+//! Expressions bound once: every node typed, every implicit conversion made
+//! an explicit [`ScalarKind::Convert`] node, operator result types decided
+//! by SQL Server's rules (`hekla_types::ops`). Predicates (comparisons,
+//! AND/OR/NOT, IS NULL) are a separate tree: in T-SQL they yield TRUE,
+//! FALSE or UNKNOWN, never a value.
+//!
+//! This first slice binds expressions over constants; column and variable
+//! references come with FROM and DECLARE and are refused until then.
+
+use super::literal;
+use super::types::{self, TypeContext};
+use crate::ast::{self, BinaryOp, ExprKind, UnaryOp};
+use hekla_types::convert::{check_implicit, conversion, Conversion};
+use hekla_types::ops::{self, ArithOp};
+use hekla_types::{Collation, DataType, SqlError, SqlResult, Value};
+use std::cmp::Ordering;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scalar {
+    pub kind: ScalarKind,
+    pub data_type: DataType,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ScalarKind {
+    Constant(Value),
+    /// Both operands already have `data_type`'s family.
+    Arithmetic {
+        op: ArithOp,
+        left: Box<Scalar>,
+        right: Box<Scalar>,
+    },
+    Concat(Box<Scalar>, Box<Scalar>),
+    Negate(Box<Scalar>),
+    BitNot(Box<Scalar>),
+    /// The operand converted to this node's type.
+    Convert {
+        operand: Box<Scalar>,
+        style: Option<i32>,
+        /// TRY_CAST / TRY_CONVERT: a value that does not convert is NULL.
+        is_try: bool,
+    },
+    /// `CASE WHEN p THEN r ... ELSE e END` (a simple CASE binds to this
+    /// with equality predicates).
+    Case {
+        whens: Vec<(Predicate, Scalar)>,
+        otherwise: Box<Scalar>,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Predicate {
+    /// Operands already converted to a common type.
+    Compare {
+        op: CompareOp,
+        left: Scalar,
+        right: Scalar,
+        collation: Collation,
+    },
+    And(Box<Predicate>, Box<Predicate>),
+    Or(Box<Predicate>, Box<Predicate>),
+    Not(Box<Predicate>),
+    IsNull {
+        operand: Scalar,
+        negated: bool,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CompareOp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl CompareOp {
+    /// True if `ordering` satisfies the operator.
+    pub fn holds(self, ordering: Ordering) -> bool {
+        match self {
+            CompareOp::Eq => ordering == Ordering::Equal,
+            CompareOp::Ne => ordering != Ordering::Equal,
+            CompareOp::Lt => ordering == Ordering::Less,
+            CompareOp::Le => ordering != Ordering::Greater,
+            CompareOp::Gt => ordering == Ordering::Greater,
+            CompareOp::Ge => ordering != Ordering::Less,
+        }
+    }
+}
+
+/// Binds expressions for one statement.
+#[derive(Default)]
+pub struct Binder {
+    /// The collation string literals get (the database default).
+    pub collation: Collation,
+}
+
+impl Binder {
+    pub fn scalar(&self, expr: &ast::Expr) -> SqlResult<Scalar> {
+        match &expr.kind {
+            ExprKind::Literal(value) => {
+                let (value, data_type) = literal::literal(value, self.collation)?;
+                Ok(Scalar {
+                    kind: ScalarKind::Constant(value),
+                    data_type,
+                })
+            }
+            ExprKind::Unary { op, operand } => self.unary(*op, operand),
+            ExprKind::Binary { op, left, right } => self.binary(*op, left, right),
+            ExprKind::Cast {
+                expr,
+                data_type,
+                is_try,
+            } => self.cast(expr, data_type, None, *is_try),
+            ExprKind::Convert {
+                data_type,
+                expr,
+                style,
+                is_try,
+            } => {
+                let style = match style {
+                    Some(style) => Some(self.constant_int(style, "CONVERT style")?),
+                    None => None,
+                };
+                self.cast(expr, data_type, style, *is_try)
+            }
+            ExprKind::Case {
+                operand,
+                whens,
+                else_result,
+            } => self.case(operand.as_deref(), whens, else_result.as_deref()),
+            ExprKind::Column(parts) => Err(SqlError::new(
+                207,
+                16,
+                1,
+                format!("Invalid column name '{}'.", parts.last().map_or("", |p| &p.value)),
+            )),
+            ExprKind::Variable(name) => Err(SqlError::new(
+                137,
+                15,
+                2,
+                format!("Must declare the scalar variable \"@{name}\"."),
+            )),
+            _ if is_predicate(expr) => Err(SqlError::new(
+                4145,
+                15,
+                1,
+                "An expression of non-boolean type specified in a context where a condition is expected.",
+            )),
+            _ => Err(not_yet(expr)),
+        }
+    }
+
+    pub fn predicate(&self, expr: &ast::Expr) -> SqlResult<Predicate> {
+        match &expr.kind {
+            ExprKind::Binary { op, left, right } => match op {
+                BinaryOp::And | BinaryOp::Or => {
+                    let left = Box::new(self.predicate(left)?);
+                    let right = Box::new(self.predicate(right)?);
+                    Ok(if *op == BinaryOp::And {
+                        Predicate::And(left, right)
+                    } else {
+                        Predicate::Or(left, right)
+                    })
+                }
+                _ => match compare_op(*op) {
+                    Some(op) => self.compare(op, left, right),
+                    None => Err(non_boolean()),
+                },
+            },
+            ExprKind::Unary {
+                op: UnaryOp::Not,
+                operand,
+            } => Ok(Predicate::Not(Box::new(self.predicate(operand)?))),
+            ExprKind::IsNull { expr, negated } => Ok(Predicate::IsNull {
+                operand: self.scalar(expr)?,
+                negated: *negated,
+            }),
+            ExprKind::Between {
+                expr,
+                negated,
+                low,
+                high,
+            } => {
+                let range = Predicate::And(
+                    Box::new(self.compare(CompareOp::Ge, expr, low)?),
+                    Box::new(self.compare(CompareOp::Le, expr, high)?),
+                );
+                Ok(negate_if(range, *negated))
+            }
+            ExprKind::InList {
+                expr,
+                negated,
+                list,
+            } => {
+                let mut any: Option<Predicate> = None;
+                for item in list {
+                    let equal = self.compare(CompareOp::Eq, expr, item)?;
+                    any = Some(match any {
+                        Some(previous) => Predicate::Or(Box::new(previous), Box::new(equal)),
+                        None => equal,
+                    });
+                }
+                let any = any.expect("the parser requires a non-empty IN list");
+                Ok(negate_if(any, *negated))
+            }
+            _ if is_predicate(expr) => Err(not_yet(expr)),
+            _ => Err(non_boolean()),
+        }
+    }
+
+    fn unary(&self, op: UnaryOp, operand: &ast::Expr) -> SqlResult<Scalar> {
+        let operand = self.scalar(operand)?;
+        match op {
+            UnaryOp::Plus => Ok(operand),
+            UnaryOp::Minus => {
+                let data_type = ops::negate_type(&operand.data_type)?;
+                let operand = implicit(operand, &data_type)?;
+                Ok(Scalar {
+                    kind: ScalarKind::Negate(Box::new(operand)),
+                    data_type,
+                })
+            }
+            UnaryOp::BitNot => {
+                let data_type = ops::bit_not_type(&operand.data_type)?;
+                let operand = implicit(operand, &data_type)?;
+                Ok(Scalar {
+                    kind: ScalarKind::BitNot(Box::new(operand)),
+                    data_type,
+                })
+            }
+            UnaryOp::Not => Err(non_boolean()),
+        }
+    }
+
+    fn binary(&self, op: BinaryOp, left: &ast::Expr, right: &ast::Expr) -> SqlResult<Scalar> {
+        let Some(op) = arith_op(op) else {
+            return Err(non_boolean());
+        };
+        let (left, right) = typed_nulls(self.scalar(left)?, self.scalar(right)?);
+        if op == ArithOp::Add && is_string(&left.data_type) && is_string(&right.data_type) {
+            let data_type = ops::concat_type(&left.data_type, &right.data_type);
+            return Ok(Scalar {
+                kind: ScalarKind::Concat(Box::new(left), Box::new(right)),
+                data_type,
+            });
+        }
+        let (left_type, right_type) = (left.data_type, right.data_type);
+        let left = sized_integer_literal(left, &right_type);
+        let right = sized_integer_literal(right, &left_type);
+        let data_type = ops::arithmetic_type(op, &left.data_type, &right.data_type)?;
+        let operand_type = operand_type(op, &data_type, &left.data_type, &right.data_type);
+        let left = implicit(left, &operand_type)?;
+        let right = implicit(right, &operand_type)?;
+        Ok(Scalar {
+            kind: ScalarKind::Arithmetic {
+                op,
+                left: Box::new(left),
+                right: Box::new(right),
+            },
+            data_type,
+        })
+    }
+
+    fn compare(&self, op: CompareOp, left: &ast::Expr, right: &ast::Expr) -> SqlResult<Predicate> {
+        let (left, right) = typed_nulls(self.scalar(left)?, self.scalar(right)?);
+        let common = ops::common_type(&left.data_type, &right.data_type)?;
+        let collation = common.collation().unwrap_or(self.collation);
+        Ok(Predicate::Compare {
+            op,
+            left: implicit(left, &common)?,
+            right: implicit(right, &common)?,
+            collation,
+        })
+    }
+
+    fn cast(
+        &self,
+        expr: &ast::Expr,
+        data_type: &ast::DataType,
+        style: Option<i32>,
+        is_try: bool,
+    ) -> SqlResult<Scalar> {
+        let operand = self.scalar(expr)?;
+        let target = types::resolve(data_type, self.collation, TypeContext::Conversion)?;
+        if conversion(&operand.data_type, &target) == Conversion::NotAllowed {
+            return Err(hekla_types::convert::convert_from(
+                &Value::Null,
+                &operand.data_type,
+                &target,
+                style,
+            )
+            .expect_err("a refused conversion fails even for NULL"));
+        }
+        Ok(Scalar {
+            kind: ScalarKind::Convert {
+                operand: Box::new(operand),
+                style,
+                is_try,
+            },
+            data_type: target,
+        })
+    }
+
+    fn case(
+        &self,
+        operand: Option<&ast::Expr>,
+        whens: &[(ast::Expr, ast::Expr)],
+        else_result: Option<&ast::Expr>,
+    ) -> SqlResult<Scalar> {
+        let mut conditions = Vec::with_capacity(whens.len());
+        let mut results = Vec::with_capacity(whens.len() + 1);
+        for (when, then) in whens {
+            conditions.push(match operand {
+                Some(operand) => self.compare(CompareOp::Eq, operand, when)?,
+                None => self.predicate(when)?,
+            });
+            results.push(self.scalar(then)?);
+        }
+        let otherwise = match else_result {
+            Some(expr) => self.scalar(expr)?,
+            None => Scalar {
+                kind: ScalarKind::Constant(Value::Null),
+                data_type: results[0].data_type,
+            },
+        };
+        results.push(otherwise);
+        // NULL results take the type of the others.
+        let typed = results
+            .iter()
+            .find(|r| !is_untyped_null(r))
+            .map(|r| r.data_type);
+        let mut data_type = typed.unwrap_or(results[0].data_type);
+        for result in results.iter().filter(|r| !is_untyped_null(r)) {
+            data_type = ops::common_type(&data_type, &result.data_type)?;
+        }
+        let mut results = results
+            .into_iter()
+            .map(|result| implicit(result, &data_type))
+            .collect::<SqlResult<Vec<_>>>()?;
+        let otherwise = Box::new(results.pop().expect("ELSE was pushed last"));
+        Ok(Scalar {
+            kind: ScalarKind::Case {
+                whens: conditions.into_iter().zip(results).collect(),
+                otherwise,
+            },
+            data_type,
+        })
+    }
+
+    /// A constant integer argument (a CONVERT style).
+    fn constant_int(&self, expr: &ast::Expr, what: &str) -> SqlResult<i32> {
+        let bound = self.scalar(expr)?;
+        match (&bound.kind, bound.data_type) {
+            (ScalarKind::Constant(value), DataType::Int) => Ok(value
+                .as_i64()
+                .and_then(|v| i32::try_from(v).ok())
+                .unwrap_or(0)),
+            _ => Err(SqlError::new(
+                8116,
+                16,
+                1,
+                format!(
+                    "Argument data type {} is invalid for argument 3 of {what} function.",
+                    bound.data_type.sql_name()
+                ),
+            )),
+        }
+    }
+}
+
+/// Wraps `scalar` in an implicit conversion to `target` when its type
+/// differs, with SQL Server's error when the chart refuses it.
+pub fn implicit(scalar: Scalar, target: &DataType) -> SqlResult<Scalar> {
+    if scalar.data_type == *target {
+        return Ok(scalar);
+    }
+    check_implicit(&scalar.data_type, target)?;
+    Ok(Scalar {
+        kind: ScalarKind::Convert {
+            operand: Box::new(scalar),
+            style: None,
+            is_try: false,
+        },
+        data_type: *target,
+    })
+}
+
+/// The type operands convert to before `op`: the result type, except that
+/// datetime arithmetic takes a number of days on the other side.
+fn operand_type(op: ArithOp, result: &DataType, left: &DataType, right: &DataType) -> DataType {
+    let is_datetime = |t: &DataType| matches!(t, DataType::DateTime | DataType::SmallDateTime);
+    if matches!(op, ArithOp::Add | ArithOp::Subtract) && (is_datetime(left) || is_datetime(right)) {
+        return DataType::DateTime;
+    }
+    *result
+}
+
+/// A bare `NULL` literal: typed int, but it takes the type of whatever it
+/// meets (`'a' + NULL` is a NULL varchar, not a conversion of 'a').
+fn is_untyped_null(scalar: &Scalar) -> bool {
+    matches!(scalar.kind, ScalarKind::Constant(Value::Null)) && scalar.data_type == DataType::Int
+}
+
+fn typed_nulls(left: Scalar, right: Scalar) -> (Scalar, Scalar) {
+    let retype = |scalar: Scalar, data_type: DataType| {
+        if is_untyped_null(&scalar) {
+            Scalar {
+                kind: ScalarKind::Constant(Value::Null),
+                data_type,
+            }
+        } else {
+            scalar
+        }
+    };
+    let (left_type, right_type) = (left.data_type, right.data_type);
+    (retype(left, right_type), retype(right, left_type))
+}
+
+/// Beside a decimal, SQL Server types an integer constant by its digits
+/// (`3` as decimal(1, 0), not int's decimal(10, 0)), which keeps `7.0 / 3`
+/// at scale 6.
+fn sized_integer_literal(scalar: Scalar, other: &DataType) -> Scalar {
+    let ScalarKind::Constant(value) = &scalar.kind else {
+        return scalar;
+    };
+    let (Some(number), DataType::Decimal { .. }) = (value.as_i64(), other) else {
+        return scalar;
+    };
+    if !matches!(scalar.data_type, DataType::Int | DataType::BigInt) {
+        return scalar;
+    }
+    let digits = number.unsigned_abs().checked_ilog10().map_or(1, |d| d + 1) as u8;
+    Scalar {
+        kind: ScalarKind::Constant(Value::Decimal(
+            hekla_types::Decimal::new(i128::from(number), digits, 0)
+                .expect("an integer fits its own digit count"),
+        )),
+        data_type: DataType::Decimal {
+            precision: digits,
+            scale: 0,
+        },
+    }
+}
+
+fn is_string(t: &DataType) -> bool {
+    t.collation().is_some()
+}
+
+fn arith_op(op: BinaryOp) -> Option<ArithOp> {
+    Some(match op {
+        BinaryOp::Add => ArithOp::Add,
+        BinaryOp::Subtract => ArithOp::Subtract,
+        BinaryOp::Multiply => ArithOp::Multiply,
+        BinaryOp::Divide => ArithOp::Divide,
+        BinaryOp::Modulo => ArithOp::Modulo,
+        BinaryOp::BitAnd => ArithOp::BitAnd,
+        BinaryOp::BitOr => ArithOp::BitOr,
+        BinaryOp::BitXor => ArithOp::BitXor,
+        _ => return None,
+    })
+}
+
+fn compare_op(op: BinaryOp) -> Option<CompareOp> {
+    Some(match op {
+        BinaryOp::Eq => CompareOp::Eq,
+        BinaryOp::Ne => CompareOp::Ne,
+        BinaryOp::Lt => CompareOp::Lt,
+        BinaryOp::Le | BinaryOp::NotGt => CompareOp::Le,
+        BinaryOp::Gt => CompareOp::Gt,
+        BinaryOp::Ge | BinaryOp::NotLt => CompareOp::Ge,
+        _ => return None,
+    })
+}
+
+fn negate_if(predicate: Predicate, negated: bool) -> Predicate {
+    if negated {
+        Predicate::Not(Box::new(predicate))
+    } else {
+        predicate
+    }
+}
+
+fn is_predicate(expr: &ast::Expr) -> bool {
+    expr.precedence() <= ast::precedence::COMPARISON
+}
+
+/// Msg 4145: a value where a condition belongs.
+fn non_boolean() -> SqlError {
+    SqlError::new(
+        4145,
+        15,
+        1,
+        "An expression of non-boolean type specified in a context where a condition is expected.",
+    )
+}
+
+/// Msg 10794 for expression forms that are parsed but not evaluated yet.
+fn not_yet(expr: &ast::Expr) -> SqlError {
+    SqlError::new(
+        10794,
+        16,
+        1,
+        format!("The expression '{expr}' is not supported by hekla yet."),
+    )
+}

@@ -1,0 +1,76 @@
+//! Evaluating bound expressions. Types were settled by the binder; here
+//! only values move: conversions, operators, three-valued logic.
+
+use crate::bind::expr::{Predicate, Scalar, ScalarKind};
+use hekla_types::convert::{convert_from, try_convert};
+use hekla_types::{ops, SqlResult, Value};
+
+impl Scalar {
+    pub fn eval(&self) -> SqlResult<Value> {
+        match &self.kind {
+            ScalarKind::Constant(value) => Ok(value.clone()),
+            ScalarKind::Arithmetic { op, left, right } => {
+                ops::arithmetic(*op, &left.eval()?, &right.eval()?, &self.data_type)
+            }
+            ScalarKind::Concat(left, right) => {
+                let joined = ops::concat(&left.eval()?, &right.eval()?);
+                convert_from(&joined, &self.data_type, &self.data_type, None)
+            }
+            ScalarKind::Negate(operand) => ops::negate(&operand.eval()?, &self.data_type),
+            ScalarKind::BitNot(operand) => ops::bit_not(&operand.eval()?, &self.data_type),
+            ScalarKind::Convert {
+                operand,
+                style,
+                is_try,
+            } => {
+                let value = operand.eval()?;
+                if *is_try {
+                    try_convert(&value, &operand.data_type, &self.data_type, *style)
+                } else {
+                    convert_from(&value, &operand.data_type, &self.data_type, *style)
+                }
+            }
+            ScalarKind::Case { whens, otherwise } => {
+                for (condition, result) in whens {
+                    if condition.eval()? == Some(true) {
+                        return result.eval();
+                    }
+                }
+                otherwise.eval()
+            }
+        }
+    }
+}
+
+impl Predicate {
+    /// TRUE, FALSE or UNKNOWN (`None`).
+    pub fn eval(&self) -> SqlResult<Option<bool>> {
+        Ok(match self {
+            Predicate::Compare {
+                op,
+                left,
+                right,
+                collation,
+            } => ops::compare(&left.eval()?, &right.eval()?, *collation)
+                .map(|ordering| op.holds(ordering)),
+            Predicate::And(left, right) => match left.eval()? {
+                Some(false) => Some(false),
+                l => match (l, right.eval()?) {
+                    (_, Some(false)) => Some(false),
+                    (Some(true), Some(true)) => Some(true),
+                    _ => None,
+                },
+            },
+            Predicate::Or(left, right) => match left.eval()? {
+                Some(true) => Some(true),
+                l => match (l, right.eval()?) {
+                    (_, Some(true)) => Some(true),
+                    (Some(false), Some(false)) => Some(false),
+                    _ => None,
+                },
+            },
+            Predicate::Not(operand) => operand.eval()?.map(|truth| !truth),
+            Predicate::IsNull { operand, negated } => Some(operand.eval()?.is_null() != *negated),
+        })
+    }
+}

@@ -1,0 +1,3 @@
+//! Running bound statements.
+
+pub mod eval;
