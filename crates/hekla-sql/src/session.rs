@@ -4,11 +4,12 @@
 //! streams results, DONE counts, messages and errors to a client.
 
 use crate::ast::{self, StatementKind};
-use crate::bind::expr::{Binder, Scalar};
+use crate::bind::expr::Binder;
 use crate::catalog::store::{ObjectStore, ObjectType};
 use crate::catalog::table::{TableDesign, TableMeta};
 use crate::catalog::{stored_object, Catalog};
 use crate::error::SyntaxError;
+use crate::exec::not_yet;
 use hekla_engine::{Database, DatabaseConfig, IsolationLevel, StorageConfig};
 use hekla_types::{DataType, SqlError, SqlResult, Value};
 use std::path::Path;
@@ -156,10 +157,11 @@ impl Session {
         sink: &mut dyn ResultSink,
     ) -> SqlResult<Option<u64>> {
         match &statement.kind {
-            StatementKind::Select(select) => self.select(select, sink),
+            StatementKind::Select(select) => crate::exec::select::run(&self.db, select, sink),
+            StatementKind::Insert(insert) => crate::exec::insert::run(&self.db, insert),
             StatementKind::Print(expr) => {
                 let bound = Binder::default().scalar(expr)?;
-                let value = bound.eval()?;
+                let value = bound.eval(&[])?;
                 let text = hekla_types::convert::to_text(&value, &bound.data_type)?;
                 sink.message(text.as_deref().unwrap_or(""));
                 Ok(None)
@@ -192,64 +194,6 @@ impl Session {
             StatementKind::SetOption { options, value } => self.set_option(options, value),
             _ => Err(not_yet(&statement_name(&statement.kind))),
         }
-    }
-
-    /// A SELECT without FROM: one row of constant expressions.
-    fn select(
-        &mut self,
-        statement: &ast::SelectStatement,
-        sink: &mut dyn ResultSink,
-    ) -> SqlResult<Option<u64>> {
-        let query = &statement.query;
-        let ast::QueryBody::Select(select) = &query.body else {
-            return Err(not_yet("SELECT with set operators"));
-        };
-        let simple = query.with.is_empty()
-            && query.order_by.is_empty()
-            && query.offset.is_none()
-            && statement.hints.is_empty()
-            && select.from.is_empty()
-            && select.where_clause.is_none()
-            && select.group_by.is_empty()
-            && select.having.is_none()
-            && select.into.is_none()
-            && select.top.is_none()
-            && !select.distinct;
-        if !simple {
-            return Err(not_yet("SELECT ... FROM"));
-        }
-        let binder = Binder::default();
-        let mut columns = Vec::with_capacity(select.items.len());
-        let mut scalars = Vec::with_capacity(select.items.len());
-        for item in &select.items {
-            match item {
-                ast::SelectItem::Expr { expr, alias, .. } => {
-                    let scalar = binder.scalar(expr)?;
-                    columns.push(ResultColumn {
-                        name: alias.as_ref().map_or(String::new(), |a| a.value.clone()),
-                        data_type: scalar.data_type,
-                        nullable: true,
-                    });
-                    scalars.push(scalar);
-                }
-                ast::SelectItem::Wildcard { .. } => {
-                    return Err(SqlError::new(
-                        263,
-                        16,
-                        1,
-                        "Must specify table to select from.",
-                    ))
-                }
-                ast::SelectItem::Assign { .. } => return Err(not_yet("variable assignment")),
-            }
-        }
-        let row = scalars
-            .iter()
-            .map(Scalar::eval)
-            .collect::<SqlResult<Vec<Value>>>()?;
-        sink.columns(&columns);
-        sink.row(&row);
-        Ok(Some(1))
     }
 
     fn create_schema(&self, name: &str) -> SqlResult<()> {
@@ -352,17 +296,6 @@ impl Session {
         }
         Ok(None)
     }
-}
-
-/// Msg 10794 for statements the parser knows and execution does not run
-/// yet: a clear refusal, never a silent success.
-fn not_yet(what: &str) -> SqlError {
-    SqlError::new(
-        10794,
-        16,
-        1,
-        format!("The statement '{what}' is not supported by hekla yet."),
-    )
 }
 
 /// A short name for a statement in messages: its leading keywords.

@@ -6,24 +6,26 @@ use hekla_types::convert::{convert_from, try_convert};
 use hekla_types::{ops, SqlResult, Value};
 
 impl Scalar {
-    pub fn eval(&self) -> SqlResult<Value> {
+    /// The value for one input `row` (empty when there is no FROM).
+    pub fn eval(&self, row: &[Value]) -> SqlResult<Value> {
         match &self.kind {
             ScalarKind::Constant(value) => Ok(value.clone()),
+            ScalarKind::Column(index) => Ok(row[*index].clone()),
             ScalarKind::Arithmetic { op, left, right } => {
-                ops::arithmetic(*op, &left.eval()?, &right.eval()?, &self.data_type)
+                ops::arithmetic(*op, &left.eval(row)?, &right.eval(row)?, &self.data_type)
             }
             ScalarKind::Concat(left, right) => {
-                let joined = ops::concat(&left.eval()?, &right.eval()?);
+                let joined = ops::concat(&left.eval(row)?, &right.eval(row)?);
                 convert_from(&joined, &self.data_type, &self.data_type, None)
             }
-            ScalarKind::Negate(operand) => ops::negate(&operand.eval()?, &self.data_type),
-            ScalarKind::BitNot(operand) => ops::bit_not(&operand.eval()?, &self.data_type),
+            ScalarKind::Negate(operand) => ops::negate(&operand.eval(row)?, &self.data_type),
+            ScalarKind::BitNot(operand) => ops::bit_not(&operand.eval(row)?, &self.data_type),
             ScalarKind::Convert {
                 operand,
                 style,
                 is_try,
             } => {
-                let value = operand.eval()?;
+                let value = operand.eval(row)?;
                 if *is_try {
                     try_convert(&value, &operand.data_type, &self.data_type, *style)
                 } else {
@@ -32,45 +34,47 @@ impl Scalar {
             }
             ScalarKind::Case { whens, otherwise } => {
                 for (condition, result) in whens {
-                    if condition.eval()? == Some(true) {
-                        return result.eval();
+                    if condition.eval(row)? == Some(true) {
+                        return result.eval(row);
                     }
                 }
-                otherwise.eval()
+                otherwise.eval(row)
             }
         }
     }
 }
 
 impl Predicate {
-    /// TRUE, FALSE or UNKNOWN (`None`).
-    pub fn eval(&self) -> SqlResult<Option<bool>> {
+    /// TRUE, FALSE or UNKNOWN (`None`) for one input `row`.
+    pub fn eval(&self, row: &[Value]) -> SqlResult<Option<bool>> {
         Ok(match self {
             Predicate::Compare {
                 op,
                 left,
                 right,
                 collation,
-            } => ops::compare(&left.eval()?, &right.eval()?, *collation)
+            } => ops::compare(&left.eval(row)?, &right.eval(row)?, *collation)
                 .map(|ordering| op.holds(ordering)),
-            Predicate::And(left, right) => match left.eval()? {
+            Predicate::And(left, right) => match left.eval(row)? {
                 Some(false) => Some(false),
-                l => match (l, right.eval()?) {
+                l => match (l, right.eval(row)?) {
                     (_, Some(false)) => Some(false),
                     (Some(true), Some(true)) => Some(true),
                     _ => None,
                 },
             },
-            Predicate::Or(left, right) => match left.eval()? {
+            Predicate::Or(left, right) => match left.eval(row)? {
                 Some(true) => Some(true),
-                l => match (l, right.eval()?) {
+                l => match (l, right.eval(row)?) {
                     (_, Some(true)) => Some(true),
                     (Some(false), Some(false)) => Some(false),
                     _ => None,
                 },
             },
-            Predicate::Not(operand) => operand.eval()?.map(|truth| !truth),
-            Predicate::IsNull { operand, negated } => Some(operand.eval()?.is_null() != *negated),
+            Predicate::Not(operand) => operand.eval(row)?.map(|truth| !truth),
+            Predicate::IsNull { operand, negated } => {
+                Some(operand.eval(row)?.is_null() != *negated)
+            }
         })
     }
 }

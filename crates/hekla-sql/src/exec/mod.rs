@@ -1,3 +1,47 @@
 //! Running bound statements.
 
 pub mod eval;
+pub mod insert;
+pub mod select;
+
+use crate::ast;
+use crate::catalog::table::TableMeta;
+use crate::session::SqlDatabase;
+use hekla_types::{SqlError, SqlResult};
+use std::sync::Arc;
+
+/// Msg 10794 for statements the parser knows and execution does not run
+/// yet: a clear refusal, never a silent success.
+pub fn not_yet(what: &str) -> SqlError {
+    SqlError::new(
+        10794,
+        16,
+        1,
+        format!("The statement '{what}' is not supported by hekla yet."),
+    )
+}
+
+/// A user table by name (schema defaults to dbo); Msg 208 if there is none.
+pub fn resolve_table(db: &SqlDatabase, name: &ast::ObjectName) -> SqlResult<Arc<TableMeta>> {
+    let catalog = db.catalog();
+    let schema = name.schema().map_or("dbo", |s| s.value.as_str());
+    let found = match name.database() {
+        None => catalog
+            .schema_id(schema)
+            .and_then(|id| catalog.table(id, &name.name().value)),
+        Some(_) => None,
+    };
+    found.cloned().ok_or_else(|| {
+        let written: Vec<&str> = name
+            .parts
+            .iter()
+            .map(|p| p.as_ref().map_or("", |i| i.value.as_str()))
+            .collect();
+        SqlError::new(
+            208,
+            16,
+            1,
+            format!("Invalid object name '{}'.", written.join(".")),
+        )
+    })
+}

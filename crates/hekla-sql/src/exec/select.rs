@@ -1,0 +1,213 @@
+//! SELECT, first slice: constant rows without FROM, and one table read by a
+//! full scan with WHERE, TOP and a projection. Joins, grouping, ordering
+//! and index seeks come with the planner; until then those clauses are
+//! refused with Msg 10794.
+
+use super::{not_yet, resolve_table};
+use crate::ast::{self, QueryBody, SelectItem};
+use crate::bind::expr::{Binder, Scalar, ScalarKind, Scope, ScopeColumn};
+use crate::session::{ResultColumn, ResultSink, SqlDatabase};
+use hekla_engine::IsolationLevel;
+use hekla_types::{DataType, SqlError, SqlResult, Value};
+use std::ops::ControlFlow;
+
+/// Runs a SELECT statement; its row count.
+pub fn run(
+    db: &SqlDatabase,
+    statement: &ast::SelectStatement,
+    sink: &mut dyn ResultSink,
+) -> SqlResult<Option<u64>> {
+    let query = &statement.query;
+    let QueryBody::Select(select) = &query.body else {
+        return Err(not_yet("UNION, EXCEPT and INTERSECT"));
+    };
+    let unsupported = !query.with.is_empty()
+        || !query.order_by.is_empty()
+        || query.offset.is_some()
+        || !statement.hints.is_empty()
+        || !select.group_by.is_empty()
+        || select.having.is_some()
+        || select.into.is_some()
+        || select.distinct
+        || select.from.len() > 1;
+    if unsupported {
+        return Err(not_yet(
+            "SELECT with joins, GROUP BY, ORDER BY, DISTINCT, INTO or OPTION",
+        ));
+    }
+    let mut binder = Binder::default();
+    let source = match select.from.first() {
+        Some(from) => Some(table_source(db, from, &mut binder)?),
+        None => None,
+    };
+    let limit = match &select.top {
+        Some(top) => Some(top_count(&binder, top)?),
+        None => None,
+    };
+    let (columns, projection) = project(&binder, &select.items)?;
+    let filter = match &select.where_clause {
+        Some(condition) => Some(binder.predicate(condition)?),
+        None => None,
+    };
+    let Some(table) = source else {
+        if filter.is_some() || limit.is_some() {
+            return Err(not_yet("WHERE and TOP without FROM"));
+        }
+        let row = evaluate(&projection, &[])?;
+        sink.columns(&columns);
+        sink.row(&row);
+        return Ok(Some(1));
+    };
+    sink.columns(&columns);
+    let mut tx = db.engine().begin(IsolationLevel::Snapshot)?;
+    let mut sent = 0u64;
+    let mut failure = None;
+    if limit != Some(0) {
+        tx.scan(&table, |row| {
+            let values = row.values();
+            let accepted = match &filter {
+                Some(filter) => filter.eval(&values),
+                None => Ok(Some(true)),
+            };
+            let result = accepted.and_then(|accepted| {
+                if accepted != Some(true) {
+                    return Ok(());
+                }
+                let output = evaluate(&projection, &values)?;
+                sink.row(&output);
+                sent += 1;
+                Ok(())
+            });
+            match result {
+                Err(error) => {
+                    failure = Some(error);
+                    ControlFlow::Break(())
+                }
+                Ok(()) if limit.is_some_and(|limit| sent >= limit) => ControlFlow::Break(()),
+                Ok(()) => ControlFlow::Continue(()),
+            }
+        })?;
+    }
+    if let Some(error) = failure {
+        return Err(error);
+    }
+    tx.commit()?;
+    Ok(Some(sent))
+}
+
+/// Binds the FROM table into the binder's scope; the engine table.
+fn table_source(
+    db: &SqlDatabase,
+    from: &ast::TableRef,
+    binder: &mut Binder,
+) -> SqlResult<std::sync::Arc<hekla_engine::Table>> {
+    let ast::TableRefKind::Table { name, alias, hints } = &from.kind else {
+        return Err(not_yet("joins, derived tables and table-valued sources"));
+    };
+    if !hints.is_empty() {
+        return Err(not_yet("table hints"));
+    }
+    let table = resolve_table(db, name)?;
+    let catalog = db.catalog();
+    let schema = catalog
+        .schema_name(table.schema_id)
+        .unwrap_or("dbo")
+        .to_string();
+    let shown = alias.as_ref().map_or(&table.name, |alias| &alias.value);
+    binder.scope = Scope {
+        columns: table
+            .columns
+            .iter()
+            .map(|column| ScopeColumn {
+                table: shown.clone(),
+                schema: schema.clone(),
+                name: column.name.clone(),
+                data_type: column.data_type,
+            })
+            .collect(),
+    };
+    Ok(table.engine.clone())
+}
+
+/// The result columns and the expressions that compute them.
+fn project(binder: &Binder, items: &[SelectItem]) -> SqlResult<(Vec<ResultColumn>, Vec<Scalar>)> {
+    let mut columns = Vec::new();
+    let mut scalars = Vec::new();
+    for item in items {
+        match item {
+            SelectItem::Expr { expr, alias, .. } => {
+                let scalar = binder.scalar(expr)?;
+                let name = match (alias, &expr.kind) {
+                    (Some(alias), _) => alias.value.clone(),
+                    (None, ast::ExprKind::Column(parts)) => {
+                        parts.last().map_or(String::new(), |p| p.value.clone())
+                    }
+                    _ => String::new(),
+                };
+                columns.push(result_column(name, scalar.data_type));
+                scalars.push(scalar);
+            }
+            SelectItem::Wildcard { qualifier, .. } => {
+                if binder.scope.columns.is_empty() {
+                    return Err(SqlError::new(
+                        263,
+                        16,
+                        1,
+                        "Must specify table to select from.",
+                    ));
+                }
+                for (index, column) in binder.scope.columns.iter().enumerate() {
+                    if let Some(qualifier) = qualifier {
+                        let table = &qualifier.name().value;
+                        if !column.table.eq_ignore_ascii_case(table) {
+                            return Err(SqlError::new(
+                                4104,
+                                16,
+                                1,
+                                format!(
+                                    "The multi-part identifier \"{table}\" could not be bound."
+                                ),
+                            ));
+                        }
+                    }
+                    columns.push(result_column(column.name.clone(), column.data_type));
+                    scalars.push(Scalar {
+                        kind: ScalarKind::Column(index),
+                        data_type: column.data_type,
+                    });
+                }
+            }
+            SelectItem::Assign { .. } => return Err(not_yet("variable assignment in SELECT")),
+        }
+    }
+    Ok((columns, scalars))
+}
+
+fn result_column(name: String, data_type: DataType) -> ResultColumn {
+    ResultColumn {
+        name,
+        data_type,
+        nullable: true,
+    }
+}
+
+fn evaluate(projection: &[Scalar], row: &[Value]) -> SqlResult<Vec<Value>> {
+    projection.iter().map(|scalar| scalar.eval(row)).collect()
+}
+
+/// `TOP (n)` with a constant count; PERCENT and WITH TIES come later.
+fn top_count(binder: &Binder, top: &ast::Top) -> SqlResult<u64> {
+    if top.percent || top.with_ties {
+        return Err(not_yet("TOP ... PERCENT and WITH TIES"));
+    }
+    let count = binder.scalar(&top.count)?.eval(&[])?;
+    match count.as_i64() {
+        Some(n) if n >= 0 => Ok(n as u64),
+        _ => Err(SqlError::new(
+            1060,
+            16,
+            1,
+            "The number of rows in the TOP clause must be an integer.",
+        )),
+    }
+}
