@@ -159,6 +159,8 @@ impl Session {
         match &statement.kind {
             StatementKind::Select(select) => crate::exec::select::run(&self.db, select, sink),
             StatementKind::Insert(insert) => crate::exec::insert::run(&self.db, insert),
+            StatementKind::Update(update) => crate::exec::modify::update(&self.db, update),
+            StatementKind::Delete(delete) => crate::exec::modify::delete(&self.db, delete),
             StatementKind::Print(expr) => {
                 let bound = Binder::default().scalar(expr)?;
                 let value = bound.eval(&[])?;

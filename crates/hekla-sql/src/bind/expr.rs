@@ -308,7 +308,13 @@ impl Binder {
         let Some(op) = arith_op(op) else {
             return Err(non_boolean());
         };
-        let (left, right) = typed_nulls(self.scalar(left)?, self.scalar(right)?);
+        self.arithmetic(op, self.scalar(left)?, self.scalar(right)?)
+    }
+
+    /// `left op right` over bound operands (also compound assignments such
+    /// as `SET a += 1`), typed by SQL Server's rules.
+    pub fn arithmetic(&self, op: ArithOp, left: Scalar, right: Scalar) -> SqlResult<Scalar> {
+        let (left, right) = typed_nulls(left, right);
         if op == ArithOp::Add && is_string(&left.data_type) && is_string(&right.data_type) {
             let data_type = ops::concat_type(&left.data_type, &right.data_type);
             return Ok(Scalar {

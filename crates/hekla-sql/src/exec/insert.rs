@@ -92,7 +92,7 @@ fn target_columns(
 /// The type a value converts to before it is stored: the column's own,
 /// except that strings and binary keep their full length so the engine can
 /// report truncation (Msg 2628) instead of cutting silently as CAST does.
-fn assignment_type(column: &DataType) -> DataType {
+pub fn assignment_type(column: &DataType) -> DataType {
     match *column {
         DataType::Char { collation, .. } | DataType::VarChar { collation, .. } => {
             DataType::VarChar {

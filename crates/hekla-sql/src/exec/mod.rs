@@ -2,6 +2,7 @@
 
 pub mod eval;
 pub mod insert;
+pub mod modify;
 pub mod select;
 
 use crate::ast;

@@ -1,0 +1,173 @@
+//! UPDATE and DELETE, first slice: one table, rows found by a full scan
+//! with WHERE, changed in one engine transaction so the statement is all or
+//! nothing. Write-write conflicts surface as the engine's 41302.
+
+use super::{not_yet, resolve_table};
+use crate::ast::{self, AssignOp, Assignment, DmlTarget};
+use crate::bind::expr::{implicit, Binder, Predicate, Scope, ScopeColumn};
+use crate::catalog::table::TableMeta;
+use crate::session::SqlDatabase;
+use hekla_engine::{IsolationLevel, RowId, Transaction};
+use hekla_types::ops::ArithOp;
+use hekla_types::{SqlError, SqlResult, Value};
+use std::ops::ControlFlow;
+use std::sync::Arc;
+
+pub fn update(db: &SqlDatabase, update: &ast::Update) -> SqlResult<Option<u64>> {
+    let unsupported = !update.with.is_empty()
+        || update.top.is_some()
+        || !update.output.is_empty()
+        || !update.from.is_empty()
+        || !update.hints.is_empty();
+    if unsupported {
+        return Err(not_yet("UPDATE with WITH, TOP, OUTPUT, FROM or OPTION"));
+    }
+    let table = target_table(db, &update.target)?;
+    let binder = binder_over(db, &table);
+    let filter = update
+        .where_clause
+        .as_ref()
+        .map(|c| binder.predicate(c))
+        .transpose()?;
+    let mut changes = Vec::with_capacity(update.assignments.len());
+    for assignment in &update.assignments {
+        let Assignment::Column {
+            column, op, value, ..
+        } = assignment
+        else {
+            return Err(not_yet("variable assignment in UPDATE"));
+        };
+        let position = binder.scope.resolve(column)?;
+        if changes.iter().any(|(c, _)| *c == position) {
+            return Err(SqlError::new(
+                264,
+                16,
+                1,
+                format!(
+                    "The column name '{}' is specified more than once in the SET clause or column list of an INSERT. A column cannot be assigned more than one value in the same clause. Modify the clause to make sure that a column is updated only once. If this statement updates or inserts columns into a view, column aliasing can conceal the duplication in your code.",
+                    table.columns[position].name
+                ),
+            ));
+        }
+        let mut scalar = binder.scalar(value)?;
+        if let Some(arith) = compound(*op) {
+            let current = binder.scalar(&ast::Expr {
+                kind: ast::ExprKind::Column(column.clone()),
+                span: value.span,
+            })?;
+            scalar = binder.arithmetic(arith, current, scalar)?;
+        }
+        let target = super::insert::assignment_type(&table.columns[position].data_type);
+        changes.push((position, implicit(scalar, &target)?));
+    }
+    let mut tx = db.engine().begin(IsolationLevel::Snapshot)?;
+    let rows = matching_rows(&mut tx, &table, filter.as_ref())?;
+    for (id, values) in &rows {
+        let new_values = changes
+            .iter()
+            .map(|(column, scalar)| Ok((*column, scalar.eval(values)?)))
+            .collect::<SqlResult<Vec<(usize, Value)>>>()?;
+        tx.update(&table.engine, *id, &new_values)?;
+    }
+    tx.commit()?;
+    Ok(Some(rows.len() as u64))
+}
+
+pub fn delete(db: &SqlDatabase, delete: &ast::Delete) -> SqlResult<Option<u64>> {
+    let unsupported = !delete.with.is_empty()
+        || delete.top.is_some()
+        || !delete.output.is_empty()
+        || !delete.from.is_empty()
+        || !delete.hints.is_empty();
+    if unsupported {
+        return Err(not_yet("DELETE with WITH, TOP, OUTPUT, FROM or OPTION"));
+    }
+    let table = target_table(db, &delete.target)?;
+    let binder = binder_over(db, &table);
+    let filter = delete
+        .where_clause
+        .as_ref()
+        .map(|c| binder.predicate(c))
+        .transpose()?;
+    let mut tx = db.engine().begin(IsolationLevel::Snapshot)?;
+    let rows = matching_rows(&mut tx, &table, filter.as_ref())?;
+    for (id, _) in &rows {
+        tx.delete(&table.engine, *id)?;
+    }
+    tx.commit()?;
+    Ok(Some(rows.len() as u64))
+}
+
+fn target_table(db: &SqlDatabase, target: &DmlTarget) -> SqlResult<Arc<TableMeta>> {
+    match target {
+        DmlTarget::Table { name, hints } if hints.is_empty() => resolve_table(db, name),
+        DmlTarget::Table { .. } => Err(not_yet("table hints")),
+        DmlTarget::Variable(_) => Err(not_yet("table variables")),
+    }
+}
+
+/// A binder whose scope is `table`'s columns, known by the table's name.
+fn binder_over(db: &SqlDatabase, table: &TableMeta) -> Binder {
+    let schema = db
+        .catalog()
+        .schema_name(table.schema_id)
+        .unwrap_or("dbo")
+        .to_string();
+    Binder {
+        scope: Scope {
+            columns: table
+                .columns
+                .iter()
+                .map(|column| ScopeColumn {
+                    table: table.name.clone(),
+                    schema: schema.clone(),
+                    name: column.name.clone(),
+                    data_type: column.data_type,
+                })
+                .collect(),
+        },
+        ..Binder::default()
+    }
+}
+
+/// The rows the filter accepts, with their values, read before any change
+/// (so a row an UPDATE moves is not met twice).
+fn matching_rows(
+    tx: &mut Transaction,
+    table: &TableMeta,
+    filter: Option<&Predicate>,
+) -> SqlResult<Vec<(RowId, Vec<Value>)>> {
+    let mut rows = Vec::new();
+    let mut failure = None;
+    tx.scan(&table.engine, |row| {
+        let values = row.values();
+        match filter.map_or(Ok(Some(true)), |f| f.eval(&values)) {
+            Ok(Some(true)) => rows.push((row.id(), values)),
+            Ok(_) => {}
+            Err(error) => {
+                failure = Some(error);
+                return ControlFlow::Break(());
+            }
+        }
+        ControlFlow::Continue(())
+    })?;
+    match failure {
+        Some(error) => Err(error),
+        None => Ok(rows),
+    }
+}
+
+/// The operator of a compound assignment (`+=` is `+`).
+fn compound(op: AssignOp) -> Option<ArithOp> {
+    Some(match op {
+        AssignOp::Assign => return None,
+        AssignOp::Add => ArithOp::Add,
+        AssignOp::Subtract => ArithOp::Subtract,
+        AssignOp::Multiply => ArithOp::Multiply,
+        AssignOp::Divide => ArithOp::Divide,
+        AssignOp::Modulo => ArithOp::Modulo,
+        AssignOp::BitAnd => ArithOp::BitAnd,
+        AssignOp::BitOr => ArithOp::BitOr,
+        AssignOp::BitXor => ArithOp::BitXor,
+    })
+}
