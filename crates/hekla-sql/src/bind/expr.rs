@@ -453,6 +453,19 @@ pub fn implicit(scalar: Scalar, target: &DataType) -> SqlResult<Scalar> {
         return Ok(scalar);
     }
     check_implicit(&scalar.data_type, target)?;
+    // A constant converts now, so `bigint_column = 1` compares with a
+    // bigint constant and can seek an index. A failing conversion stays a
+    // node and fails when (and if) it runs.
+    if let ScalarKind::Constant(value) = &scalar.kind {
+        if let Ok(converted) =
+            hekla_types::convert::convert_from(value, &scalar.data_type, target, None)
+        {
+            return Ok(Scalar {
+                kind: ScalarKind::Constant(converted),
+                data_type: *target,
+            });
+        }
+    }
     Ok(Scalar {
         kind: ScalarKind::Convert {
             operand: Box::new(scalar),

@@ -1,5 +1,6 @@
 //! Running bound statements.
 
+pub mod access;
 pub mod eval;
 pub mod insert;
 pub mod modify;

@@ -2,6 +2,7 @@
 //! with WHERE, changed in one engine transaction so the statement is all or
 //! nothing. Write-write conflicts surface as the engine's 41302.
 
+use super::access::for_each_row;
 use super::{not_yet, resolve_table};
 use crate::ast::{self, AssignOp, Assignment, DmlTarget};
 use crate::bind::expr::{implicit, Binder, Predicate, Scope, ScopeColumn};
@@ -138,23 +139,11 @@ fn matching_rows(
     filter: Option<&Predicate>,
 ) -> SqlResult<Vec<(RowId, Vec<Value>)>> {
     let mut rows = Vec::new();
-    let mut failure = None;
-    tx.scan(&table.engine, |row| {
-        let values = row.values();
-        match filter.map_or(Ok(Some(true)), |f| f.eval(&values)) {
-            Ok(Some(true)) => rows.push((row.id(), values)),
-            Ok(_) => {}
-            Err(error) => {
-                failure = Some(error);
-                return ControlFlow::Break(());
-            }
-        }
-        ControlFlow::Continue(())
+    for_each_row(tx, table, filter, |id, values| {
+        rows.push((id, values));
+        Ok(ControlFlow::Continue(()))
     })?;
-    match failure {
-        Some(error) => Err(error),
-        None => Ok(rows),
-    }
+    Ok(rows)
 }
 
 /// The operator of a compound assignment (`+=` is `+`).

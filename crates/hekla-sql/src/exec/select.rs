@@ -3,6 +3,7 @@
 //! and index seeks come with the planner; until then those clauses are
 //! refused with Msg 10794.
 
+use super::access::for_each_row;
 use super::{not_yet, resolve_table};
 use crate::ast::{self, QueryBody, SelectItem};
 use crate::bind::expr::{Binder, Scalar, ScalarKind, Scope, ScopeColumn};
@@ -61,35 +62,16 @@ pub fn run(
     sink.columns(&columns);
     let mut tx = db.engine().begin(IsolationLevel::Snapshot)?;
     let mut sent = 0u64;
-    let mut failure = None;
     if limit != Some(0) {
-        tx.scan(&table, |row| {
-            let values = row.values();
-            let accepted = match &filter {
-                Some(filter) => filter.eval(&values),
-                None => Ok(Some(true)),
-            };
-            let result = accepted.and_then(|accepted| {
-                if accepted != Some(true) {
-                    return Ok(());
-                }
-                let output = evaluate(&projection, &values)?;
-                sink.row(&output);
-                sent += 1;
-                Ok(())
-            });
-            match result {
-                Err(error) => {
-                    failure = Some(error);
-                    ControlFlow::Break(())
-                }
-                Ok(()) if limit.is_some_and(|limit| sent >= limit) => ControlFlow::Break(()),
-                Ok(()) => ControlFlow::Continue(()),
-            }
+        for_each_row(&mut tx, &table, filter.as_ref(), |_, values| {
+            sink.row(&evaluate(&projection, &values)?);
+            sent += 1;
+            Ok(if limit.is_some_and(|limit| sent >= limit) {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            })
         })?;
-    }
-    if let Some(error) = failure {
-        return Err(error);
     }
     tx.commit()?;
     Ok(Some(sent))
@@ -100,7 +82,7 @@ fn table_source(
     db: &SqlDatabase,
     from: &ast::TableRef,
     binder: &mut Binder,
-) -> SqlResult<std::sync::Arc<hekla_engine::Table>> {
+) -> SqlResult<std::sync::Arc<crate::catalog::table::TableMeta>> {
     let ast::TableRefKind::Table { name, alias, hints } = &from.kind else {
         return Err(not_yet("joins, derived tables and table-valued sources"));
     };
@@ -126,7 +108,7 @@ fn table_source(
             })
             .collect(),
     };
-    Ok(table.engine.clone())
+    Ok(table)
 }
 
 /// The result columns and the expressions that compute them.
