@@ -635,6 +635,74 @@ pub enum StatementKind {
     Checkpoint(Option<Expr>),
 }
 
+impl StatementKind {
+    /// The statement's leading keywords, for messages ("The statement
+    /// 'CREATE VIEW' is not supported ...").
+    pub fn keywords(&self) -> &'static str {
+        use StatementKind::*;
+        match self {
+            Select(_) => "SELECT",
+            Insert(_) => "INSERT",
+            Update(_) => "UPDATE",
+            Delete(_) => "DELETE",
+            Truncate(_) => "TRUNCATE TABLE",
+            CreateTable(_) => "CREATE TABLE",
+            AlterTable(_) => "ALTER TABLE",
+            CreateIndex(_) => "CREATE INDEX",
+            CreateTableType(_) | CreateAliasType { .. } => "CREATE TYPE",
+            CreateSequence(_) => "CREATE SEQUENCE",
+            AlterSequence(_) => "ALTER SEQUENCE",
+            CreateView(_) => "CREATE VIEW",
+            CreateProcedure(_) => "CREATE PROCEDURE",
+            CreateFunction(_) => "CREATE FUNCTION",
+            CreateSchema { .. } => "CREATE SCHEMA",
+            CreateStatistics { .. } => "CREATE STATISTICS",
+            UpdateStatistics { .. } => "UPDATE STATISTICS",
+            CreateDatabase(_) => "CREATE DATABASE",
+            AlterDatabase(_) => "ALTER DATABASE",
+            CreatePrincipal(principal) => match (principal.alter, principal.principal) {
+                (false, PrincipalKind::Login) => "CREATE LOGIN",
+                (false, PrincipalKind::User) => "CREATE USER",
+                (false, PrincipalKind::Role) => "CREATE ROLE",
+                (true, PrincipalKind::Login) => "ALTER LOGIN",
+                (true, PrincipalKind::User) => "ALTER USER",
+                (true, PrincipalKind::Role) => "ALTER ROLE",
+            },
+            AlterRole { .. } => "ALTER ROLE",
+            Permission(permission) => match permission.action {
+                PermissionAction::Grant => "GRANT",
+                PermissionAction::Deny => "DENY",
+                PermissionAction::Revoke => "REVOKE",
+            },
+            Drop { .. } => "DROP",
+            Declare(_) | DeclareTable { .. } => "DECLARE",
+            SetVariable { .. } | SetOption { .. } => "SET",
+            SetTransactionIsolation(_) => "SET TRANSACTION ISOLATION LEVEL",
+            If { .. } => "IF",
+            While { .. } => "WHILE",
+            Block(_) => "BEGIN",
+            AtomicBlock { .. } => "BEGIN ATOMIC",
+            TryCatch { .. } => "BEGIN TRY",
+            Break => "BREAK",
+            Continue => "CONTINUE",
+            Return(_) => "RETURN",
+            Goto(_) => "GOTO",
+            Label(_) => "label",
+            Throw(_) => "THROW",
+            Raiserror { .. } => "RAISERROR",
+            Print(_) => "PRINT",
+            WaitFor { .. } => "WAITFOR",
+            Exec(_) | ExecString(_) => "EXECUTE",
+            BeginTransaction { .. } => "BEGIN TRANSACTION",
+            Commit { .. } => "COMMIT TRANSACTION",
+            Rollback { .. } => "ROLLBACK TRANSACTION",
+            SaveTransaction { .. } => "SAVE TRANSACTION",
+            Use(_) => "USE",
+            Checkpoint(_) => "CHECKPOINT",
+        }
+    }
+}
+
 /// A query statement: the query plus its `OPTION (...)` hints.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SelectStatement {

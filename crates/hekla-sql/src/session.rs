@@ -194,7 +194,7 @@ impl Session {
                 Ok(None)
             }
             StatementKind::SetOption { options, value } => self.set_option(options, value),
-            _ => Err(not_yet(&statement_name(&statement.kind))),
+            _ => Err(not_yet(statement.kind.keywords())),
         }
     }
 
@@ -298,18 +298,4 @@ impl Session {
         }
         Ok(None)
     }
-}
-
-/// A short name for a statement in messages: its leading keywords.
-fn statement_name(kind: &StatementKind) -> String {
-    let debug = format!("{kind:?}");
-    let name: String = debug.chars().take_while(|c| c.is_alphanumeric()).collect();
-    let mut words = String::new();
-    for (i, c) in name.chars().enumerate() {
-        if i > 0 && c.is_uppercase() {
-            words.push(' ');
-        }
-        words.push(c.to_ascii_uppercase());
-    }
-    words
 }
