@@ -116,6 +116,7 @@ impl SqlDatabase {
         Session {
             db: Arc::clone(self),
             nocount: false,
+            showplan: false,
         }
     }
 }
@@ -125,6 +126,8 @@ pub struct Session {
     db: Arc<SqlDatabase>,
     /// `SET NOCOUNT ON`: no row counts in DONE.
     nocount: bool,
+    /// `SET SHOWPLAN_TEXT ON`: queries show their plans instead of running.
+    showplan: bool,
 }
 
 impl Session {
@@ -157,7 +160,14 @@ impl Session {
         sink: &mut dyn ResultSink,
     ) -> SqlResult<Option<u64>> {
         match &statement.kind {
-            StatementKind::Select(select) => crate::exec::select::run(&self.db, select, sink),
+            StatementKind::Select(select) => {
+                let plan = crate::exec::select::plan(&self.db, select)?;
+                if self.showplan {
+                    show_plan(text, crate::exec::select::explain(&self.db, &plan), sink);
+                    return Ok(None);
+                }
+                crate::exec::select::run(&self.db, &plan, sink)
+            }
             StatementKind::Insert(insert) => crate::exec::insert::run(&self.db, insert),
             StatementKind::Update(update) => crate::exec::modify::update(&self.db, update),
             StatementKind::Delete(delete) => crate::exec::modify::delete(&self.db, delete),
@@ -293,9 +303,29 @@ impl Session {
         for option in options {
             match option.value.to_ascii_uppercase().as_str() {
                 "NOCOUNT" => self.nocount = on,
+                "SHOWPLAN_TEXT" => self.showplan = on,
                 other => return Err(not_yet(&format!("SET {other}"))),
             }
         }
         Ok(None)
+    }
+}
+
+/// SHOWPLAN_TEXT's two result sets: the statement, then its operators.
+fn show_plan(statement: &str, operators: Vec<String>, sink: &mut dyn ResultSink) {
+    let column = [ResultColumn {
+        name: "StmtText".to_string(),
+        data_type: DataType::NVarChar {
+            len: hekla_types::Length::Max,
+            collation: hekla_types::Collation::default(),
+        },
+        nullable: true,
+    }];
+    sink.columns(&column);
+    sink.row(&[Value::String(statement.to_string())]);
+    sink.done(None);
+    sink.columns(&column);
+    for line in operators {
+        sink.row(&[Value::String(line)]);
     }
 }

@@ -6,6 +6,7 @@
 
 use crate::bind::expr::{CompareOp, Predicate, Scalar, ScalarKind};
 use crate::catalog::table::TableMeta;
+use crate::session::SqlDatabase;
 use hekla_engine::{RowId, Transaction};
 use hekla_types::{SqlResult, Value};
 use std::ops::ControlFlow;
@@ -49,6 +50,43 @@ impl AccessPath {
             }
         }
         AccessPath::Scan
+    }
+}
+
+impl AccessPath {
+    /// The operator as SHOWPLAN_TEXT names it.
+    /// `filter` is the WHERE clause as written, applied to every row read.
+    pub fn describe(&self, db: &SqlDatabase, table: &TableMeta, filter: Option<&str>) -> String {
+        let schema = db
+            .catalog()
+            .schema_name(table.schema_id)
+            .unwrap_or("dbo")
+            .to_string();
+        let object = format!("[{schema}].[{}]", table.name);
+        let residual = filter.map_or(String::new(), |f| format!(", WHERE:({f})"));
+        match self {
+            AccessPath::Scan => format!("Table Scan(OBJECT:({object}){residual})"),
+            AccessPath::Seek { index, key } => {
+                let meta = &table.indexes[*index];
+                let seek: Vec<String> = meta
+                    .columns
+                    .iter()
+                    .zip(key)
+                    .map(|(&(column, _), value)| {
+                        format!("[{}]=({value})", table.columns[column].name)
+                    })
+                    .collect();
+                let kind = match meta.kind {
+                    hekla_engine::IndexKind::Hash { .. } => "Hash Index Seek",
+                    hekla_engine::IndexKind::Range => "Index Seek",
+                };
+                format!(
+                    "{kind}(OBJECT:({object}.[{}]), SEEK:({}){residual})",
+                    meta.name,
+                    seek.join(" AND ")
+                )
+            }
+        }
     }
 }
 

@@ -1,23 +1,33 @@
-//! SELECT, first slice: constant rows without FROM, and one table read by a
-//! full scan with WHERE, TOP and a projection. Joins, grouping, ordering
-//! and index seeks come with the planner; until then those clauses are
-//! refused with Msg 10794.
+//! SELECT, first slice: constant rows without FROM, and one table read
+//! through an index seek or a full scan with WHERE, TOP and a projection.
+//! Joins, grouping and ordering come with the planner; until then those
+//! clauses are refused with Msg 10794.
 
-use super::access::for_each_row;
+use super::access::{for_each_row, AccessPath};
 use super::{not_yet, resolve_table};
 use crate::ast::{self, QueryBody, SelectItem};
-use crate::bind::expr::{Binder, Scalar, ScalarKind, Scope, ScopeColumn};
+use crate::bind::expr::{Binder, Predicate, Scalar, ScalarKind, Scope, ScopeColumn};
+use crate::catalog::table::TableMeta;
 use crate::session::{ResultColumn, ResultSink, SqlDatabase};
 use hekla_engine::IsolationLevel;
 use hekla_types::{DataType, SqlError, SqlResult, Value};
 use std::ops::ControlFlow;
+use std::sync::Arc;
 
-/// Runs a SELECT statement; its row count.
-pub fn run(
-    db: &SqlDatabase,
-    statement: &ast::SelectStatement,
-    sink: &mut dyn ResultSink,
-) -> SqlResult<Option<u64>> {
+/// A bound SELECT, ready to run or to show.
+pub struct SelectPlan {
+    pub columns: Vec<ResultColumn>,
+    projection: Vec<Scalar>,
+    /// The FROM table; None for a SELECT of constants.
+    table: Option<Arc<TableMeta>>,
+    filter: Option<Predicate>,
+    /// The WHERE clause as written (printed), for SHOWPLAN.
+    filter_text: Option<String>,
+    limit: Option<u64>,
+}
+
+/// Binds a SELECT statement.
+pub fn plan(db: &SqlDatabase, statement: &ast::SelectStatement) -> SqlResult<SelectPlan> {
     let query = &statement.query;
     let QueryBody::Select(select) = &query.body else {
         return Err(not_yet("UNION, EXCEPT and INTERSECT"));
@@ -37,7 +47,7 @@ pub fn run(
         ));
     }
     let mut binder = Binder::default();
-    let source = match select.from.first() {
+    let table = match select.from.first() {
         Some(from) => Some(table_source(db, from, &mut binder)?),
         None => None,
     };
@@ -50,23 +60,39 @@ pub fn run(
         Some(condition) => Some(binder.predicate(condition)?),
         None => None,
     };
-    let Some(table) = source else {
-        if filter.is_some() || limit.is_some() {
-            return Err(not_yet("WHERE and TOP without FROM"));
-        }
-        let row = evaluate(&projection, &[])?;
-        sink.columns(&columns);
+    if table.is_none() && (filter.is_some() || limit.is_some()) {
+        return Err(not_yet("WHERE and TOP without FROM"));
+    }
+    Ok(SelectPlan {
+        columns,
+        projection,
+        table,
+        filter,
+        filter_text: select.where_clause.as_ref().map(ToString::to_string),
+        limit,
+    })
+}
+
+/// Runs a bound SELECT; its row count.
+pub fn run(
+    db: &SqlDatabase,
+    plan: &SelectPlan,
+    sink: &mut dyn ResultSink,
+) -> SqlResult<Option<u64>> {
+    let Some(table) = &plan.table else {
+        let row = evaluate(&plan.projection, &[])?;
+        sink.columns(&plan.columns);
         sink.row(&row);
         return Ok(Some(1));
     };
-    sink.columns(&columns);
+    sink.columns(&plan.columns);
     let mut tx = db.engine().begin(IsolationLevel::Snapshot)?;
     let mut sent = 0u64;
-    if limit != Some(0) {
-        for_each_row(&mut tx, &table, filter.as_ref(), |_, values| {
-            sink.row(&evaluate(&projection, &values)?);
+    if plan.limit != Some(0) {
+        for_each_row(&mut tx, table, plan.filter.as_ref(), |_, values| {
+            sink.row(&evaluate(&plan.projection, &values)?);
             sent += 1;
-            Ok(if limit.is_some_and(|limit| sent >= limit) {
+            Ok(if plan.limit.is_some_and(|limit| sent >= limit) {
                 ControlFlow::Break(())
             } else {
                 ControlFlow::Continue(())
@@ -77,12 +103,36 @@ pub fn run(
     Ok(Some(sent))
 }
 
+/// The plan as `SET SHOWPLAN_TEXT ON` shows it, one operator per line.
+pub fn explain(db: &SqlDatabase, plan: &SelectPlan) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut depth = 0;
+    if let Some(limit) = plan.limit {
+        lines.push(operator(depth, &format!("Top(TOP EXPRESSION:(({limit})))")));
+        depth += 1;
+    }
+    match &plan.table {
+        Some(table) => {
+            let path = AccessPath::choose(table, plan.filter.as_ref());
+            let described = path.describe(db, table, plan.filter_text.as_deref());
+            lines.push(operator(depth, &described));
+        }
+        None => lines.push(operator(depth, "Constant Scan")),
+    }
+    lines
+}
+
+/// `  |--Name(...)`, indented as SQL Server nests operators.
+pub fn operator(depth: usize, text: &str) -> String {
+    format!("  {}|--{text}", " ".repeat(5 * depth))
+}
+
 /// Binds the FROM table into the binder's scope; the engine table.
 fn table_source(
     db: &SqlDatabase,
     from: &ast::TableRef,
     binder: &mut Binder,
-) -> SqlResult<std::sync::Arc<crate::catalog::table::TableMeta>> {
+) -> SqlResult<Arc<TableMeta>> {
     let ast::TableRefKind::Table { name, alias, hints } = &from.kind else {
         return Err(not_yet("joins, derived tables and table-valued sources"));
     };
