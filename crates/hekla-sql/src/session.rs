@@ -5,10 +5,12 @@
 
 use crate::ast::{self, StatementKind};
 use crate::bind::expr::Binder;
+use crate::bind::variables::Variables;
 use crate::catalog::store::{ObjectStore, ObjectType};
 use crate::catalog::table::{TableDesign, TableMeta};
 use crate::catalog::{stored_object, Catalog};
 use crate::error::SyntaxError;
+use crate::exec::eval::Inputs;
 use crate::exec::not_yet;
 use hekla_engine::{Database, DatabaseConfig, IsolationLevel, StorageConfig};
 use hekla_types::{DataType, SqlError, SqlResult, Value};
@@ -117,6 +119,7 @@ impl SqlDatabase {
             db: Arc::clone(self),
             nocount: false,
             showplan: false,
+            variables: Variables::default(),
         }
     }
 }
@@ -128,6 +131,8 @@ pub struct Session {
     nocount: bool,
     /// `SET SHOWPLAN_TEXT ON`: queries show their plans instead of running.
     showplan: bool,
+    /// The running batch's local variables.
+    variables: Variables,
 }
 
 impl Session {
@@ -135,6 +140,7 @@ impl Session {
     /// batch before anything runs; a failing statement reports its error
     /// and the batch goes on with the next one, as in SQL Server.
     pub fn execute(&mut self, batch: &str, sink: &mut dyn ResultSink) {
+        self.variables = Variables::default();
         let parsed = match crate::parse_batch(batch) {
             Ok(parsed) => parsed,
             Err(error) => return sink.error(&ErrorEvent::from_syntax(error)),
@@ -160,20 +166,44 @@ impl Session {
         sink: &mut dyn ResultSink,
     ) -> SqlResult<Option<u64>> {
         match &statement.kind {
+            StatementKind::Select(select) if is_assignment(select) => {
+                crate::exec::variables::assign_select(&self.db, select, &mut self.variables)
+            }
             StatementKind::Select(select) => {
-                let plan = crate::exec::select::plan(&self.db, select)?;
+                let plan = crate::exec::select::plan(&self.db, select, &self.variables)?;
                 if self.showplan {
                     show_plan(text, crate::exec::select::explain(&self.db, &plan), sink);
                     return Ok(None);
                 }
-                crate::exec::select::run(&self.db, &plan, sink)
+                crate::exec::select::run(&self.db, &plan, &self.variables, sink)
             }
-            StatementKind::Insert(insert) => crate::exec::insert::run(&self.db, insert),
-            StatementKind::Update(update) => crate::exec::modify::update(&self.db, update),
-            StatementKind::Delete(delete) => crate::exec::modify::delete(&self.db, delete),
+            StatementKind::Insert(insert) => {
+                crate::exec::insert::run(&self.db, insert, &self.variables)
+            }
+            StatementKind::Update(update) => {
+                crate::exec::modify::update(&self.db, update, &self.variables)
+            }
+            StatementKind::Delete(delete) => {
+                crate::exec::modify::delete(&self.db, delete, &self.variables)
+            }
+            StatementKind::Declare(declarations) => {
+                crate::exec::variables::declare(declarations, &mut self.variables)?;
+                Ok(None)
+            }
+            StatementKind::SetVariable {
+                variable,
+                op,
+                value,
+            } => {
+                crate::exec::variables::set(variable, *op, value, &mut self.variables)?;
+                Ok(None)
+            }
             StatementKind::Print(expr) => {
-                let bound = Binder::default().scalar(expr)?;
-                let value = bound.eval(&[])?;
+                let bound = Binder::new(&self.variables).scalar(expr)?;
+                let value = bound.eval(&Inputs {
+                    row: &[],
+                    variables: self.variables.values(),
+                })?;
                 let text = hekla_types::convert::to_text(&value, &bound.data_type)?;
                 sink.message(text.as_deref().unwrap_or(""));
                 Ok(None)
@@ -327,5 +357,16 @@ fn show_plan(statement: &str, operators: Vec<String>, sink: &mut dyn ResultSink)
     sink.columns(&column);
     for line in operators {
         sink.row(&[Value::String(line)]);
+    }
+}
+
+/// `SELECT @v = ...`: every item assigns a variable.
+fn is_assignment(select: &ast::SelectStatement) -> bool {
+    match &select.query.body {
+        ast::QueryBody::Select(body) => body
+            .items
+            .iter()
+            .any(|item| matches!(item, ast::SelectItem::Assign { .. })),
+        _ => false,
     }
 }

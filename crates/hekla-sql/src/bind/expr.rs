@@ -5,10 +5,11 @@
 //! FALSE or UNKNOWN, never a value.
 //!
 //! Column references resolve against the statement's [`Scope`] to row
-//! positions; variables come with DECLARE and are refused until then.
+//! positions, variables to their batch slots.
 
 use super::literal;
 use super::types::{self, TypeContext};
+use super::variables::Variables;
 use crate::ast::{self, BinaryOp, ExprKind, UnaryOp};
 use hekla_types::convert::{check_implicit, conversion, Conversion};
 use hekla_types::ops::{self, ArithOp};
@@ -26,6 +27,8 @@ pub enum ScalarKind {
     Constant(Value),
     /// The value at this position of the input row.
     Column(usize),
+    /// A local variable's current value, by slot.
+    Variable(usize),
     /// Both operands already have `data_type`'s family.
     Arithmetic {
         op: ArithOp,
@@ -158,14 +161,23 @@ impl Scope {
 }
 
 /// Binds expressions for one statement.
-#[derive(Default)]
-pub struct Binder {
+pub struct Binder<'a> {
     /// The collation string literals get (the database default).
     pub collation: Collation,
     pub scope: Scope,
+    pub variables: &'a Variables,
 }
 
-impl Binder {
+impl<'a> Binder<'a> {
+    /// A binder with no FROM scope.
+    pub fn new(variables: &'a Variables) -> Self {
+        Binder {
+            collation: Collation::default(),
+            scope: Scope::default(),
+            variables,
+        }
+    }
+
     pub fn scalar(&self, expr: &ast::Expr) -> SqlResult<Scalar> {
         match &expr.kind {
             ExprKind::Literal(value) => {
@@ -206,12 +218,13 @@ impl Binder {
                     data_type: self.scope.columns[index].data_type,
                 })
             }
-            ExprKind::Variable(name) => Err(SqlError::new(
-                137,
-                15,
-                2,
-                format!("Must declare the scalar variable \"@{name}\"."),
-            )),
+            ExprKind::Variable(name) => {
+                let slot = self.variables.resolve(name)?;
+                Ok(Scalar {
+                    kind: ScalarKind::Variable(slot),
+                    data_type: self.variables.data_type(slot),
+                })
+            }
             _ if is_predicate(expr) => Err(SqlError::new(
                 4145,
                 15,

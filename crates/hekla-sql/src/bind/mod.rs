@@ -4,3 +4,4 @@
 pub mod expr;
 pub mod literal;
 pub mod types;
+pub mod variables;

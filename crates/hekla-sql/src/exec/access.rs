@@ -4,6 +4,7 @@
 //! B+tree position); otherwise from a full scan. Either way the whole
 //! filter is applied to each row, so the path only decides speed.
 
+use super::eval::Inputs;
 use crate::bind::expr::{CompareOp, Predicate, Scalar, ScalarKind};
 use crate::catalog::table::TableMeta;
 use crate::session::SqlDatabase;
@@ -95,12 +96,16 @@ pub fn for_each_row(
     tx: &mut Transaction,
     table: &TableMeta,
     filter: Option<&Predicate>,
+    variables: &[Value],
     mut visit: impl FnMut(RowId, Vec<Value>) -> SqlResult<ControlFlow<()>>,
 ) -> SqlResult<()> {
     let mut failure = None;
     let mut step = |id: RowId, values: Vec<Value>| {
         let accepted = match filter {
-            Some(filter) => filter.eval(&values),
+            Some(filter) => filter.eval(&Inputs {
+                row: &values,
+                variables,
+            }),
             None => Ok(Some(true)),
         };
         let result = accepted.and_then(|accepted| match accepted {
@@ -176,7 +181,10 @@ mod tests {
         assert!(sink.finish().0.is_empty());
         let catalog = db.catalog();
         let table = catalog.tables().next().unwrap().clone();
+        let variables = crate::bind::variables::Variables::default();
         let binder = Binder {
+            variables: &variables,
+            collation: hekla_types::Collation::default(),
             scope: Scope {
                 columns: table
                     .columns
@@ -189,7 +197,6 @@ mod tests {
                     })
                     .collect(),
             },
-            ..Binder::default()
         };
         let batch = crate::parse_batch(&format!("SELECT 1 WHERE {where_clause}")).unwrap();
         let crate::ast::StatementKind::Select(select) = &batch.statements[0].kind else {

@@ -5,12 +5,20 @@ use crate::bind::expr::{Predicate, Scalar, ScalarKind};
 use hekla_types::convert::{convert_from, try_convert};
 use hekla_types::{ops, SqlResult, Value};
 
+/// What an expression reads: the current input row (empty without FROM)
+/// and the batch's variables.
+#[derive(Clone, Copy)]
+pub struct Inputs<'a> {
+    pub row: &'a [Value],
+    pub variables: &'a [Value],
+}
+
 impl Scalar {
-    /// The value for one input `row` (empty when there is no FROM).
-    pub fn eval(&self, row: &[Value]) -> SqlResult<Value> {
+    pub fn eval(&self, row: &Inputs<'_>) -> SqlResult<Value> {
         match &self.kind {
             ScalarKind::Constant(value) => Ok(value.clone()),
-            ScalarKind::Column(index) => Ok(row[*index].clone()),
+            ScalarKind::Column(index) => Ok(row.row[*index].clone()),
+            ScalarKind::Variable(slot) => Ok(row.variables[*slot].clone()),
             ScalarKind::Arithmetic { op, left, right } => {
                 ops::arithmetic(*op, &left.eval(row)?, &right.eval(row)?, &self.data_type)
             }
@@ -45,8 +53,8 @@ impl Scalar {
 }
 
 impl Predicate {
-    /// TRUE, FALSE or UNKNOWN (`None`) for one input `row`.
-    pub fn eval(&self, row: &[Value]) -> SqlResult<Option<bool>> {
+    /// TRUE, FALSE or UNKNOWN (`None`).
+    pub fn eval(&self, row: &Inputs<'_>) -> SqlResult<Option<bool>> {
         Ok(match self {
             Predicate::Compare {
                 op,

@@ -4,15 +4,21 @@
 //! into NOT NULL, 2628 for a value longer than its column, 2627/2601 for a
 //! duplicate key.
 
+use super::eval::Inputs;
 use super::{not_yet, resolve_table};
 use crate::ast::{self, DmlTarget, ExprKind, InsertSource};
 use crate::bind::expr::{implicit, Binder};
+use crate::bind::variables::Variables;
 use hekla_engine::IsolationLevel;
 use hekla_types::{DataType, Length, SqlError, SqlResult, Value};
 
 use crate::session::SqlDatabase;
 
-pub fn run(db: &SqlDatabase, insert: &ast::Insert) -> SqlResult<Option<u64>> {
+pub fn run(
+    db: &SqlDatabase,
+    insert: &ast::Insert,
+    variables: &Variables,
+) -> SqlResult<Option<u64>> {
     if !insert.with.is_empty()
         || insert.top.is_some()
         || !insert.output.is_empty()
@@ -31,7 +37,11 @@ pub fn run(db: &SqlDatabase, insert: &ast::Insert) -> SqlResult<Option<u64>> {
     };
     let table = resolve_table(db, name)?;
     let targets = target_columns(&table.columns, &insert.columns)?;
-    let binder = Binder::default();
+    let binder = Binder::new(variables);
+    let inputs = Inputs {
+        row: &[],
+        variables: variables.values(),
+    };
     let mut tx = db.engine().begin(IsolationLevel::Snapshot)?;
     for row in rows {
         if row.len() != targets.len() {
@@ -44,7 +54,7 @@ pub fn run(db: &SqlDatabase, insert: &ast::Insert) -> SqlResult<Option<u64>> {
             }
             let scalar = binder.scalar(expr)?;
             let target = assignment_type(&table.columns[column].data_type);
-            values[column] = implicit(scalar, &target)?.eval(&[])?;
+            values[column] = implicit(scalar, &target)?.eval(&inputs)?;
         }
         tx.insert(&table.engine, &values)?;
     }

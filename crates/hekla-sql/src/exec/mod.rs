@@ -5,6 +5,7 @@ pub mod eval;
 pub mod insert;
 pub mod modify;
 pub mod select;
+pub mod variables;
 
 use crate::ast;
 use crate::catalog::table::TableMeta;

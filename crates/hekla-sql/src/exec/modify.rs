@@ -3,18 +3,24 @@
 //! nothing. Write-write conflicts surface as the engine's 41302.
 
 use super::access::for_each_row;
+use super::eval::Inputs;
+use super::variables::compound;
 use super::{not_yet, resolve_table};
-use crate::ast::{self, AssignOp, Assignment, DmlTarget};
+use crate::ast::{self, Assignment, DmlTarget};
 use crate::bind::expr::{implicit, Binder, Predicate, Scope, ScopeColumn};
+use crate::bind::variables::Variables;
 use crate::catalog::table::TableMeta;
 use crate::session::SqlDatabase;
 use hekla_engine::{IsolationLevel, RowId, Transaction};
-use hekla_types::ops::ArithOp;
 use hekla_types::{SqlError, SqlResult, Value};
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
-pub fn update(db: &SqlDatabase, update: &ast::Update) -> SqlResult<Option<u64>> {
+pub fn update(
+    db: &SqlDatabase,
+    update: &ast::Update,
+    variables: &Variables,
+) -> SqlResult<Option<u64>> {
     let unsupported = !update.with.is_empty()
         || update.top.is_some()
         || !update.output.is_empty()
@@ -24,7 +30,7 @@ pub fn update(db: &SqlDatabase, update: &ast::Update) -> SqlResult<Option<u64>> 
         return Err(not_yet("UPDATE with WITH, TOP, OUTPUT, FROM or OPTION"));
     }
     let table = target_table(db, &update.target)?;
-    let binder = binder_over(db, &table);
+    let binder = binder_over(db, &table, variables);
     let filter = update
         .where_clause
         .as_ref()
@@ -62,11 +68,17 @@ pub fn update(db: &SqlDatabase, update: &ast::Update) -> SqlResult<Option<u64>> 
         changes.push((position, implicit(scalar, &target)?));
     }
     let mut tx = db.engine().begin(IsolationLevel::Snapshot)?;
-    let rows = matching_rows(&mut tx, &table, filter.as_ref())?;
+    let rows = matching_rows(&mut tx, &table, filter.as_ref(), variables.values())?;
     for (id, values) in &rows {
         let new_values = changes
             .iter()
-            .map(|(column, scalar)| Ok((*column, scalar.eval(values)?)))
+            .map(|(column, scalar)| {
+                let inputs = Inputs {
+                    row: values,
+                    variables: variables.values(),
+                };
+                Ok((*column, scalar.eval(&inputs)?))
+            })
             .collect::<SqlResult<Vec<(usize, Value)>>>()?;
         tx.update(&table.engine, *id, &new_values)?;
     }
@@ -74,7 +86,11 @@ pub fn update(db: &SqlDatabase, update: &ast::Update) -> SqlResult<Option<u64>> 
     Ok(Some(rows.len() as u64))
 }
 
-pub fn delete(db: &SqlDatabase, delete: &ast::Delete) -> SqlResult<Option<u64>> {
+pub fn delete(
+    db: &SqlDatabase,
+    delete: &ast::Delete,
+    variables: &Variables,
+) -> SqlResult<Option<u64>> {
     let unsupported = !delete.with.is_empty()
         || delete.top.is_some()
         || !delete.output.is_empty()
@@ -84,14 +100,14 @@ pub fn delete(db: &SqlDatabase, delete: &ast::Delete) -> SqlResult<Option<u64>> 
         return Err(not_yet("DELETE with WITH, TOP, OUTPUT, FROM or OPTION"));
     }
     let table = target_table(db, &delete.target)?;
-    let binder = binder_over(db, &table);
+    let binder = binder_over(db, &table, variables);
     let filter = delete
         .where_clause
         .as_ref()
         .map(|c| binder.predicate(c))
         .transpose()?;
     let mut tx = db.engine().begin(IsolationLevel::Snapshot)?;
-    let rows = matching_rows(&mut tx, &table, filter.as_ref())?;
+    let rows = matching_rows(&mut tx, &table, filter.as_ref(), variables.values())?;
     for (id, _) in &rows {
         tx.delete(&table.engine, *id)?;
     }
@@ -108,13 +124,15 @@ fn target_table(db: &SqlDatabase, target: &DmlTarget) -> SqlResult<Arc<TableMeta
 }
 
 /// A binder whose scope is `table`'s columns, known by the table's name.
-fn binder_over(db: &SqlDatabase, table: &TableMeta) -> Binder {
+fn binder_over<'a>(db: &SqlDatabase, table: &TableMeta, variables: &'a Variables) -> Binder<'a> {
     let schema = db
         .catalog()
         .schema_name(table.schema_id)
         .unwrap_or("dbo")
         .to_string();
     Binder {
+        variables,
+        collation: hekla_types::Collation::default(),
         scope: Scope {
             columns: table
                 .columns
@@ -127,7 +145,6 @@ fn binder_over(db: &SqlDatabase, table: &TableMeta) -> Binder {
                 })
                 .collect(),
         },
-        ..Binder::default()
     }
 }
 
@@ -137,26 +154,12 @@ fn matching_rows(
     tx: &mut Transaction,
     table: &TableMeta,
     filter: Option<&Predicate>,
+    variables: &[Value],
 ) -> SqlResult<Vec<(RowId, Vec<Value>)>> {
     let mut rows = Vec::new();
-    for_each_row(tx, table, filter, |id, values| {
+    for_each_row(tx, table, filter, variables, |id, values| {
         rows.push((id, values));
         Ok(ControlFlow::Continue(()))
     })?;
     Ok(rows)
-}
-
-/// The operator of a compound assignment (`+=` is `+`).
-fn compound(op: AssignOp) -> Option<ArithOp> {
-    Some(match op {
-        AssignOp::Assign => return None,
-        AssignOp::Add => ArithOp::Add,
-        AssignOp::Subtract => ArithOp::Subtract,
-        AssignOp::Multiply => ArithOp::Multiply,
-        AssignOp::Divide => ArithOp::Divide,
-        AssignOp::Modulo => ArithOp::Modulo,
-        AssignOp::BitAnd => ArithOp::BitAnd,
-        AssignOp::BitOr => ArithOp::BitOr,
-        AssignOp::BitXor => ArithOp::BitXor,
-    })
 }

@@ -4,9 +4,11 @@
 //! clauses are refused with Msg 10794.
 
 use super::access::{for_each_row, AccessPath};
+use super::eval::Inputs;
 use super::{not_yet, resolve_table};
 use crate::ast::{self, QueryBody, SelectItem};
 use crate::bind::expr::{Binder, Predicate, Scalar, ScalarKind, Scope, ScopeColumn};
+use crate::bind::variables::Variables;
 use crate::catalog::table::TableMeta;
 use crate::session::{ResultColumn, ResultSink, SqlDatabase};
 use hekla_engine::IsolationLevel;
@@ -27,7 +29,11 @@ pub struct SelectPlan {
 }
 
 /// Binds a SELECT statement.
-pub fn plan(db: &SqlDatabase, statement: &ast::SelectStatement) -> SqlResult<SelectPlan> {
+pub fn plan(
+    db: &SqlDatabase,
+    statement: &ast::SelectStatement,
+    variables: &Variables,
+) -> SqlResult<SelectPlan> {
     let query = &statement.query;
     let QueryBody::Select(select) = &query.body else {
         return Err(not_yet("UNION, EXCEPT and INTERSECT"));
@@ -46,7 +52,7 @@ pub fn plan(db: &SqlDatabase, statement: &ast::SelectStatement) -> SqlResult<Sel
             "SELECT with joins, GROUP BY, ORDER BY, DISTINCT, INTO or OPTION",
         ));
     }
-    let mut binder = Binder::default();
+    let mut binder = Binder::new(variables);
     let table = match select.from.first() {
         Some(from) => Some(table_source(db, from, &mut binder)?),
         None => None,
@@ -77,10 +83,18 @@ pub fn plan(db: &SqlDatabase, statement: &ast::SelectStatement) -> SqlResult<Sel
 pub fn run(
     db: &SqlDatabase,
     plan: &SelectPlan,
+    variables: &Variables,
     sink: &mut dyn ResultSink,
 ) -> SqlResult<Option<u64>> {
+    let variables = variables.values();
     let Some(table) = &plan.table else {
-        let row = evaluate(&plan.projection, &[])?;
+        let row = evaluate(
+            &plan.projection,
+            &Inputs {
+                row: &[],
+                variables,
+            },
+        )?;
         sink.columns(&plan.columns);
         sink.row(&row);
         return Ok(Some(1));
@@ -89,15 +103,27 @@ pub fn run(
     let mut tx = db.engine().begin(IsolationLevel::Snapshot)?;
     let mut sent = 0u64;
     if plan.limit != Some(0) {
-        for_each_row(&mut tx, table, plan.filter.as_ref(), |_, values| {
-            sink.row(&evaluate(&plan.projection, &values)?);
-            sent += 1;
-            Ok(if plan.limit.is_some_and(|limit| sent >= limit) {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            })
-        })?;
+        for_each_row(
+            &mut tx,
+            table,
+            plan.filter.as_ref(),
+            variables,
+            |_, values| {
+                sink.row(&evaluate(
+                    &plan.projection,
+                    &Inputs {
+                        row: &values,
+                        variables,
+                    },
+                )?);
+                sent += 1;
+                Ok(if plan.limit.is_some_and(|limit| sent >= limit) {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                })
+            },
+        )?;
     }
     tx.commit()?;
     Ok(Some(sent))
@@ -223,7 +249,7 @@ fn result_column(name: String, data_type: DataType) -> ResultColumn {
     }
 }
 
-fn evaluate(projection: &[Scalar], row: &[Value]) -> SqlResult<Vec<Value>> {
+fn evaluate(projection: &[Scalar], row: &Inputs<'_>) -> SqlResult<Vec<Value>> {
     projection.iter().map(|scalar| scalar.eval(row)).collect()
 }
 
@@ -232,7 +258,10 @@ fn top_count(binder: &Binder, top: &ast::Top) -> SqlResult<u64> {
     if top.percent || top.with_ties {
         return Err(not_yet("TOP ... PERCENT and WITH TIES"));
     }
-    let count = binder.scalar(&top.count)?.eval(&[])?;
+    let count = binder.scalar(&top.count)?.eval(&Inputs {
+        row: &[],
+        variables: binder.variables.values(),
+    })?;
     match count.as_i64() {
         Some(n) if n >= 0 => Ok(n as u64),
         _ => Err(SqlError::new(
