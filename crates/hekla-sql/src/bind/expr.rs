@@ -7,6 +7,7 @@
 //! Column references resolve against the statement's [`Scope`] to row
 //! positions, variables to their batch slots.
 
+use super::aggregate::Grouping;
 use super::literal;
 use super::types::{self, TypeContext};
 use super::variables::Variables;
@@ -166,6 +167,8 @@ pub struct Binder<'a> {
     pub collation: Collation,
     pub scope: Scope,
     pub variables: &'a Variables,
+    /// After GROUP BY: keys and aggregates are read from the grouped row.
+    pub grouping: Option<&'a Grouping>,
 }
 
 impl<'a> Binder<'a> {
@@ -175,10 +178,37 @@ impl<'a> Binder<'a> {
             collation: Collation::default(),
             scope: Scope::default(),
             variables,
+            grouping: None,
         }
     }
 
     pub fn scalar(&self, expr: &ast::Expr) -> SqlResult<Scalar> {
+        if let Some(grouping) = self.grouping {
+            if let Some((index, data_type)) = grouping.position(expr) {
+                return Ok(Scalar {
+                    kind: ScalarKind::Column(index),
+                    data_type,
+                });
+            }
+            if let ExprKind::Column(parts) = &expr.kind {
+                let name: Vec<&str> = parts.iter().map(|p| p.value.as_str()).collect();
+                return Err(SqlError::new(
+                    8120,
+                    16,
+                    1,
+                    format!("Column '{}' is invalid in the select list because it is not contained in either an aggregate function or the GROUP BY clause.", name.join(".")),
+                ));
+            }
+        } else if super::aggregate::contains_aggregate(expr)
+            && matches!(expr.kind, ExprKind::Function(_))
+        {
+            return Err(SqlError::new(
+                147,
+                15,
+                1,
+                "An aggregate may not appear in the WHERE clause unless it is in a subquery contained in a HAVING clause or a select list, and the column being aggregated is an outer reference.",
+            ));
+        }
         match &expr.kind {
             ExprKind::Literal(value) => {
                 let (value, data_type) = literal::literal(value, self.collation)?;

@@ -1,6 +1,7 @@
 //! Binding: syntax trees to typed, resolved forms the planner and executor
 //! run without looking names up again.
 
+pub mod aggregate;
 pub mod expr;
 pub mod literal;
 pub mod types;

@@ -184,6 +184,7 @@ mod tests {
         let variables = crate::bind::variables::Variables::default();
         let binder = Binder {
             variables: &variables,
+            grouping: None,
             collation: hekla_types::Collation::default(),
             scope: Scope {
                 columns: table

@@ -1,6 +1,7 @@
 //! Running bound statements.
 
 pub mod access;
+pub mod aggregate;
 pub mod eval;
 pub mod insert;
 pub mod modify;

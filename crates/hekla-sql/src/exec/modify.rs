@@ -132,6 +132,7 @@ fn binder_over<'a>(db: &SqlDatabase, table: &TableMeta, variables: &'a Variables
         .to_string();
     Binder {
         variables,
+        grouping: None,
         collation: hekla_types::Collation::default(),
         scope: Scope {
             columns: table

@@ -4,9 +4,11 @@
 //! clauses are refused with Msg 10794.
 
 use super::access::{for_each_row, AccessPath};
+use super::aggregate::Groups;
 use super::eval::Inputs;
 use super::{not_yet, resolve_table};
 use crate::ast::{self, QueryBody, SelectItem};
+use crate::bind::aggregate::{is_grouped, Grouping};
 use crate::bind::expr::{Binder, Predicate, Scalar, ScalarKind, Scope, ScopeColumn};
 use crate::bind::variables::Variables;
 use crate::catalog::table::TableMeta;
@@ -25,7 +27,14 @@ pub struct SelectPlan {
     filter: Option<Predicate>,
     /// The WHERE clause as written (printed), for SHOWPLAN.
     filter_text: Option<String>,
+    /// GROUP BY / aggregates: the projection then reads grouped rows.
+    grouping: Option<GroupPlan>,
     limit: Option<u64>,
+}
+
+struct GroupPlan {
+    grouping: Grouping,
+    having: Option<Predicate>,
 }
 
 /// Binds a SELECT statement.
@@ -42,14 +51,12 @@ pub fn plan(
         || !query.order_by.is_empty()
         || query.offset.is_some()
         || !statement.hints.is_empty()
-        || !select.group_by.is_empty()
-        || select.having.is_some()
         || select.into.is_some()
         || select.distinct
         || select.from.len() > 1;
     if unsupported {
         return Err(not_yet(
-            "SELECT with joins, GROUP BY, ORDER BY, DISTINCT, INTO or OPTION",
+            "SELECT with joins, ORDER BY, DISTINCT, INTO or OPTION",
         ));
     }
     let mut binder = Binder::new(variables);
@@ -61,10 +68,36 @@ pub fn plan(
         Some(top) => Some(top_count(&binder, top)?),
         None => None,
     };
-    let (columns, projection) = project(&binder, &select.items)?;
     let filter = match &select.where_clause {
         Some(condition) => Some(binder.predicate(condition)?),
         None => None,
+    };
+    let mut outputs: Vec<&ast::Expr> = select
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            SelectItem::Expr { expr, .. } => Some(expr),
+            _ => None,
+        })
+        .collect();
+    outputs.extend(select.having.as_ref());
+    let (columns, projection, grouping) = if is_grouped(&select.group_by, &outputs) {
+        let grouping = Grouping::bind(&binder, &select.group_by, &outputs)?;
+        let output = Binder {
+            scope: Scope::default(),
+            grouping: Some(&grouping),
+            ..Binder::new(variables)
+        };
+        let (columns, projection) = project(&output, &select.items)?;
+        let having = select
+            .having
+            .as_ref()
+            .map(|h| output.predicate(h))
+            .transpose()?;
+        (columns, projection, Some(GroupPlan { grouping, having }))
+    } else {
+        let (columns, projection) = project(&binder, &select.items)?;
+        (columns, projection, None)
     };
     if table.is_none() && (filter.is_some() || limit.is_some()) {
         return Err(not_yet("WHERE and TOP without FROM"));
@@ -75,6 +108,7 @@ pub fn plan(
         table,
         filter,
         filter_text: select.where_clause.as_ref().map(ToString::to_string),
+        grouping,
         limit,
     })
 }
@@ -88,6 +122,16 @@ pub fn run(
 ) -> SqlResult<Option<u64>> {
     let variables = variables.values();
     let Some(table) = &plan.table else {
+        if let Some(group) = &plan.grouping {
+            // Aggregates without FROM run over one empty row.
+            let mut groups = Groups::new(&group.grouping);
+            groups.add(&Inputs {
+                row: &[],
+                variables,
+            })?;
+            sink.columns(&plan.columns);
+            return emit_groups(plan, group, groups, variables, sink);
+        }
         let row = evaluate(
             &plan.projection,
             &Inputs {
@@ -102,6 +146,24 @@ pub fn run(
     sink.columns(&plan.columns);
     let mut tx = db.engine().begin(IsolationLevel::Snapshot)?;
     let mut sent = 0u64;
+    if let Some(group) = &plan.grouping {
+        let mut groups = Groups::new(&group.grouping);
+        for_each_row(
+            &mut tx,
+            table,
+            plan.filter.as_ref(),
+            variables,
+            |_, values| {
+                groups.add(&Inputs {
+                    row: &values,
+                    variables,
+                })?;
+                Ok(ControlFlow::Continue(()))
+            },
+        )?;
+        tx.commit()?;
+        return emit_groups(plan, group, groups, variables, sink);
+    }
     if plan.limit != Some(0) {
         for_each_row(
             &mut tx,
@@ -129,12 +191,63 @@ pub fn run(
     Ok(Some(sent))
 }
 
+/// The grouped rows through HAVING, TOP and the projection.
+fn emit_groups(
+    plan: &SelectPlan,
+    group: &GroupPlan,
+    groups: Groups<'_>,
+    variables: &[Value],
+    sink: &mut dyn ResultSink,
+) -> SqlResult<Option<u64>> {
+    let mut sent = 0u64;
+    for row in groups.finish()? {
+        if plan.limit.is_some_and(|limit| sent >= limit) {
+            break;
+        }
+        let inputs = Inputs {
+            row: &row,
+            variables,
+        };
+        if let Some(having) = &group.having {
+            if having.eval(&inputs)? != Some(true) {
+                continue;
+            }
+        }
+        sink.row(&evaluate(&plan.projection, &inputs)?);
+        sent += 1;
+    }
+    Ok(Some(sent))
+}
+
 /// The plan as `SET SHOWPLAN_TEXT ON` shows it, one operator per line.
 pub fn explain(db: &SqlDatabase, plan: &SelectPlan) -> Vec<String> {
     let mut lines = Vec::new();
     let mut depth = 0;
     if let Some(limit) = plan.limit {
         lines.push(operator(depth, &format!("Top(TOP EXPRESSION:(({limit})))")));
+        depth += 1;
+    }
+    if let Some(group) = &plan.grouping {
+        let keys: Vec<&str> = group
+            .grouping
+            .keys
+            .iter()
+            .map(|(text, _)| text.as_str())
+            .collect();
+        let aggregates: Vec<&str> = group
+            .grouping
+            .aggregates
+            .iter()
+            .map(|(text, _)| text.as_str())
+            .collect();
+        lines.push(operator(
+            depth,
+            &format!(
+                "Hash Match(Aggregate, HASH:({}), DEFINE:({}))",
+                keys.join(", "),
+                aggregates.join(", ")
+            ),
+        ));
         depth += 1;
     }
     match &plan.table {
