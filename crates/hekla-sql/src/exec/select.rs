@@ -14,7 +14,9 @@ use crate::bind::variables::Variables;
 use crate::catalog::table::TableMeta;
 use crate::session::{ResultColumn, ResultSink, SqlDatabase};
 use hekla_engine::IsolationLevel;
+use hekla_types::ops;
 use hekla_types::{DataType, SqlError, SqlResult, Value};
+use std::cmp::Ordering;
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
@@ -29,6 +31,7 @@ pub struct SelectPlan {
     filter_text: Option<String>,
     /// GROUP BY / aggregates: the projection then reads grouped rows.
     grouping: Option<GroupPlan>,
+    order_by: Vec<SortKey>,
     limit: Option<u64>,
 }
 
@@ -48,7 +51,6 @@ pub fn plan(
         return Err(not_yet("UNION, EXCEPT and INTERSECT"));
     };
     let unsupported = !query.with.is_empty()
-        || !query.order_by.is_empty()
         || query.offset.is_some()
         || !statement.hints.is_empty()
         || select.into.is_some()
@@ -56,7 +58,7 @@ pub fn plan(
         || select.from.len() > 1;
     if unsupported {
         return Err(not_yet(
-            "SELECT with joins, ORDER BY, DISTINCT, INTO or OPTION",
+            "SELECT with joins, OFFSET, DISTINCT, INTO or OPTION",
         ));
     }
     let mut binder = Binder::new(variables);
@@ -81,7 +83,7 @@ pub fn plan(
         })
         .collect();
     outputs.extend(select.having.as_ref());
-    let (columns, projection, grouping) = if is_grouped(&select.group_by, &outputs) {
+    let (columns, projection, order_by, grouping) = if is_grouped(&select.group_by, &outputs) {
         let grouping = Grouping::bind(&binder, &select.group_by, &outputs)?;
         let output = Binder {
             scope: Scope::default(),
@@ -94,10 +96,17 @@ pub fn plan(
             .as_ref()
             .map(|h| output.predicate(h))
             .transpose()?;
-        (columns, projection, Some(GroupPlan { grouping, having }))
+        let order_by = bind_order(&output, &query.order_by, &columns, &projection)?;
+        (
+            columns,
+            projection,
+            order_by,
+            Some(GroupPlan { grouping, having }),
+        )
     } else {
         let (columns, projection) = project(&binder, &select.items)?;
-        (columns, projection, None)
+        let order_by = bind_order(&binder, &query.order_by, &columns, &projection)?;
+        (columns, projection, order_by, None)
     };
     if table.is_none() && (filter.is_some() || limit.is_some()) {
         return Err(not_yet("WHERE and TOP without FROM"));
@@ -109,6 +118,7 @@ pub fn plan(
         filter,
         filter_text: select.where_clause.as_ref().map(ToString::to_string),
         grouping,
+        order_by,
         limit,
     })
 }
@@ -121,102 +131,210 @@ pub fn run(
     sink: &mut dyn ResultSink,
 ) -> SqlResult<Option<u64>> {
     let variables = variables.values();
-    let Some(table) = &plan.table else {
-        if let Some(group) = &plan.grouping {
-            // Aggregates without FROM run over one empty row.
-            let mut groups = Groups::new(&group.grouping);
-            groups.add(&Inputs {
-                row: &[],
-                variables,
-            })?;
-            sink.columns(&plan.columns);
-            return emit_groups(plan, group, groups, variables, sink);
-        }
-        let row = evaluate(
-            &plan.projection,
-            &Inputs {
-                row: &[],
-                variables,
-            },
-        )?;
-        sink.columns(&plan.columns);
-        sink.row(&row);
-        return Ok(Some(1));
-    };
     sink.columns(&plan.columns);
-    let mut tx = db.engine().begin(IsolationLevel::Snapshot)?;
-    let mut sent = 0u64;
-    if let Some(group) = &plan.grouping {
-        let mut groups = Groups::new(&group.grouping);
-        for_each_row(
-            &mut tx,
-            table,
-            plan.filter.as_ref(),
-            variables,
-            |_, values| {
-                groups.add(&Inputs {
-                    row: &values,
-                    variables,
-                })?;
-                Ok(ControlFlow::Continue(()))
-            },
-        )?;
-        tx.commit()?;
-        return emit_groups(plan, group, groups, variables, sink);
-    }
-    if plan.limit != Some(0) {
-        for_each_row(
-            &mut tx,
-            table,
-            plan.filter.as_ref(),
-            variables,
-            |_, values| {
-                sink.row(&evaluate(
-                    &plan.projection,
-                    &Inputs {
-                        row: &values,
-                        variables,
-                    },
-                )?);
-                sent += 1;
-                Ok(if plan.limit.is_some_and(|limit| sent >= limit) {
-                    ControlFlow::Break(())
-                } else {
-                    ControlFlow::Continue(())
-                })
-            },
-        )?;
-    }
-    tx.commit()?;
-    Ok(Some(sent))
-}
-
-/// The grouped rows through HAVING, TOP and the projection.
-fn emit_groups(
-    plan: &SelectPlan,
-    group: &GroupPlan,
-    groups: Groups<'_>,
-    variables: &[Value],
-    sink: &mut dyn ResultSink,
-) -> SqlResult<Option<u64>> {
-    let mut sent = 0u64;
-    for row in groups.finish()? {
-        if plan.limit.is_some_and(|limit| sent >= limit) {
-            break;
+    let mut output = Output::new(plan, sink);
+    let empty = Inputs {
+        row: &[],
+        variables,
+    };
+    match (&plan.table, &plan.grouping) {
+        // Constants, or aggregates over the one empty row there is
+        // without FROM.
+        (None, None) => {
+            output.push(&empty)?;
         }
-        let inputs = Inputs {
-            row: &row,
-            variables,
-        };
-        if let Some(having) = &group.having {
-            if having.eval(&inputs)? != Some(true) {
-                continue;
+        (None, Some(group)) => {
+            let mut groups = Groups::new(&group.grouping);
+            groups.add(&empty)?;
+            output.groups(group, groups, variables)?;
+        }
+        (Some(table), grouping) => {
+            let mut tx = db.engine().begin(IsolationLevel::Snapshot)?;
+            let mut groups = grouping.as_ref().map(|group| Groups::new(&group.grouping));
+            if !output.is_full() {
+                for_each_row(
+                    &mut tx,
+                    table,
+                    plan.filter.as_ref(),
+                    variables,
+                    |_, values| {
+                        let inputs = Inputs {
+                            row: &values,
+                            variables,
+                        };
+                        match &mut groups {
+                            Some(groups) => groups.add(&inputs)?,
+                            None => output.push(&inputs)?,
+                        }
+                        Ok(if output.is_full() {
+                            ControlFlow::Break(())
+                        } else {
+                            ControlFlow::Continue(())
+                        })
+                    },
+                )?;
+            }
+            tx.commit()?;
+            if let (Some(group), Some(groups)) = (grouping, groups) {
+                output.groups(group, groups, variables)?;
             }
         }
-        sink.row(&evaluate(&plan.projection, &inputs)?);
-        sent += 1;
     }
-    Ok(Some(sent))
+    Ok(Some(output.finish()?))
+}
+
+/// Where result rows go: straight to the sink, or, with ORDER BY, into a
+/// buffer sorted at the end. TOP counts either way.
+struct Output<'a> {
+    plan: &'a SelectPlan,
+    sink: &'a mut dyn ResultSink,
+    buffer: Vec<(Vec<Value>, Vec<Value>)>,
+    sent: u64,
+}
+
+impl<'a> Output<'a> {
+    fn new(plan: &'a SelectPlan, sink: &'a mut dyn ResultSink) -> Self {
+        Output {
+            plan,
+            sink,
+            buffer: Vec::new(),
+            sent: 0,
+        }
+    }
+
+    /// True once streaming has sent TOP's rows (sorting must see them all).
+    fn is_full(&self) -> bool {
+        self.plan.order_by.is_empty() && self.plan.limit.is_some_and(|limit| self.sent >= limit)
+    }
+
+    fn push(&mut self, inputs: &Inputs<'_>) -> SqlResult<()> {
+        let row = evaluate(&self.plan.projection, inputs)?;
+        if self.plan.order_by.is_empty() {
+            if !self.is_full() {
+                self.sink.row(&row);
+                self.sent += 1;
+            }
+            return Ok(());
+        }
+        let keys = self
+            .plan
+            .order_by
+            .iter()
+            .map(|key| key.expr.eval(inputs))
+            .collect::<SqlResult<Vec<Value>>>()?;
+        self.buffer.push((keys, row));
+        Ok(())
+    }
+
+    /// The grouped rows through HAVING.
+    fn groups(
+        &mut self,
+        group: &GroupPlan,
+        groups: Groups<'_>,
+        variables: &[Value],
+    ) -> SqlResult<()> {
+        for row in groups.finish()? {
+            let inputs = Inputs {
+                row: &row,
+                variables,
+            };
+            if let Some(having) = &group.having {
+                if having.eval(&inputs)? != Some(true) {
+                    continue;
+                }
+            }
+            self.push(&inputs)?;
+        }
+        Ok(())
+    }
+
+    /// Sorts and sends what ORDER BY held back; the row count.
+    fn finish(mut self) -> SqlResult<u64> {
+        let order = &self.plan.order_by;
+        self.buffer.sort_by(|(a, _), (b, _)| {
+            order
+                .iter()
+                .zip(a.iter().zip(b))
+                .map(|(key, (a, b))| key.compare(a, b))
+                .find(|ordering| ordering.is_ne())
+                .unwrap_or(Ordering::Equal)
+        });
+        let limit = usize::try_from(self.plan.limit.unwrap_or(u64::MAX)).unwrap_or(usize::MAX);
+        for (_, row) in self.buffer.iter().take(limit) {
+            self.sink.row(row);
+            self.sent += 1;
+        }
+        Ok(self.sent)
+    }
+}
+
+/// One ORDER BY key.
+struct SortKey {
+    expr: Scalar,
+    descending: bool,
+}
+
+impl SortKey {
+    /// SQL Server's order: NULL first ascending, strings by collation.
+    fn compare(&self, a: &Value, b: &Value) -> Ordering {
+        let collation = self.expr.data_type.collation().unwrap_or_default();
+        let ordering = match (a.is_null(), b.is_null()) {
+            (true, true) => Ordering::Equal,
+            (true, false) => Ordering::Less,
+            (false, true) => Ordering::Greater,
+            (false, false) => ops::compare(a, b, collation).unwrap_or(Ordering::Equal),
+        };
+        if self.descending {
+            ordering.reverse()
+        } else {
+            ordering
+        }
+    }
+}
+
+/// ORDER BY items: a position in the select list (`ORDER BY 2`), a select
+/// list alias, or an expression bound like the select list.
+fn bind_order(
+    binder: &Binder,
+    items: &[ast::OrderItem],
+    columns: &[ResultColumn],
+    projection: &[Scalar],
+) -> SqlResult<Vec<SortKey>> {
+    items
+        .iter()
+        .map(|item| {
+            let expr = match &item.expr.kind {
+                ast::ExprKind::Literal(ast::Literal::Integer(digits)) => {
+                    let position: usize = digits.parse().unwrap_or(0);
+                    if position == 0 || position > projection.len() {
+                        return Err(SqlError::new(
+                            108,
+                            16,
+                            1,
+                            format!("The ORDER BY position number {digits} is out of range of the number of items in the select list."),
+                        ));
+                    }
+                    projection[position - 1].clone()
+                }
+                ast::ExprKind::Column(parts) if parts.len() == 1 => {
+                    let alias = columns
+                        .iter()
+                        .position(|c| c.name.eq_ignore_ascii_case(&parts[0].value));
+                    match alias {
+                        Some(index) if binder.scope.resolve(parts).is_err() => {
+                            projection[index].clone()
+                        }
+                        _ => binder.scalar(&item.expr)?,
+                    }
+                }
+                _ => binder.scalar(&item.expr)?,
+            };
+            Ok(SortKey {
+                expr,
+                descending: item.descending,
+            })
+        })
+        .collect()
 }
 
 /// The plan as `SET SHOWPLAN_TEXT ON` shows it, one operator per line.
@@ -225,6 +343,10 @@ pub fn explain(db: &SqlDatabase, plan: &SelectPlan) -> Vec<String> {
     let mut depth = 0;
     if let Some(limit) = plan.limit {
         lines.push(operator(depth, &format!("Top(TOP EXPRESSION:(({limit})))")));
+        depth += 1;
+    }
+    if !plan.order_by.is_empty() {
+        lines.push(operator(depth, "Sort"));
         depth += 1;
     }
     if let Some(group) = &plan.grouping {
