@@ -14,9 +14,10 @@ use crate::bind::variables::Variables;
 use crate::catalog::table::TableMeta;
 use crate::session::{ResultColumn, ResultSink, SqlDatabase};
 use hekla_engine::IsolationLevel;
-use hekla_types::ops;
+use hekla_types::{encode_key, ops, SortOrder};
 use hekla_types::{DataType, SqlError, SqlResult, Value};
 use std::cmp::Ordering;
+use std::collections::HashSet;
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
@@ -32,6 +33,10 @@ pub struct SelectPlan {
     /// GROUP BY / aggregates: the projection then reads grouped rows.
     grouping: Option<GroupPlan>,
     order_by: Vec<SortKey>,
+    /// SELECT DISTINCT: repeated result rows are dropped.
+    distinct: bool,
+    /// OFFSET: rows passed over after sorting.
+    skip: u64,
     limit: Option<u64>,
 }
 
@@ -51,25 +56,41 @@ pub fn plan(
         return Err(not_yet("UNION, EXCEPT and INTERSECT"));
     };
     let unsupported = !query.with.is_empty()
-        || query.offset.is_some()
         || !statement.hints.is_empty()
         || select.into.is_some()
-        || select.distinct
         || select.from.len() > 1;
     if unsupported {
-        return Err(not_yet(
-            "SELECT with joins, OFFSET, DISTINCT, INTO or OPTION",
-        ));
+        return Err(not_yet("SELECT with joins, INTO or OPTION"));
     }
     let mut binder = Binder::new(variables);
     let table = match select.from.first() {
         Some(from) => Some(table_source(db, from, &mut binder)?),
         None => None,
     };
-    let limit = match &select.top {
+    let mut limit = match &select.top {
         Some(top) => Some(top_count(&binder, top)?),
         None => None,
     };
+    let mut skip = 0;
+    if let Some(offset) = &query.offset {
+        if query.order_by.is_empty() {
+            // OFFSET belongs to ORDER BY in the grammar.
+            return Err(SqlError::new(102, 15, 1, "Incorrect syntax near 'OFFSET'."));
+        }
+        if select.top.is_some() {
+            return Err(SqlError::new(
+                10741,
+                15,
+                1,
+                "A TOP can not be used in the same query or sub-query as a OFFSET.",
+            ));
+        }
+        skip = row_count(&binder, &offset.offset, "OFFSET")?;
+        limit = match &offset.fetch {
+            Some(fetch) => Some(row_count(&binder, fetch, "FETCH")?),
+            None => None,
+        };
+    }
     let filter = match &select.where_clause {
         Some(condition) => Some(binder.predicate(condition)?),
         None => None,
@@ -119,6 +140,8 @@ pub fn plan(
         filter_text: select.where_clause.as_ref().map(ToString::to_string),
         grouping,
         order_by,
+        distinct: select.distinct,
+        skip,
         limit,
     })
 }
@@ -190,6 +213,8 @@ struct Output<'a> {
     sink: &'a mut dyn ResultSink,
     buffer: Vec<(Vec<Value>, Vec<Value>)>,
     sent: u64,
+    /// DISTINCT: encodings of the rows already produced.
+    seen: HashSet<Vec<u8>>,
 }
 
 impl<'a> Output<'a> {
@@ -199,6 +224,7 @@ impl<'a> Output<'a> {
             sink,
             buffer: Vec::new(),
             sent: 0,
+            seen: HashSet::new(),
         }
     }
 
@@ -209,6 +235,19 @@ impl<'a> Output<'a> {
 
     fn push(&mut self, inputs: &Inputs<'_>) -> SqlResult<()> {
         let row = evaluate(&self.plan.projection, inputs)?;
+        if self.plan.distinct {
+            let types: Vec<(DataType, SortOrder)> = self
+                .plan
+                .columns
+                .iter()
+                .map(|c| (c.data_type, SortOrder::Ascending))
+                .collect();
+            let mut encoded = Vec::new();
+            encode_key(&types, &row, &mut encoded)?;
+            if !self.seen.insert(encoded) {
+                return Ok(());
+            }
+        }
         if self.plan.order_by.is_empty() {
             if !self.is_full() {
                 self.sink.row(&row);
@@ -260,7 +299,8 @@ impl<'a> Output<'a> {
                 .unwrap_or(Ordering::Equal)
         });
         let limit = usize::try_from(self.plan.limit.unwrap_or(u64::MAX)).unwrap_or(usize::MAX);
-        for (_, row) in self.buffer.iter().take(limit) {
+        let skip = usize::try_from(self.plan.skip).unwrap_or(usize::MAX);
+        for (_, row) in self.buffer.iter().skip(skip).take(limit) {
             self.sink.row(row);
             self.sent += 1;
         }
@@ -486,6 +526,23 @@ fn result_column(name: String, data_type: DataType) -> ResultColumn {
 
 fn evaluate(projection: &[Scalar], row: &Inputs<'_>) -> SqlResult<Vec<Value>> {
     projection.iter().map(|scalar| scalar.eval(row)).collect()
+}
+
+/// An OFFSET or FETCH count: a non-negative integer (Msg 10742 otherwise).
+fn row_count(binder: &Binder, expr: &ast::Expr, clause: &str) -> SqlResult<u64> {
+    let value = binder.scalar(expr)?.eval(&Inputs {
+        row: &[],
+        variables: binder.variables.values(),
+    })?;
+    match value.as_i64() {
+        Some(n) if n >= 0 => Ok(n as u64),
+        _ => Err(SqlError::new(
+            10742,
+            15,
+            1,
+            format!("The offset specified in a {clause} clause may not be negative."),
+        )),
+    }
 }
 
 /// `TOP (n)` with a constant count; PERCENT and WITH TIES come later.

@@ -15,3 +15,15 @@ SELECT id FROM dbo.people ORDER BY id % 2, id DESC
 GO
 SELECT id FROM dbo.people ORDER BY 3
 GO
+SELECT DISTINCT age FROM dbo.people ORDER BY age
+GO
+SELECT DISTINCT UPPER_name = name FROM dbo.people WHERE name IN ('Bob', 'BOB', 'bob')
+GO
+SELECT id FROM dbo.people ORDER BY id OFFSET 1 ROWS FETCH NEXT 2 ROWS ONLY
+GO
+SELECT id FROM dbo.people ORDER BY id DESC OFFSET 4 ROWS
+GO
+SELECT TOP (1) id FROM dbo.people ORDER BY id OFFSET 1 ROWS
+GO
+SELECT id FROM dbo.people ORDER BY id OFFSET -1 ROWS
+GO
