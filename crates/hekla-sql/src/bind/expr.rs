@@ -23,6 +23,24 @@ pub struct Scalar {
     pub data_type: DataType,
 }
 
+impl Scalar {
+    /// The input row positions this expression reads.
+    pub fn columns(&self) -> Box<dyn Iterator<Item = usize> + '_> {
+        match &self.kind {
+            ScalarKind::Column(index) => Box::new(std::iter::once(*index)),
+            ScalarKind::Constant(_) | ScalarKind::Variable(_) => Box::new(std::iter::empty()),
+            ScalarKind::Arithmetic { left, right, .. } | ScalarKind::Concat(left, right) => {
+                Box::new(left.columns().chain(right.columns()))
+            }
+            ScalarKind::Negate(operand) | ScalarKind::BitNot(operand) => operand.columns(),
+            ScalarKind::Convert { operand, .. } => operand.columns(),
+            // CASE conditions may read anything; report every column so a
+            // CASE never counts as known before a table is read.
+            ScalarKind::Case { .. } => Box::new(std::iter::once(usize::MAX)),
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum ScalarKind {
     Constant(Value),

@@ -16,30 +16,34 @@ use std::ops::ControlFlow;
 #[derive(Clone, Debug, PartialEq)]
 pub enum AccessPath {
     Scan,
-    /// Rows whose key in `index` equals `key`.
+    /// Rows whose key in `index` equals `key`, computed from constants,
+    /// variables and (in a join) the columns of the tables before.
     Seek {
         index: usize,
-        key: Vec<Value>,
+        key: Vec<Scalar>,
     },
 }
 
 impl AccessPath {
-    /// The cheapest path `filter` allows on `table`: the first index all of
-    /// whose key columns are fixed by an equality.
-    pub fn choose(table: &TableMeta, filter: Option<&Predicate>) -> AccessPath {
+    /// The cheapest path `filter` allows on `table`, whose columns start at
+    /// `offset` in the row `filter` reads: the first index all of whose key
+    /// columns are fixed by an equality with something known before
+    /// `table` is read.
+    pub fn choose(table: &TableMeta, offset: usize, filter: Option<&Predicate>) -> AccessPath {
         let Some(filter) = filter else {
             return AccessPath::Scan;
         };
+        let columns = offset..offset + table.columns.len();
         let mut fixed = Vec::new();
-        equalities(filter, &mut fixed);
+        equalities(filter, &columns, &mut fixed);
         for (position, index) in table.indexes.iter().enumerate() {
-            let key: Option<Vec<Value>> = index
+            let key: Option<Vec<Scalar>> = index
                 .columns
                 .iter()
                 .map(|&(column, _)| {
                     fixed
                         .iter()
-                        .find(|(c, _)| *c == column)
+                        .find(|(c, _)| *c == offset + column)
                         .map(|(_, value)| value.clone())
                 })
                 .collect();
@@ -51,6 +55,32 @@ impl AccessPath {
             }
         }
         AccessPath::Scan
+    }
+
+    /// Reads `table`'s rows along this path; key expressions read `outer`.
+    pub fn read(
+        &self,
+        tx: &mut Transaction,
+        table: &TableMeta,
+        outer: &Inputs<'_>,
+        mut visit: impl FnMut(RowId, Vec<Value>) -> ControlFlow<()>,
+    ) -> SqlResult<()> {
+        match self {
+            AccessPath::Scan => tx.scan(&table.engine, |row| visit(row.id(), row.values()))?,
+            AccessPath::Seek { index, key } => {
+                let key = key
+                    .iter()
+                    .map(|part| part.eval(outer))
+                    .collect::<SqlResult<Vec<Value>>>()?;
+                if key.iter().any(Value::is_null) {
+                    return Ok(()); // = NULL matches nothing
+                }
+                tx.lookup(&table.engine, *index, &key, |row| {
+                    visit(row.id(), row.values())
+                })?
+            }
+        };
+        Ok(())
     }
 }
 
@@ -73,7 +103,11 @@ impl AccessPath {
                     .columns
                     .iter()
                     .zip(key)
-                    .map(|(&(column, _), value)| {
+                    .map(|(&(column, _), part)| {
+                        let value = match &part.kind {
+                            ScalarKind::Constant(value) => value.to_string(),
+                            _ => "outer".to_string(),
+                        };
                         format!("[{}]=({value})", table.columns[column].name)
                     })
                     .collect();
@@ -120,22 +154,27 @@ pub fn for_each_row(
             }
         }
     };
-    match AccessPath::choose(table, filter) {
-        AccessPath::Scan => tx.scan(&table.engine, |row| step(row.id(), row.values()))?,
-        AccessPath::Seek { index, key } => tx.lookup(&table.engine, index, &key, |row| {
-            step(row.id(), row.values())
-        })?,
+    let outer = Inputs {
+        row: &[],
+        variables,
     };
+    AccessPath::choose(table, 0, filter).read(tx, table, &outer, |id, values| step(id, values))?;
     failure.map_or(Ok(()), Err)
 }
 
-/// `column = constant` conjuncts of an AND tree, with non-NULL constants of
-/// the column's own type (a converted column cannot use its index).
-fn equalities(predicate: &Predicate, out: &mut Vec<(usize, Value)>) {
+/// `column = value` conjuncts of an AND tree where the column belongs to
+/// the table being read (`columns`) and the value is known before it:
+/// constants, variables, columns of earlier tables. Both sides have the
+/// column's own type (a converted column cannot use its index).
+fn equalities(
+    predicate: &Predicate,
+    columns: &std::ops::Range<usize>,
+    out: &mut Vec<(usize, Scalar)>,
+) {
     match predicate {
         Predicate::And(left, right) => {
-            equalities(left, out);
-            equalities(right, out);
+            equalities(left, columns, out);
+            equalities(right, columns, out);
         }
         Predicate::Compare {
             op: CompareOp::Eq,
@@ -143,23 +182,25 @@ fn equalities(predicate: &Predicate, out: &mut Vec<(usize, Value)>) {
             right,
             ..
         } => {
-            if let Some(pair) =
-                column_constant(left, right).or_else(|| column_constant(right, left))
-            {
-                out.push(pair);
-            }
+            let pair =
+                column_value(left, right, columns).or_else(|| column_value(right, left, columns));
+            out.extend(pair);
         }
         _ => {}
     }
 }
 
-fn column_constant(column: &Scalar, constant: &Scalar) -> Option<(usize, Value)> {
-    match (&column.kind, &constant.kind) {
-        (ScalarKind::Column(index), ScalarKind::Constant(value)) if !value.is_null() => {
-            Some((*index, value.clone()))
-        }
-        _ => None,
-    }
+fn column_value(
+    column: &Scalar,
+    value: &Scalar,
+    columns: &std::ops::Range<usize>,
+) -> Option<(usize, Scalar)> {
+    let ScalarKind::Column(index) = column.kind else {
+        return None;
+    };
+    let known_before = value.columns().all(|c| c < columns.start);
+    let null = matches!(&value.kind, ScalarKind::Constant(v) if v.is_null());
+    (columns.contains(&index) && known_before && !null).then(|| (index, value.clone()))
 }
 
 #[cfg(test)]
@@ -209,25 +250,26 @@ mod tests {
         let filter = binder
             .predicate(body.where_clause.as_ref().unwrap())
             .unwrap();
-        AccessPath::choose(&table, Some(&filter))
+        AccessPath::choose(&table, 0, Some(&filter))
     }
 
     #[test]
     fn seeks_when_every_key_column_is_fixed() {
-        assert_eq!(
-            path("b = 2 AND 1 = a AND c > 0"),
-            AccessPath::Seek {
-                index: 0,
-                key: vec![Value::BigInt(1), Value::Int(2)]
+        let constants = |path: AccessPath| match path {
+            AccessPath::Seek { index, key } => {
+                let values = key.iter().map(|part| match &part.kind {
+                    ScalarKind::Constant(value) => value.clone(),
+                    other => panic!("not a constant: {other:?}"),
+                });
+                Some((index, values.collect::<Vec<_>>()))
             }
-        );
+            AccessPath::Scan => None,
+        };
         assert_eq!(
-            path("c = 7"),
-            AccessPath::Seek {
-                index: 1,
-                key: vec![Value::Int(7)]
-            }
+            constants(path("b = 2 AND 1 = a AND c > 0")),
+            Some((0, vec![Value::BigInt(1), Value::Int(2)]))
         );
+        assert_eq!(constants(path("c = 7")), Some((1, vec![Value::Int(7)])));
         assert_eq!(path("a = 1"), AccessPath::Scan, "half a hash key");
         assert_eq!(path("a = 1 OR b = 2"), AccessPath::Scan);
         assert_eq!(path("c = NULL"), AccessPath::Scan);

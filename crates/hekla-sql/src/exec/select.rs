@@ -414,7 +414,7 @@ pub fn explain(db: &SqlDatabase, plan: &SelectPlan) -> Vec<String> {
     }
     match &plan.table {
         Some(table) => {
-            let path = AccessPath::choose(table, plan.filter.as_ref());
+            let path = AccessPath::choose(table, 0, plan.filter.as_ref());
             let described = path.describe(db, table, plan.filter_text.as_deref());
             lines.push(operator(depth, &described));
         }
