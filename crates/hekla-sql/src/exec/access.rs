@@ -158,7 +158,7 @@ pub fn for_each_row(
         row: &[],
         variables,
     };
-    AccessPath::choose(table, 0, filter).read(tx, table, &outer, |id, values| step(id, values))?;
+    AccessPath::choose(table, 0, filter).read(tx, table, &outer, step)?;
     failure.map_or(Ok(()), Err)
 }
 
