@@ -134,7 +134,7 @@ pub fn for_each_row(
     mut visit: impl FnMut(RowId, Vec<Value>) -> SqlResult<ControlFlow<()>>,
 ) -> SqlResult<()> {
     let mut failure = None;
-    let mut step = |id: RowId, values: Vec<Value>| {
+    let step = |id: RowId, values: Vec<Value>| {
         let accepted = match filter {
             Some(filter) => filter.eval(&Inputs {
                 row: &values,
