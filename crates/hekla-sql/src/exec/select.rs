@@ -13,7 +13,7 @@ use crate::bind::expr::{Binder, Predicate, Scalar, ScalarKind, Scope, ScopeColum
 use crate::bind::variables::Variables;
 use crate::catalog::table::TableMeta;
 use crate::session::{ResultColumn, ResultSink, SqlDatabase};
-use hekla_engine::IsolationLevel;
+use hekla_engine::{IsolationLevel, Transaction};
 use hekla_types::{encode_key, ops, SortOrder};
 use hekla_types::{DataType, SqlError, SqlResult, Value};
 use std::cmp::Ordering;
@@ -26,7 +26,10 @@ pub struct SelectPlan {
     pub columns: Vec<ResultColumn>,
     projection: Vec<Scalar>,
     /// The FROM table; None for a SELECT of constants.
-    table: Option<Arc<TableMeta>>,
+    /// The FROM tables in join order (empty for a SELECT of constants);
+    /// with one table, rows stream; with several, they join by nested
+    /// loops.
+    sources: Vec<Source>,
     filter: Option<Predicate>,
     /// The WHERE clause as written (printed), for SHOWPLAN.
     filter_text: Option<String>,
@@ -55,18 +58,16 @@ pub fn plan(
     let QueryBody::Select(select) = &query.body else {
         return Err(not_yet("UNION, EXCEPT and INTERSECT"));
     };
-    let unsupported = !query.with.is_empty()
-        || !statement.hints.is_empty()
-        || select.into.is_some()
-        || select.from.len() > 1;
+    let unsupported =
+        !query.with.is_empty() || !statement.hints.is_empty() || select.into.is_some();
     if unsupported {
-        return Err(not_yet("SELECT with joins, INTO or OPTION"));
+        return Err(not_yet("SELECT with INTO or OPTION"));
     }
     let mut binder = Binder::new(variables);
-    let table = match select.from.first() {
-        Some(from) => Some(table_source(db, from, &mut binder)?),
-        None => None,
-    };
+    let mut sources = Vec::new();
+    for from in &select.from {
+        add_sources(db, from, JoinType::Cross, &mut binder, &mut sources)?;
+    }
     let mut limit = match &select.top {
         Some(top) => Some(top_count(&binder, top)?),
         None => None,
@@ -129,13 +130,13 @@ pub fn plan(
         let order_by = bind_order(&binder, &query.order_by, &columns, &projection)?;
         (columns, projection, order_by, None)
     };
-    if table.is_none() && (filter.is_some() || limit.is_some()) {
+    if sources.is_empty() && (filter.is_some() || limit.is_some()) {
         return Err(not_yet("WHERE and TOP without FROM"));
     }
     Ok(SelectPlan {
         columns,
         projection,
-        table,
+        sources,
         filter,
         filter_text: select.where_clause.as_ref().map(ToString::to_string),
         grouping,
@@ -160,18 +161,46 @@ pub fn run(
         row: &[],
         variables,
     };
-    match (&plan.table, &plan.grouping) {
+    match (plan.sources.as_slice(), &plan.grouping) {
         // Constants, or aggregates over the one empty row there is
         // without FROM.
-        (None, None) => {
+        ([], None) => {
             output.push(&empty)?;
         }
-        (None, Some(group)) => {
+        ([], Some(group)) => {
             let mut groups = Groups::new(&group.grouping);
             groups.add(&empty)?;
             output.groups(group, groups, variables)?;
         }
-        (Some(table), grouping) => {
+        ([_, _, ..], grouping) => {
+            let mut tx = db.engine().begin(IsolationLevel::Snapshot)?;
+            let mut groups = grouping.as_ref().map(|group| Groups::new(&group.grouping));
+            let mut emit = |row: &[Value]| -> SqlResult<ControlFlow<()>> {
+                let inputs = Inputs { row, variables };
+                if let Some(filter) = &plan.filter {
+                    if filter.eval(&inputs)? != Some(true) {
+                        return Ok(ControlFlow::Continue(()));
+                    }
+                }
+                match &mut groups {
+                    Some(groups) => groups.add(&inputs)?,
+                    None => output.push(&inputs)?,
+                }
+                Ok(if output.is_full() {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                })
+            };
+            // A Break only means TOP has its rows.
+            let _ = nested_loops(&mut tx, plan, 0, Vec::new(), variables, &mut emit)?;
+            tx.commit()?;
+            if let (Some(group), Some(groups)) = (grouping, groups) {
+                output.groups(group, groups, variables)?;
+            }
+        }
+        ([source], grouping) => {
+            let table = &source.table;
             let mut tx = db.engine().begin(IsolationLevel::Snapshot)?;
             let mut groups = grouping.as_ref().map(|group| Groups::new(&group.grouping));
             if !output.is_full() {
@@ -412,15 +441,51 @@ pub fn explain(db: &SqlDatabase, plan: &SelectPlan) -> Vec<String> {
         ));
         depth += 1;
     }
-    match &plan.table {
-        Some(table) => {
-            let path = AccessPath::choose(table, 0, plan.filter.as_ref());
-            let described = path.describe(db, table, plan.filter_text.as_deref());
+    match plan.sources.as_slice() {
+        [] => lines.push(operator(depth, "Constant Scan")),
+        [source] => {
+            let path = AccessPath::choose(&source.table, 0, plan.filter.as_ref());
+            let described = path.describe(db, &source.table, plan.filter_text.as_deref());
             lines.push(operator(depth, &described));
         }
-        None => lines.push(operator(depth, "Constant Scan")),
+        sources => {
+            if let Some(filter) = &plan.filter_text {
+                lines.push(operator(depth, &format!("Filter(WHERE:({filter}))")));
+                depth += 1;
+            }
+            explain_joins(db, plan, sources, depth, &mut lines);
+        }
     }
     lines
+}
+
+/// Left-deep nested loops: each join above its outer input and, below it,
+/// the inner table's access path.
+fn explain_joins(
+    db: &SqlDatabase,
+    plan: &SelectPlan,
+    sources: &[Source],
+    depth: usize,
+    lines: &mut Vec<String>,
+) {
+    let (last, rest) = sources.split_last().expect("at least two sources");
+    let kind = match last.join {
+        JoinType::Left => "Left Outer Join",
+        JoinType::Inner => "Inner Join",
+        JoinType::Cross => "Inner Join",
+    };
+    lines.push(operator(depth, &format!("Nested Loops({kind})")));
+    if let [first] = rest {
+        let path = AccessPath::choose(&first.table, 0, plan.filter.as_ref());
+        lines.push(operator(depth + 1, &path.describe(db, &first.table, None)));
+    } else {
+        explain_joins(db, plan, rest, depth + 1, lines);
+    }
+    let path = AccessPath::choose(&last.table, last.offset, last.on.as_ref());
+    lines.push(operator(
+        depth + 1,
+        &path.describe(db, &last.table, last.on_text.as_deref()),
+    ));
 }
 
 /// `  |--Name(...)`, indented as SQL Server nests operators.
@@ -428,38 +493,170 @@ pub fn operator(depth: usize, text: &str) -> String {
     format!("  {}|--{text}", " ".repeat(5 * depth))
 }
 
-/// Binds the FROM table into the binder's scope; the engine table.
-fn table_source(
+/// How a table joins the ones before it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum JoinType {
+    /// A comma or CROSS JOIN (also the first table).
+    Cross,
+    Inner,
+    Left,
+}
+
+/// A FROM table and where its columns start in the joined row.
+struct Source {
+    table: Arc<TableMeta>,
+    offset: usize,
+    join: JoinType,
+    /// The ON condition, bound over this table and the ones before it.
+    on: Option<Predicate>,
+    on_text: Option<String>,
+}
+
+/// Adds the tables of one FROM item, left to right, widening the binder's
+/// scope; join conditions are bound as their right table arrives.
+fn add_sources(
     db: &SqlDatabase,
     from: &ast::TableRef,
+    join: JoinType,
     binder: &mut Binder,
-) -> SqlResult<Arc<TableMeta>> {
-    let ast::TableRefKind::Table { name, alias, hints } = &from.kind else {
-        return Err(not_yet("joins, derived tables and table-valued sources"));
-    };
-    if !hints.is_empty() {
-        return Err(not_yet("table hints"));
+    sources: &mut Vec<Source>,
+) -> SqlResult<()> {
+    match &from.kind {
+        ast::TableRefKind::Table { name, alias, hints } => {
+            if !hints.is_empty() {
+                return Err(not_yet("table hints"));
+            }
+            let table = resolve_table(db, name)?;
+            let schema = db
+                .catalog()
+                .schema_name(table.schema_id)
+                .unwrap_or("dbo")
+                .to_string();
+            let shown = alias
+                .as_ref()
+                .map_or(&table.name, |alias| &alias.value)
+                .clone();
+            if binder
+                .scope
+                .columns
+                .iter()
+                .any(|c| c.table.eq_ignore_ascii_case(&shown))
+            {
+                return Err(SqlError::new(
+                    1013,
+                    16,
+                    1,
+                    format!("The objects \"{shown}\" and \"{shown}\" in the FROM clause have the same exposed names. Use correlation names to distinguish them."),
+                ));
+            }
+            let offset = binder.scope.columns.len();
+            binder
+                .scope
+                .columns
+                .extend(table.columns.iter().map(|column| ScopeColumn {
+                    table: shown.clone(),
+                    schema: schema.clone(),
+                    name: column.name.clone(),
+                    data_type: column.data_type,
+                }));
+            sources.push(Source {
+                table,
+                offset,
+                join,
+                on: None,
+                on_text: None,
+            });
+            Ok(())
+        }
+        ast::TableRefKind::Join {
+            left,
+            right,
+            kind,
+            hint,
+            on,
+        } => {
+            if hint.is_some_and(|hint| hint != ast::JoinHint::Loop) {
+                return Err(not_yet("HASH, MERGE and REMOTE join hints"));
+            }
+            let join = match kind {
+                ast::JoinKind::Inner => JoinType::Inner,
+                ast::JoinKind::Left => JoinType::Left,
+                ast::JoinKind::Cross => JoinType::Cross,
+                _ => return Err(not_yet("RIGHT and FULL joins and APPLY")),
+            };
+            add_sources(db, left, JoinType::Cross, binder, sources)?;
+            if !matches!(right.kind, ast::TableRefKind::Table { .. }) {
+                return Err(not_yet("joins whose right side is itself a join"));
+            }
+            add_sources(db, right, join, binder, sources)?;
+            let source = sources.last_mut().expect("the right table was just added");
+            if let Some(on) = on {
+                source.on = Some(binder.predicate(on)?);
+                source.on_text = Some(on.to_string());
+            }
+            Ok(())
+        }
+        _ => Err(not_yet("derived tables and table-valued sources")),
     }
-    let table = resolve_table(db, name)?;
-    let catalog = db.catalog();
-    let schema = catalog
-        .schema_name(table.schema_id)
-        .unwrap_or("dbo")
-        .to_string();
-    let shown = alias.as_ref().map_or(&table.name, |alias| &alias.value);
-    binder.scope = Scope {
-        columns: table
-            .columns
-            .iter()
-            .map(|column| ScopeColumn {
-                table: shown.clone(),
-                schema: schema.clone(),
-                name: column.name.clone(),
-                data_type: column.data_type,
-            })
-            .collect(),
+}
+
+/// Joins `plan.sources[level..]` onto `row` (the columns of the tables
+/// before), handing each complete row to `emit`. Inner rows are read into
+/// memory per outer row, through an index when the ON clause fixes one.
+fn nested_loops(
+    tx: &mut Transaction,
+    plan: &SelectPlan,
+    level: usize,
+    row: Vec<Value>,
+    variables: &[Value],
+    emit: &mut dyn FnMut(&[Value]) -> SqlResult<ControlFlow<()>>,
+) -> SqlResult<ControlFlow<()>> {
+    let Some(source) = plan.sources.get(level) else {
+        return emit(&row);
     };
-    Ok(table)
+    let condition = if level == 0 {
+        plan.filter.as_ref()
+    } else {
+        source.on.as_ref()
+    };
+    let path = AccessPath::choose(&source.table, source.offset, condition);
+    let mut inner = Vec::new();
+    path.read(
+        tx,
+        &source.table,
+        &Inputs {
+            row: &row,
+            variables,
+        },
+        |_, values| {
+            inner.push(values);
+            ControlFlow::Continue(())
+        },
+    )?;
+    let mut matched = false;
+    for values in inner {
+        let mut joined = row.clone();
+        joined.extend(values);
+        if let Some(on) = &source.on {
+            if on.eval(&Inputs {
+                row: &joined,
+                variables,
+            })? != Some(true)
+            {
+                continue;
+            }
+        }
+        matched = true;
+        if nested_loops(tx, plan, level + 1, joined, variables, emit)?.is_break() {
+            return Ok(ControlFlow::Break(()));
+        }
+    }
+    if !matched && source.join == JoinType::Left {
+        let mut joined = row;
+        joined.extend(std::iter::repeat_n(Value::Null, source.table.columns.len()));
+        return nested_loops(tx, plan, level + 1, joined, variables, emit);
+    }
+    Ok(ControlFlow::Continue(()))
 }
 
 /// The result columns and the expressions that compute them.
