@@ -3,6 +3,7 @@
 
 pub mod aggregate;
 pub mod expr;
+pub mod functions;
 pub mod literal;
 pub mod types;
 pub mod variables;

@@ -40,6 +40,13 @@ impl Scalar {
                     convert_from(&value, &operand.data_type, &self.data_type, *style)
                 }
             }
+            ScalarKind::Builtin { function, args } => {
+                let values = args
+                    .iter()
+                    .map(|arg| arg.eval(row))
+                    .collect::<SqlResult<Vec<Value>>>()?;
+                super::functions::evaluate(*function, &values, &self.data_type)
+            }
             ScalarKind::Case { whens, otherwise } => {
                 for (condition, result) in whens {
                     if condition.eval(row)? == Some(true) {

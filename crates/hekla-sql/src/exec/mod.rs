@@ -3,6 +3,7 @@
 pub mod access;
 pub mod aggregate;
 pub mod eval;
+pub mod functions;
 pub mod insert;
 pub mod modify;
 pub mod select;
