@@ -7,6 +7,7 @@ mod histogram;
 mod parse;
 mod range_index;
 mod report;
+mod sql;
 mod workload;
 
 use clap::{Args, Subcommand};
@@ -27,6 +28,8 @@ enum Bench {
     Durability(durability::DurabilityArgs),
     /// T-SQL parsing: statements/s and MB/s for the sales-order procedure, YCSB and a corpus.
     Parse(parse::ParseArgs),
+    /// Embedded SQL statements/s: point SELECT, UPDATE by key, 5-row INSERT.
+    Sql(sql::SqlBenchArgs),
 }
 
 pub fn run(args: BenchArgs) -> Result<(), String> {
@@ -38,6 +41,7 @@ pub fn run(args: BenchArgs) -> Result<(), String> {
         Bench::RangeIndex(args) => range_index::run(args),
         Bench::Durability(args) => durability::run(args),
         Bench::Parse(args) => parse::run(args),
+        Bench::Sql(args) => sql::run(args),
     }
 }
 
