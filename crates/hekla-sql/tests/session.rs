@@ -85,7 +85,7 @@ fn table_definitions_are_checked_as_sql_server_checks_them() {
         ("CREATE TABLE t (a varchar(9000))", 131),
         ("CREATE TABLE t (a int PRIMARY KEY NONCLUSTERED HASH)", 10794),
         ("CREATE TABLE t (a int PRIMARY KEY NONCLUSTERED, b int PRIMARY KEY NONCLUSTERED)", 8110),
-        ("CREATE TABLE t (a int DEFAULT 1)", 10794),
+        ("CREATE TABLE t (a int CHECK (a > 0))", 10794),
         ("CREATE TABLE t (a int) WITH (FROB = ON)", 155),
         ("CREATE TABLE t (a int COLLATE Klingon_CI_AS)", 448),
     ];

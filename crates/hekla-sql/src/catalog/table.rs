@@ -5,7 +5,9 @@
 use super::store::StoredObject;
 use super::Catalog;
 use crate::ast::{self, ConstraintKind, OptionValue, TableElement};
+use crate::bind::expr::{implicit, Binder, Scalar};
 use crate::bind::types::{self, TypeContext};
+use crate::bind::variables::Variables;
 use hekla_engine::{
     ColumnDef, Database, Durability, IndexDef, IndexKind, SchemaId, Table, TableDef, Uniqueness,
 };
@@ -17,6 +19,10 @@ pub struct ColumnMeta {
     pub name: String,
     pub data_type: DataType,
     pub nullable: bool,
+    /// `DEFAULT expr`, bound without columns or variables and converted to
+    /// the column's type; evaluated per inserted row (so `SYSDATETIME()`
+    /// is the time of the insert).
+    pub default: Option<Scalar>,
 }
 
 /// Which constraint an index enforces, if any.
@@ -303,9 +309,6 @@ impl Builder<'_> {
         if column.identity.is_some() {
             return Err(not_yet("IDENTITY columns"));
         }
-        if column.default.is_some() {
-            return Err(not_yet("DEFAULT constraints"));
-        }
         let collation = match &column.collation {
             Some(name) => Collation::from_name(&name.value).ok_or_else(|| {
                 SqlError::new(448, 16, 1, format!("Invalid collation '{}'.", name.value))
@@ -314,11 +317,16 @@ impl Builder<'_> {
         };
         let ordinal = self.columns.len() + 1;
         let data_type = types::resolve(data_type, collation, TypeContext::Declaration { ordinal })?;
+        let default = match &column.default {
+            Some((_, value)) => Some(bind_default(value, &data_type)?),
+            None => None,
+        };
         self.declared_nullable.push(column.nullable);
         self.columns.push(ColumnMeta {
             name: column.name.value.clone(),
             data_type,
             nullable: column.nullable.unwrap_or(true),
+            default,
         });
         Ok(())
     }
@@ -548,6 +556,25 @@ impl Builder<'_> {
         }
         Ok(())
     }
+}
+
+/// A DEFAULT expression: constants and functions only (a column name is
+/// Msg 128, as in SQL Server).
+fn bind_default(value: &ast::Expr, data_type: &DataType) -> SqlResult<Scalar> {
+    let variables = Variables::default();
+    let scalar = Binder::new(&variables).scalar(value).map_err(|error| {
+        if error.number == 207 || error.number == 137 {
+            SqlError::new(
+                128,
+                15,
+                1,
+                format!("The name \"{value}\" is not permitted in this context. Valid expressions are constants, constant expressions, and (in some contexts) variables. Column names are not permitted."),
+            )
+        } else {
+            error
+        }
+    })?;
+    implicit(scalar, &crate::exec::insert::assignment_type(data_type))
 }
 
 fn bucket_count_value(expr: &ast::Expr, index: &str) -> SqlResult<u64> {

@@ -47,15 +47,25 @@ pub fn run(
         if row.len() != targets.len() {
             return Err(count_mismatch(row.len() > targets.len()));
         }
-        let mut values = vec![Value::Null; table.columns.len()];
+        let mut given: Vec<Option<Value>> = vec![None; table.columns.len()];
         for (expr, &column) in row.iter().zip(&targets) {
             if matches!(expr.kind, ExprKind::Default) {
                 continue;
             }
             let scalar = binder.scalar(expr)?;
             let target = assignment_type(&table.columns[column].data_type);
-            values[column] = implicit(scalar, &target)?.eval(&inputs)?;
+            given[column] = Some(implicit(scalar, &target)?.eval(&inputs)?);
         }
+        // Columns not given, or given DEFAULT, take their default or NULL.
+        let values = given
+            .into_iter()
+            .zip(&table.columns)
+            .map(|(value, column)| match (value, &column.default) {
+                (Some(value), _) => Ok(value),
+                (None, Some(default)) => default.eval(&inputs),
+                (None, None) => Ok(Value::Null),
+            })
+            .collect::<SqlResult<Vec<Value>>>()?;
         tx.insert(&table.engine, &values)?;
     }
     tx.commit()?;
