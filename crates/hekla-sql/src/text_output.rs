@@ -38,14 +38,15 @@ pub struct TextColumn {
 }
 
 /// Writes one result set, row by row.
-pub struct ResultSetWriter<'a> {
-    columns: &'a [TextColumn],
+pub struct ResultSetWriter {
+    columns: Vec<TextColumn>,
     widths: Vec<usize>,
-    options: &'a TextOptions,
+    options: TextOptions,
 }
 
-impl<'a> ResultSetWriter<'a> {
-    pub fn new(columns: &'a [TextColumn], options: &'a TextOptions) -> Self {
+impl ResultSetWriter {
+    /// Widths come from the column types once, so rows stream.
+    pub fn new(columns: Vec<TextColumn>, options: TextOptions) -> Self {
         let widths = columns
             .iter()
             .map(|column| {
@@ -191,7 +192,8 @@ fn fraction_width(scale: u8) -> usize {
 pub struct TextSink<W: Write> {
     out: W,
     options: TextOptions,
-    columns: Vec<TextColumn>,
+    /// The current result set's layout.
+    writer: Option<ResultSetWriter>,
     /// Set once a write fails (a closed pipe); later output is dropped.
     failed: Option<io::Error>,
     errors: usize,
@@ -202,7 +204,7 @@ impl<W: Write> TextSink<W> {
         TextSink {
             out,
             options,
-            columns: Vec::new(),
+            writer: None,
             failed: None,
             errors: 0,
         }
@@ -218,9 +220,9 @@ impl<W: Write> TextSink<W> {
         (self.out, self.failed)
     }
 
-    fn write(&mut self, write: impl FnOnce(&mut W, &TextOptions, &[TextColumn]) -> io::Result<()>) {
+    fn write(&mut self, write: impl FnOnce(&mut W, Option<&ResultSetWriter>) -> io::Result<()>) {
         if self.failed.is_none() {
-            if let Err(error) = write(&mut self.out, &self.options, &self.columns) {
+            if let Err(error) = write(&mut self.out, self.writer.as_ref()) {
                 self.failed = Some(error);
             }
         }
@@ -229,33 +231,38 @@ impl<W: Write> TextSink<W> {
 
 impl<W: Write> crate::session::ResultSink for TextSink<W> {
     fn columns(&mut self, columns: &[crate::session::ResultColumn]) {
-        self.columns = columns
+        let columns = columns
             .iter()
             .map(|c| TextColumn {
                 name: c.name.clone(),
                 data_type: c.data_type,
             })
             .collect();
-        self.write(|out, options, columns| ResultSetWriter::new(columns, options).header(out));
+        self.writer = Some(ResultSetWriter::new(columns, self.options.clone()));
+        self.write(|out, writer| writer.expect("just set").header(out));
     }
 
     fn row(&mut self, values: &[Value]) {
-        self.write(|out, options, columns| ResultSetWriter::new(columns, options).row(out, values));
+        self.write(|out, writer| {
+            writer
+                .expect("a row follows its result set's columns")
+                .row(out, values)
+        });
     }
 
     fn done(&mut self, rows: Option<u64>) {
         if let Some(count) = rows {
-            self.write(|out, _, _| writeln!(out, "\n{}", rows_affected(count)));
+            self.write(|out, _| writeln!(out, "\n{}", rows_affected(count)));
         }
     }
 
     fn message(&mut self, text: &str) {
-        self.write(|out, _, _| writeln!(out, "{text}"));
+        self.write(|out, _| writeln!(out, "{text}"));
     }
 
     fn error(&mut self, error: &crate::session::ErrorEvent) {
         self.errors += 1;
-        self.write(|out, _, _| writeln!(out, "{error}"));
+        self.write(|out, _| writeln!(out, "{error}"));
     }
 }
 
@@ -282,7 +289,7 @@ mod tests {
 
     fn render(options: &TextOptions, rows: &[Vec<Value>]) -> String {
         let columns = columns();
-        let writer = ResultSetWriter::new(&columns, options);
+        let writer = ResultSetWriter::new(columns, options.clone());
         let mut out = Vec::new();
         writer.header(&mut out).unwrap();
         for row in rows {

@@ -493,6 +493,24 @@ impl<'a> Binder<'a> {
         })
     }
 
+    /// The value stored by `target op= value` (`=` or a compound operator
+    /// such as `+=`), converted for storing into `stored_type`: a column's
+    /// [`assignment_type`] or a variable's own type.
+    pub fn assignment(
+        &self,
+        target: Scalar,
+        op: ast::AssignOp,
+        value: &ast::Expr,
+        stored_type: &DataType,
+    ) -> SqlResult<Scalar> {
+        let value = self.scalar(value)?;
+        let combined = match compound(op) {
+            Some(op) => self.arithmetic(op, target, value)?,
+            None => value,
+        };
+        implicit(combined, stored_type)
+    }
+
     /// A constant integer argument (a CONVERT style).
     fn constant_int(&self, expr: &ast::Expr, what: &str) -> SqlResult<i32> {
         let bound = self.scalar(expr)?;
@@ -512,6 +530,47 @@ impl<'a> Binder<'a> {
             )),
         }
     }
+}
+
+/// The type a value converts to before it is stored in a column: the
+/// column's own, except that strings and binary keep their full length so
+/// the engine can report truncation (Msg 2628) instead of cutting silently
+/// as CAST does.
+pub fn assignment_type(column: &DataType) -> DataType {
+    match *column {
+        DataType::Char { collation, .. } | DataType::VarChar { collation, .. } => {
+            DataType::VarChar {
+                len: hekla_types::Length::Max,
+                collation,
+            }
+        }
+        DataType::NChar { collation, .. } | DataType::NVarChar { collation, .. } => {
+            DataType::NVarChar {
+                len: hekla_types::Length::Max,
+                collation,
+            }
+        }
+        DataType::Binary { .. } | DataType::VarBinary { .. } => DataType::VarBinary {
+            len: hekla_types::Length::Max,
+        },
+        other => other,
+    }
+}
+
+/// The operator of a compound assignment (`+=` is `+`); None for `=`.
+fn compound(op: ast::AssignOp) -> Option<ArithOp> {
+    use ast::AssignOp::*;
+    Some(match op {
+        Assign => return None,
+        Add => ArithOp::Add,
+        Subtract => ArithOp::Subtract,
+        Multiply => ArithOp::Multiply,
+        Divide => ArithOp::Divide,
+        Modulo => ArithOp::Modulo,
+        BitAnd => ArithOp::BitAnd,
+        BitOr => ArithOp::BitOr,
+        BitXor => ArithOp::BitXor,
+    })
 }
 
 /// Wraps `scalar` in an implicit conversion to `target` when its type

@@ -5,7 +5,7 @@
 use super::store::StoredObject;
 use super::Catalog;
 use crate::ast::{self, ConstraintKind, OptionValue, TableElement};
-use crate::bind::expr::{implicit, Binder, Scalar};
+use crate::bind::expr::{assignment_type, implicit, Binder, Scalar};
 use crate::bind::types::{self, TypeContext};
 use crate::bind::variables::Variables;
 use hekla_engine::{
@@ -574,7 +574,7 @@ fn bind_default(value: &ast::Expr, data_type: &DataType) -> SqlResult<Scalar> {
             error
         }
     })?;
-    implicit(scalar, &crate::exec::insert::assignment_type(data_type))
+    implicit(scalar, &assignment_type(data_type))
 }
 
 fn bucket_count_value(expr: &ast::Expr, index: &str) -> SqlResult<u64> {

@@ -206,7 +206,7 @@ fn column_value(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bind::expr::{Binder, Scope, ScopeColumn};
+    use crate::bind::expr::{Binder, Scope};
     use crate::session::SqlDatabase;
     use crate::text_output::{TextOptions, TextSink};
 
@@ -224,21 +224,10 @@ mod tests {
         let table = catalog.tables().next().unwrap().clone();
         let variables = crate::bind::variables::Variables::default();
         let binder = Binder {
-            variables: &variables,
-            grouping: None,
-            collation: hekla_types::Collation::default(),
             scope: Scope {
-                columns: table
-                    .columns
-                    .iter()
-                    .map(|c| ScopeColumn {
-                        table: "t".into(),
-                        schema: "dbo".into(),
-                        name: c.name.clone(),
-                        data_type: c.data_type,
-                    })
-                    .collect(),
+                columns: super::super::table_scope(&db, &table, "t"),
             },
+            ..Binder::new(&variables)
         };
         let batch = crate::parse_batch(&format!("SELECT 1 WHERE {where_clause}")).unwrap();
         let crate::ast::StatementKind::Select(select) = &batch.statements[0].kind else {

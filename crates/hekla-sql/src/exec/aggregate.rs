@@ -33,6 +33,14 @@ impl<'a> Groups<'a> {
         }
     }
 
+    fn fresh_accumulators(&self) -> Vec<Accumulator> {
+        self.grouping
+            .aggregates
+            .iter()
+            .map(|(_, call)| Accumulator::new(call))
+            .collect()
+    }
+
     /// Adds one input row to its group.
     pub fn add(&mut self, inputs: &Inputs<'_>) -> SqlResult<()> {
         let keys = self
@@ -46,13 +54,7 @@ impl<'a> Groups<'a> {
         let next = self.groups.len();
         let position = *self.index.entry(encoded).or_insert(next);
         if position == next {
-            let accumulators = self
-                .grouping
-                .aggregates
-                .iter()
-                .map(|(_, call)| Accumulator::new(call))
-                .collect();
-            self.groups.push((keys, accumulators));
+            self.groups.push((keys, self.fresh_accumulators()));
         }
         let accumulators = &mut self.groups[position].1;
         for ((_, call), accumulator) in self.grouping.aggregates.iter().zip(accumulators) {
@@ -69,13 +71,7 @@ impl<'a> Groups<'a> {
     /// aggregates and no GROUP BY has one group even over no rows.
     pub fn finish(mut self) -> SqlResult<Vec<Vec<Value>>> {
         if self.groups.is_empty() && self.grouping.keys.is_empty() {
-            let accumulators = self
-                .grouping
-                .aggregates
-                .iter()
-                .map(|(_, call)| Accumulator::new(call))
-                .collect();
-            self.groups.push((Vec::new(), accumulators));
+            self.groups.push((Vec::new(), self.fresh_accumulators()));
         }
         self.groups
             .into_iter()

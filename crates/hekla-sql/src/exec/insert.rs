@@ -7,10 +7,10 @@
 use super::eval::Inputs;
 use super::{not_yet, resolve_table};
 use crate::ast::{self, DmlTarget, ExprKind, InsertSource};
-use crate::bind::expr::{implicit, Binder};
+use crate::bind::expr::{assignment_type, implicit, Binder};
 use crate::bind::variables::Variables;
 use hekla_engine::IsolationLevel;
-use hekla_types::{DataType, Length, SqlError, SqlResult, Value};
+use hekla_types::{SqlError, SqlResult, Value};
 
 use crate::session::SqlDatabase;
 
@@ -107,30 +107,6 @@ fn target_columns(
         targets.push(position);
     }
     Ok(targets)
-}
-
-/// The type a value converts to before it is stored: the column's own,
-/// except that strings and binary keep their full length so the engine can
-/// report truncation (Msg 2628) instead of cutting silently as CAST does.
-pub fn assignment_type(column: &DataType) -> DataType {
-    match *column {
-        DataType::Char { collation, .. } | DataType::VarChar { collation, .. } => {
-            DataType::VarChar {
-                len: Length::Max,
-                collation,
-            }
-        }
-        DataType::NChar { collation, .. } | DataType::NVarChar { collation, .. } => {
-            DataType::NVarChar {
-                len: Length::Max,
-                collation,
-            }
-        }
-        DataType::Binary { .. } | DataType::VarBinary { .. } => {
-            DataType::VarBinary { len: Length::Max }
-        }
-        other => other,
-    }
 }
 
 /// Msg 110 (more values than columns) or 109 (fewer).

@@ -10,6 +10,7 @@ pub mod select;
 pub mod variables;
 
 use crate::ast;
+use crate::bind::expr::ScopeColumn;
 use crate::catalog::table::TableMeta;
 use crate::session::SqlDatabase;
 use hekla_types::{SqlError, SqlResult};
@@ -24,6 +25,26 @@ pub fn not_yet(what: &str) -> SqlError {
         1,
         format!("The statement '{what}' is not supported by hekla yet."),
     )
+}
+
+/// The columns of `table` as a query names them: by `shown` (its alias or
+/// its own name) and its schema.
+pub fn table_scope(db: &SqlDatabase, table: &TableMeta, shown: &str) -> Vec<ScopeColumn> {
+    let schema = db
+        .catalog()
+        .schema_name(table.schema_id)
+        .unwrap_or("dbo")
+        .to_string();
+    table
+        .columns
+        .iter()
+        .map(|column| ScopeColumn {
+            table: shown.to_string(),
+            schema: schema.clone(),
+            name: column.name.clone(),
+            data_type: column.data_type,
+        })
+        .collect()
 }
 
 /// A user table by name (schema defaults to dbo); Msg 208 if there is none.

@@ -4,10 +4,9 @@
 
 use super::access::for_each_row;
 use super::eval::Inputs;
-use super::variables::compound;
-use super::{not_yet, resolve_table};
+use super::{not_yet, resolve_table, table_scope};
 use crate::ast::{self, Assignment, DmlTarget};
-use crate::bind::expr::{implicit, Binder, Predicate, Scope, ScopeColumn};
+use crate::bind::expr::{assignment_type, Binder, Predicate, Scalar, ScalarKind, Scope};
 use crate::bind::variables::Variables;
 use crate::catalog::table::TableMeta;
 use crate::session::SqlDatabase;
@@ -56,16 +55,12 @@ pub fn update(
                 ),
             ));
         }
-        let mut scalar = binder.scalar(value)?;
-        if let Some(arith) = compound(*op) {
-            let current = binder.scalar(&ast::Expr {
-                kind: ast::ExprKind::Column(column.clone()),
-                span: value.span,
-            })?;
-            scalar = binder.arithmetic(arith, current, scalar)?;
-        }
-        let target = super::insert::assignment_type(&table.columns[position].data_type);
-        changes.push((position, implicit(scalar, &target)?));
+        let current = Scalar {
+            kind: ScalarKind::Column(position),
+            data_type: table.columns[position].data_type,
+        };
+        let stored = assignment_type(&current.data_type);
+        changes.push((position, binder.assignment(current, *op, value, &stored)?));
     }
     let mut tx = db.engine().begin(IsolationLevel::Snapshot)?;
     let rows = matching_rows(&mut tx, &table, filter.as_ref(), variables.values())?;
@@ -125,27 +120,11 @@ fn target_table(db: &SqlDatabase, target: &DmlTarget) -> SqlResult<Arc<TableMeta
 
 /// A binder whose scope is `table`'s columns, known by the table's name.
 fn binder_over<'a>(db: &SqlDatabase, table: &TableMeta, variables: &'a Variables) -> Binder<'a> {
-    let schema = db
-        .catalog()
-        .schema_name(table.schema_id)
-        .unwrap_or("dbo")
-        .to_string();
     Binder {
-        variables,
-        grouping: None,
-        collation: hekla_types::Collation::default(),
         scope: Scope {
-            columns: table
-                .columns
-                .iter()
-                .map(|column| ScopeColumn {
-                    table: table.name.clone(),
-                    schema: schema.clone(),
-                    name: column.name.clone(),
-                    data_type: column.data_type,
-                })
-                .collect(),
+            columns: table_scope(db, table, &table.name),
         },
+        ..Binder::new(variables)
     }
 }
 

@@ -6,10 +6,10 @@
 use super::access::{for_each_row, AccessPath};
 use super::aggregate::Groups;
 use super::eval::Inputs;
-use super::{not_yet, resolve_table};
+use super::{not_yet, resolve_table, table_scope};
 use crate::ast::{self, QueryBody, SelectItem};
 use crate::bind::aggregate::{is_grouped, Grouping};
-use crate::bind::expr::{Binder, Predicate, Scalar, ScalarKind, Scope, ScopeColumn};
+use crate::bind::expr::{Binder, Predicate, Scalar, ScalarKind, Scope};
 use crate::bind::variables::Variables;
 use crate::catalog::table::TableMeta;
 use crate::session::{ResultColumn, ResultSink, SqlDatabase};
@@ -86,9 +86,9 @@ pub fn plan(
                 "A TOP can not be used in the same query or sub-query as a OFFSET.",
             ));
         }
-        skip = row_count(&binder, &offset.offset, "OFFSET")?;
+        skip = row_count(&binder, &offset.offset, 0, negative_offset)?;
         limit = match &offset.fetch {
-            Some(fetch) => Some(row_count(&binder, fetch, "FETCH")?),
+            Some(fetch) => Some(row_count(&binder, fetch, 1, empty_fetch)?),
             None => None,
         };
     }
@@ -157,80 +157,58 @@ pub fn run(
     let variables = variables.values();
     sink.columns(&plan.columns);
     let mut output = Output::new(plan, sink);
-    let empty = Inputs {
-        row: &[],
-        variables,
+    let mut groups = plan
+        .grouping
+        .as_ref()
+        .map(|group| Groups::new(&group.grouping));
+    // Every row that passes WHERE goes to the groups or to the output.
+    let mut accept = |row: &[Value]| -> SqlResult<ControlFlow<()>> {
+        let inputs = Inputs { row, variables };
+        match &mut groups {
+            Some(groups) => groups.add(&inputs)?,
+            None => output.push(&inputs)?,
+        }
+        Ok(if output.is_full() {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        })
     };
-    match (plan.sources.as_slice(), &plan.grouping) {
-        // Constants, or aggregates over the one empty row there is
-        // without FROM.
-        ([], None) => {
-            output.push(&empty)?;
+    match plan.sources.as_slice() {
+        // Without FROM there is one empty row.
+        [] => {
+            let _ = accept(&[])?;
         }
-        ([], Some(group)) => {
-            let mut groups = Groups::new(&group.grouping);
-            groups.add(&empty)?;
-            output.groups(group, groups, variables)?;
-        }
-        ([_, _, ..], grouping) => {
+        // One table: rows stream from the access path, WHERE applied there.
+        [source] => {
             let mut tx = db.engine().begin(IsolationLevel::Snapshot)?;
-            let mut groups = grouping.as_ref().map(|group| Groups::new(&group.grouping));
-            let mut emit = |row: &[Value]| -> SqlResult<ControlFlow<()>> {
-                let inputs = Inputs { row, variables };
+            for_each_row(
+                &mut tx,
+                &source.table,
+                plan.filter.as_ref(),
+                variables,
+                |_, values| accept(&values),
+            )?;
+            tx.commit()?;
+        }
+        // Joins: WHERE applies to each joined row.
+        _ => {
+            let mut tx = db.engine().begin(IsolationLevel::Snapshot)?;
+            let mut filtered = |row: &[Value]| -> SqlResult<ControlFlow<()>> {
                 if let Some(filter) = &plan.filter {
-                    if filter.eval(&inputs)? != Some(true) {
+                    if filter.eval(&Inputs { row, variables })? != Some(true) {
                         return Ok(ControlFlow::Continue(()));
                     }
                 }
-                match &mut groups {
-                    Some(groups) => groups.add(&inputs)?,
-                    None => output.push(&inputs)?,
-                }
-                Ok(if output.is_full() {
-                    ControlFlow::Break(())
-                } else {
-                    ControlFlow::Continue(())
-                })
+                accept(row)
             };
             // A Break only means TOP has its rows.
-            let _ = nested_loops(&mut tx, plan, 0, Vec::new(), variables, &mut emit)?;
+            let _ = nested_loops(&mut tx, plan, 0, Vec::new(), variables, &mut filtered)?;
             tx.commit()?;
-            if let (Some(group), Some(groups)) = (grouping, groups) {
-                output.groups(group, groups, variables)?;
-            }
         }
-        ([source], grouping) => {
-            let table = &source.table;
-            let mut tx = db.engine().begin(IsolationLevel::Snapshot)?;
-            let mut groups = grouping.as_ref().map(|group| Groups::new(&group.grouping));
-            if !output.is_full() {
-                for_each_row(
-                    &mut tx,
-                    table,
-                    plan.filter.as_ref(),
-                    variables,
-                    |_, values| {
-                        let inputs = Inputs {
-                            row: &values,
-                            variables,
-                        };
-                        match &mut groups {
-                            Some(groups) => groups.add(&inputs)?,
-                            None => output.push(&inputs)?,
-                        }
-                        Ok(if output.is_full() {
-                            ControlFlow::Break(())
-                        } else {
-                            ControlFlow::Continue(())
-                        })
-                    },
-                )?;
-            }
-            tx.commit()?;
-            if let (Some(group), Some(groups)) = (grouping, groups) {
-                output.groups(group, groups, variables)?;
-            }
-        }
+    }
+    if let (Some(group), Some(groups)) = (&plan.grouping, groups) {
+        output.groups(group, groups, variables)?;
     }
     Ok(Some(output.finish()?))
 }
@@ -527,11 +505,6 @@ fn add_sources(
                 return Err(not_yet("table hints"));
             }
             let table = resolve_table(db, name)?;
-            let schema = db
-                .catalog()
-                .schema_name(table.schema_id)
-                .unwrap_or("dbo")
-                .to_string();
             let shown = alias
                 .as_ref()
                 .map_or(&table.name, |alias| &alias.value)
@@ -550,15 +523,7 @@ fn add_sources(
                 ));
             }
             let offset = binder.scope.columns.len();
-            binder
-                .scope
-                .columns
-                .extend(table.columns.iter().map(|column| ScopeColumn {
-                    table: shown.clone(),
-                    schema: schema.clone(),
-                    name: column.name.clone(),
-                    data_type: column.data_type,
-                }));
+            binder.scope.columns.extend(table_scope(db, &table, &shown));
             sources.push(Source {
                 table,
                 offset,
@@ -725,20 +690,21 @@ fn evaluate(projection: &[Scalar], row: &Inputs<'_>) -> SqlResult<Vec<Value>> {
     projection.iter().map(|scalar| scalar.eval(row)).collect()
 }
 
-/// An OFFSET or FETCH count: a non-negative integer (Msg 10742 otherwise).
-fn row_count(binder: &Binder, expr: &ast::Expr, clause: &str) -> SqlResult<u64> {
+/// A constant TOP, OFFSET or FETCH count: an integer of at least
+/// `minimum`, or `invalid` (SQL Server's message differs by clause).
+fn row_count(
+    binder: &Binder,
+    expr: &ast::Expr,
+    minimum: i64,
+    invalid: fn() -> SqlError,
+) -> SqlResult<u64> {
     let value = binder.scalar(expr)?.eval(&Inputs {
         row: &[],
         variables: binder.variables.values(),
     })?;
     match value.as_i64() {
-        Some(n) if n >= 0 => Ok(n as u64),
-        _ => Err(SqlError::new(
-            10742,
-            15,
-            1,
-            format!("The offset specified in a {clause} clause may not be negative."),
-        )),
+        Some(n) if n >= minimum => Ok(n as u64),
+        _ => Err(invalid()),
     }
 }
 
@@ -747,17 +713,32 @@ fn top_count(binder: &Binder, top: &ast::Top) -> SqlResult<u64> {
     if top.percent || top.with_ties {
         return Err(not_yet("TOP ... PERCENT and WITH TIES"));
     }
-    let count = binder.scalar(&top.count)?.eval(&Inputs {
-        row: &[],
-        variables: binder.variables.values(),
-    })?;
-    match count.as_i64() {
-        Some(n) if n >= 0 => Ok(n as u64),
-        _ => Err(SqlError::new(
+    row_count(binder, &top.count, 0, || {
+        SqlError::new(
             1060,
             16,
             1,
             "The number of rows in the TOP clause must be an integer.",
-        )),
-    }
+        )
+    })
+}
+
+/// Msg 10744 for a FETCH of no rows.
+fn empty_fetch() -> SqlError {
+    SqlError::new(
+        10744,
+        15,
+        1,
+        "The number of rows provided for a FETCH clause must be greater then zero.",
+    )
+}
+
+/// Msg 10742 for a negative OFFSET.
+fn negative_offset() -> SqlError {
+    SqlError::new(
+        10742,
+        15,
+        1,
+        "The offset specified in a OFFSET clause may not be negative.",
+    )
 }

@@ -4,14 +4,13 @@
 
 use super::access::for_each_row;
 use super::eval::Inputs;
-use super::{not_yet, resolve_table};
+use super::{not_yet, resolve_table, table_scope};
 use crate::ast::{self, AssignOp, SelectItem};
-use crate::bind::expr::{implicit, Binder, Scalar, ScalarKind, Scope, ScopeColumn};
+use crate::bind::expr::{implicit, Binder, Scalar, ScalarKind, Scope};
 use crate::bind::types::{self, TypeContext};
 use crate::bind::variables::Variables;
 use crate::session::SqlDatabase;
 use hekla_engine::IsolationLevel;
-use hekla_types::ops::ArithOp;
 use hekla_types::{Collation, SqlError, SqlResult};
 use std::ops::ControlFlow;
 
@@ -53,16 +52,12 @@ pub fn set(
 ) -> SqlResult<()> {
     let slot = variables.resolve(name)?;
     let data_type = variables.data_type(slot);
-    let binder = Binder::new(variables);
-    let mut scalar = binder.scalar(value)?;
-    if let Some(op) = compound(op) {
-        let current = Scalar {
-            kind: ScalarKind::Variable(slot),
-            data_type,
-        };
-        scalar = binder.arithmetic(op, current, scalar)?;
-    }
-    let value = implicit(scalar, &data_type)?.eval(&Inputs {
+    let current = Scalar {
+        kind: ScalarKind::Variable(slot),
+        data_type,
+    };
+    let scalar = Binder::new(variables).assignment(current, op, value, &data_type)?;
+    let value = scalar.eval(&Inputs {
         row: &[],
         variables: variables.values(),
     })?;
@@ -100,18 +95,9 @@ pub fn assign_select(
     let table = match select.from.first().map(|from| &from.kind) {
         Some(ast::TableRefKind::Table { name, alias, hints }) if hints.is_empty() => {
             let table = resolve_table(db, name)?;
-            let shown = alias.as_ref().map_or(&table.name, |a| &a.value).clone();
+            let shown = alias.as_ref().map_or(&table.name, |a| &a.value);
             binder.scope = Scope {
-                columns: table
-                    .columns
-                    .iter()
-                    .map(|c| ScopeColumn {
-                        table: shown.clone(),
-                        schema: String::new(),
-                        name: c.name.clone(),
-                        data_type: c.data_type,
-                    })
-                    .collect(),
+                columns: table_scope(db, &table, shown),
             };
             Some(table)
         }
@@ -131,15 +117,11 @@ pub fn assign_select(
         };
         let slot = variables.resolve(variable)?;
         let data_type = variables.data_type(slot);
-        let mut scalar = binder.scalar(value)?;
-        if let Some(op) = compound(*op) {
-            let current = Scalar {
-                kind: ScalarKind::Variable(slot),
-                data_type,
-            };
-            scalar = binder.arithmetic(op, current, scalar)?;
-        }
-        targets.push((slot, implicit(scalar, &data_type)?));
+        let current = Scalar {
+            kind: ScalarKind::Variable(slot),
+            data_type,
+        };
+        targets.push((slot, binder.assignment(current, *op, value, &data_type)?));
     }
     let filter = select
         .where_clause
@@ -191,19 +173,4 @@ fn assignment(
     data_type: &hekla_types::DataType,
 ) -> SqlResult<Scalar> {
     implicit(Binder::new(variables).scalar(expr)?, data_type)
-}
-
-/// The operator of a compound assignment (`+=` is `+`).
-pub fn compound(op: AssignOp) -> Option<ArithOp> {
-    Some(match op {
-        AssignOp::Assign => return None,
-        AssignOp::Add => ArithOp::Add,
-        AssignOp::Subtract => ArithOp::Subtract,
-        AssignOp::Multiply => ArithOp::Multiply,
-        AssignOp::Divide => ArithOp::Divide,
-        AssignOp::Modulo => ArithOp::Modulo,
-        AssignOp::BitAnd => ArithOp::BitAnd,
-        AssignOp::BitOr => ArithOp::BitOr,
-        AssignOp::BitXor => ArithOp::BitXor,
-    })
 }

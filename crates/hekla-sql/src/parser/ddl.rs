@@ -759,10 +759,18 @@ impl Parser<'_> {
     }
 
     fn procedure(&mut self, or_alter: bool, alter: bool) -> Result<StatementKind> {
+        self.module(|parser, name| parser.procedure_rest(or_alter, alter, name))
+    }
+
+    /// A procedure's or function's name, then the rest of its definition,
+    /// whose syntax errors name the module as SQL Server's do.
+    fn module(
+        &mut self,
+        rest: impl FnOnce(&mut Self, ObjectName) -> Result<StatementKind>,
+    ) -> Result<StatementKind> {
         let name = self.object_name()?;
         let module = name.name().value.clone();
-        self.procedure_rest(or_alter, alter, name)
-            .map_err(|error| error.in_module(&module))
+        rest(self, name).map_err(|error| error.in_module(&module))
     }
 
     fn procedure_rest(
@@ -899,10 +907,7 @@ impl Parser<'_> {
     }
 
     fn function(&mut self, or_alter: bool, alter: bool) -> Result<StatementKind> {
-        let name = self.object_name()?;
-        let module = name.name().value.clone();
-        self.function_rest(or_alter, alter, name)
-            .map_err(|error| error.in_module(&module))
+        self.module(|parser, name| parser.function_rest(or_alter, alter, name))
     }
 
     fn function_rest(
