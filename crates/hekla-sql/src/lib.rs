@@ -14,10 +14,12 @@ pub mod exec;
 pub mod keywords;
 pub mod lexer;
 pub mod parser;
+pub mod plan;
 pub mod print;
 pub mod script;
 pub mod session;
 pub mod span;
+pub mod system_views;
 pub mod text_output;
 
 pub use error::SyntaxError;

@@ -4,14 +4,14 @@
 //! streams results, DONE counts, messages and errors to a client.
 
 use crate::ast::{self, StatementKind};
-use crate::bind::expr::Binder;
 use crate::bind::variables::Variables;
 use crate::catalog::store::{ObjectStore, ObjectType};
 use crate::catalog::table::{TableDesign, TableMeta};
 use crate::catalog::{stored_object, Catalog};
 use crate::error::SyntaxError;
-use crate::exec::eval::Inputs;
+use crate::exec::context::Context;
 use crate::exec::not_yet;
+use crate::plan::Planner;
 use hekla_engine::{Database, DatabaseConfig, IsolationLevel, StorageConfig};
 use hekla_types::{DataType, SqlError, SqlResult, Value};
 use std::path::Path;
@@ -166,28 +166,18 @@ impl Session {
         sink: &mut dyn ResultSink,
     ) -> SqlResult<Option<u64>> {
         match &statement.kind {
-            StatementKind::Select(select) if is_assignment(select) => {
-                crate::exec::variables::assign_select(&self.db, select, &mut self.variables)
-            }
-            StatementKind::Select(select) => {
-                let plan = crate::exec::select::plan(&self.db, select, &self.variables)?;
-                if self.showplan {
-                    show_plan(text, crate::exec::select::explain(&self.db, &plan), sink);
-                    return Ok(None);
-                }
-                crate::exec::select::run(&self.db, &plan, &self.variables, sink)
-            }
-            StatementKind::Insert(insert) => {
-                crate::exec::insert::run(&self.db, insert, &self.variables)
-            }
-            StatementKind::Update(update) => {
-                crate::exec::modify::update(&self.db, update, &self.variables)
-            }
-            StatementKind::Delete(delete) => {
-                crate::exec::modify::delete(&self.db, delete, &self.variables)
-            }
+            StatementKind::Select(select) => self.select(select, text, sink),
+            StatementKind::Insert(insert) => self.in_statement(|context, planner| {
+                crate::exec::insert::run(context, planner, insert)
+            }),
+            StatementKind::Update(update) => self.in_statement(|context, planner| {
+                crate::exec::modify::update(context, planner, update)
+            }),
+            StatementKind::Delete(delete) => self.in_statement(|context, planner| {
+                crate::exec::modify::delete(context, planner, delete)
+            }),
             StatementKind::Declare(declarations) => {
-                crate::exec::variables::declare(declarations, &mut self.variables)?;
+                crate::exec::variables::declare(&self.db, declarations, &mut self.variables)?;
                 Ok(None)
             }
             StatementKind::SetVariable {
@@ -195,15 +185,13 @@ impl Session {
                 op,
                 value,
             } => {
-                crate::exec::variables::set(variable, *op, value, &mut self.variables)?;
+                crate::exec::variables::set(&self.db, variable, *op, value, &mut self.variables)?;
                 Ok(None)
             }
             StatementKind::Print(expr) => {
-                let bound = Binder::new(&self.variables).scalar(expr)?;
-                let value = bound.eval(&Inputs {
-                    row: &[],
-                    variables: self.variables.values(),
-                })?;
+                let planner = Planner::new(&self.db, &self.variables);
+                let bound = crate::exec::variables::binder(&planner).scalar(expr)?;
+                let value = crate::exec::variables::evaluate(&self.db, &self.variables, &bound)?;
                 let text = hekla_types::convert::to_text(&value, &bound.data_type)?;
                 sink.message(text.as_deref().unwrap_or(""));
                 Ok(None)
@@ -236,6 +224,49 @@ impl Session {
             StatementKind::SetOption { options, value } => self.set_option(options, value),
             _ => Err(not_yet(statement.kind.keywords())),
         }
+    }
+
+    /// A query, an assignment SELECT, or (with SHOWPLAN_TEXT) its plan.
+    fn select(
+        &mut self,
+        select: &ast::SelectStatement,
+        text: &str,
+        sink: &mut dyn ResultSink,
+    ) -> SqlResult<Option<u64>> {
+        let planner = Planner::new(&self.db, &self.variables);
+        if is_assignment(select) {
+            let (plan, slots) = planner.assignment(select)?;
+            let context = Context::new(&self.db, self.variables.values());
+            crate::exec::variables::assign_rows(&context, &plan, &slots)?;
+            context.commit()?;
+            for (slot, value) in context.into_variables().into_iter().enumerate() {
+                self.variables.assign(slot, value);
+            }
+            return Ok(None);
+        }
+        let plan = planner.statement(select)?;
+        if self.showplan {
+            let operators = crate::plan::explain::explain(&self.db, &plan, &self.variables);
+            show_plan(text, operators, sink);
+            return Ok(None);
+        }
+        let context = Context::new(&self.db, self.variables.values());
+        let rows = crate::exec::select::run(&context, &plan, sink)?;
+        context.commit()?;
+        Ok(rows)
+    }
+
+    /// Runs a data-changing statement in its own transaction: committed
+    /// if it succeeds, rolled back (nothing changed) if it fails.
+    fn in_statement(
+        &self,
+        body: impl FnOnce(&Context, &Planner) -> SqlResult<Option<u64>>,
+    ) -> SqlResult<Option<u64>> {
+        let planner = Planner::new(&self.db, &self.variables);
+        let context = Context::new(&self.db, self.variables.values());
+        let rows = body(&context, &planner)?;
+        context.commit()?;
+        Ok(rows)
     }
 
     fn create_schema(&self, name: &str) -> SqlResult<()> {

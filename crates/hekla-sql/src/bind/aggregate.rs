@@ -105,7 +105,7 @@ pub fn is_grouped(group_by: &[ast::Expr], outputs: &[&ast::Expr]) -> bool {
     !group_by.is_empty() || outputs.iter().any(|expr| contains_aggregate(expr))
 }
 
-fn bind_call(input: &Binder, expr: &ast::Expr) -> SqlResult<AggregateCall> {
+pub(crate) fn bind_call(input: &Binder, expr: &ast::Expr) -> SqlResult<AggregateCall> {
     let ExprKind::Function(call) = &expr.kind else {
         unreachable!("aggregate_calls collects calls only");
     };
@@ -211,7 +211,7 @@ fn aggregate_calls(expr: &ast::Expr, out: &mut Vec<ast::Expr>) {
 }
 
 /// The direct sub-expressions of `expr` (not those inside subqueries).
-fn children(expr: &ast::Expr) -> Vec<&ast::Expr> {
+pub(crate) fn children(expr: &ast::Expr) -> Vec<&ast::Expr> {
     match &expr.kind {
         ExprKind::Unary { operand, .. } => vec![operand],
         ExprKind::Binary { left, right, .. } => vec![left, right],

@@ -9,9 +9,11 @@
 
 use super::aggregate::Grouping;
 use super::literal;
+use super::subquery::SubqueryRef;
 use super::types::{self, TypeContext};
 use super::variables::Variables;
 use crate::ast::{self, BinaryOp, ExprKind, UnaryOp};
+use crate::plan::window::WindowSet;
 use hekla_types::convert::{check_implicit, conversion, Conversion};
 use hekla_types::ops::{self, ArithOp};
 use hekla_types::{Collation, DataType, SqlError, SqlResult, Value};
@@ -23,21 +25,64 @@ pub struct Scalar {
     pub data_type: DataType,
 }
 
-impl Scalar {
-    /// The input row positions this expression reads.
-    pub fn columns(&self) -> Box<dyn Iterator<Item = usize> + '_> {
-        match &self.kind {
-            ScalarKind::Column(index) => Box::new(std::iter::once(*index)),
-            ScalarKind::Constant(_) | ScalarKind::Variable(_) => Box::new(std::iter::empty()),
-            ScalarKind::Arithmetic { left, right, .. } | ScalarKind::Concat(left, right) => {
-                Box::new(left.columns().chain(right.columns()))
+/// What an expression reads, in its own query's terms: a column of the
+/// current row, a column `depth` queries out (a correlated reference), or
+/// a subquery (which may itself read either).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Leaf {
+    Column(usize),
+    Outer { depth: usize, index: usize },
+    Subquery,
+}
+
+/// Expressions and predicates alike: what they read.
+pub trait Reads {
+    fn leaves(&self, visit: &mut dyn FnMut(Leaf));
+
+    /// The input row positions read.
+    fn columns(&self) -> Vec<usize> {
+        let mut columns = Vec::new();
+        self.leaves(&mut |leaf| {
+            if let Leaf::Column(index) = leaf {
+                columns.push(index);
             }
-            ScalarKind::Negate(operand) | ScalarKind::BitNot(operand) => operand.columns(),
-            ScalarKind::Convert { operand, .. } => operand.columns(),
-            ScalarKind::Builtin { args, .. } => Box::new(args.iter().flat_map(Scalar::columns)),
-            // CASE conditions may read anything; report every column so a
-            // CASE never counts as known before a table is read.
-            ScalarKind::Case { .. } => Box::new(std::iter::once(usize::MAX)),
+        });
+        columns
+    }
+
+    fn has_subquery(&self) -> bool {
+        let mut found = false;
+        self.leaves(&mut |leaf| found |= leaf == Leaf::Subquery);
+        found
+    }
+}
+
+impl Reads for Scalar {
+    /// Visits what this expression reads.
+    fn leaves(&self, visit: &mut dyn FnMut(Leaf)) {
+        match &self.kind {
+            ScalarKind::Column(index) => visit(Leaf::Column(*index)),
+            ScalarKind::Outer { depth, index } => visit(Leaf::Outer {
+                depth: *depth,
+                index: *index,
+            }),
+            ScalarKind::Constant(_) | ScalarKind::Variable(_) => {}
+            ScalarKind::Arithmetic { left, right, .. } | ScalarKind::Concat(left, right) => {
+                left.leaves(visit);
+                right.leaves(visit);
+            }
+            ScalarKind::Negate(operand)
+            | ScalarKind::BitNot(operand)
+            | ScalarKind::Convert { operand, .. } => operand.leaves(visit),
+            ScalarKind::Builtin { args, .. } => args.iter().for_each(|arg| arg.leaves(visit)),
+            ScalarKind::Case { whens, otherwise } => {
+                for (condition, result) in whens {
+                    condition.leaves(visit);
+                    result.leaves(visit);
+                }
+                otherwise.leaves(visit);
+            }
+            ScalarKind::Subquery(subquery) => subquery.leaves(visit),
         }
     }
 }
@@ -49,6 +94,15 @@ pub enum ScalarKind {
     Column(usize),
     /// A local variable's current value, by slot.
     Variable(usize),
+    /// A column of a query `depth` levels out (a correlated subquery or
+    /// the right side of APPLY reading the row it runs for).
+    Outer {
+        depth: usize,
+        index: usize,
+    },
+    /// A scalar subquery: its one column of its first row, NULL without
+    /// rows, Msg 512 with more than one.
+    Subquery(SubqueryRef),
     /// Both operands already have `data_type`'s family.
     Arithmetic {
         op: ArithOp,
@@ -94,6 +148,64 @@ pub enum Predicate {
         operand: Scalar,
         negated: bool,
     },
+    /// `EXISTS (subquery)`.
+    Exists(SubqueryRef),
+    /// `x op ANY|ALL (subquery)`; `x IN (subquery)` is `x = ANY (...)`.
+    /// The operand is converted to `common`, subquery values convert to
+    /// it as they are read.
+    Quantified {
+        operand: Scalar,
+        op: CompareOp,
+        all: bool,
+        subquery: SubqueryRef,
+        common: DataType,
+        collation: Collation,
+    },
+}
+
+impl Reads for Predicate {
+    fn leaves(&self, visit: &mut dyn FnMut(Leaf)) {
+        match self {
+            Predicate::Compare { left, right, .. } => {
+                left.leaves(visit);
+                right.leaves(visit);
+            }
+            Predicate::And(left, right) | Predicate::Or(left, right) => {
+                left.leaves(visit);
+                right.leaves(visit);
+            }
+            Predicate::Not(operand) => operand.leaves(visit),
+            Predicate::IsNull { operand, .. } => operand.leaves(visit),
+            Predicate::Exists(subquery) => subquery.leaves(visit),
+            Predicate::Quantified {
+                operand, subquery, ..
+            } => {
+                operand.leaves(visit);
+                subquery.leaves(visit);
+            }
+        }
+    }
+}
+
+impl Predicate {
+    /// The AND-ed parts of this predicate.
+    pub fn conjuncts(self) -> Vec<Predicate> {
+        match self {
+            Predicate::And(left, right) => {
+                let mut parts = left.conjuncts();
+                parts.extend(right.conjuncts());
+                parts
+            }
+            other => vec![other],
+        }
+    }
+
+    /// The conjunction of `parts` (None when there are none).
+    pub fn all(parts: Vec<Predicate>) -> Option<Predicate> {
+        parts
+            .into_iter()
+            .reduce(|left, right| Predicate::And(Box::new(left), Box::new(right)))
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -135,6 +247,9 @@ pub struct ScopeColumn {
     pub schema: String,
     pub name: String,
     pub data_type: DataType,
+    /// Set when an expression reads the column, so a table read can skip
+    /// decoding the columns nobody reads.
+    pub used: std::cell::Cell<bool>,
 }
 
 impl Scope {
@@ -193,6 +308,14 @@ pub struct Binder<'a> {
     pub variables: &'a Variables,
     /// After GROUP BY: keys and aggregates are read from the grouped row.
     pub grouping: Option<&'a Grouping>,
+    /// Window function results, read from the end of the row (only the
+    /// select list and ORDER BY may use them).
+    pub windows: Option<&'a WindowSet>,
+    /// The enclosing query's binder: a column not found here is looked up
+    /// there and becomes an outer reference.
+    pub outer: Option<&'a Binder<'a>>,
+    /// Plans subqueries; None where SQL Server allows none (DEFAULT).
+    pub planner: Option<&'a crate::plan::Planner<'a>>,
 }
 
 impl<'a> Binder<'a> {
@@ -203,10 +326,18 @@ impl<'a> Binder<'a> {
             scope: Scope::default(),
             variables,
             grouping: None,
+            windows: None,
+            outer: None,
+            planner: None,
         }
     }
 
     pub fn scalar(&self, expr: &ast::Expr) -> SqlResult<Scalar> {
+        if let ExprKind::Function(call) = &expr.kind {
+            if call.over.is_some() {
+                return crate::plan::window::read(self.windows, expr);
+            }
+        }
         if let Some(grouping) = self.grouping {
             if let Some((index, data_type)) = grouping.position(expr) {
                 return Ok(Scalar {
@@ -265,13 +396,8 @@ impl<'a> Binder<'a> {
                 whens,
                 else_result,
             } => self.case(operand.as_deref(), whens, else_result.as_deref()),
-            ExprKind::Column(parts) => {
-                let index = self.scope.resolve(parts)?;
-                Ok(Scalar {
-                    kind: ScalarKind::Column(index),
-                    data_type: self.scope.columns[index].data_type,
-                })
-            }
+            ExprKind::Column(parts) => self.column(expr, parts),
+            ExprKind::Subquery(query) => self.scalar_subquery(query),
             ExprKind::Variable(name) => {
                 let slot = self.variables.resolve(name)?;
                 Ok(Scalar {
@@ -343,8 +469,57 @@ impl<'a> Binder<'a> {
                 let any = any.expect("the parser requires a non-empty IN list");
                 Ok(negate_if(any, *negated))
             }
+            ExprKind::Exists(query) => self.exists(query),
+            ExprKind::InSubquery {
+                expr,
+                negated,
+                query,
+            } => Ok(negate_if(
+                self.quantified(expr, CompareOp::Eq, false, query)?,
+                *negated,
+            )),
+            ExprKind::Quantified {
+                expr,
+                op,
+                quantifier,
+                query,
+            } => {
+                let op = compare_op(*op).ok_or_else(non_boolean)?;
+                let all = *quantifier == ast::Quantifier::All;
+                self.quantified(expr, op, all, query)
+            }
             _ if is_predicate(expr) => Err(not_yet(expr)),
             _ => Err(non_boolean()),
+        }
+    }
+
+    /// A column of this query's FROM clause, else of an enclosing query's
+    /// (an outer reference); the error is this query's when neither has it.
+    fn column(&self, expr: &ast::Expr, parts: &[ast::Ident]) -> SqlResult<Scalar> {
+        match self.scope.resolve(parts) {
+            Ok(index) => {
+                let column = &self.scope.columns[index];
+                column.used.set(true);
+                Ok(Scalar {
+                    kind: ScalarKind::Column(index),
+                    data_type: column.data_type,
+                })
+            }
+            Err(error) if matches!(error.number, 207 | 4104) => {
+                let Some(found) = self.outer.and_then(|outer| outer.scalar(expr).ok()) else {
+                    return Err(error);
+                };
+                let (depth, index) = match found.kind {
+                    ScalarKind::Column(index) => (1, index),
+                    ScalarKind::Outer { depth, index } => (depth + 1, index),
+                    _ => return Err(error),
+                };
+                Ok(Scalar {
+                    kind: ScalarKind::Outer { depth, index },
+                    data_type: found.data_type,
+                })
+            }
+            Err(error) => Err(error),
         }
     }
 

@@ -5,5 +5,6 @@ pub mod aggregate;
 pub mod expr;
 pub mod functions;
 pub mod literal;
+pub mod subquery;
 pub mod types;
 pub mod variables;

@@ -44,6 +44,11 @@ impl Variables {
         })
     }
 
+    /// The name of the variable in `slot`, without the `@`.
+    pub fn name(&self, slot: usize) -> &str {
+        &self.names[slot]
+    }
+
     pub fn data_type(&self, slot: usize) -> DataType {
         self.types[slot]
     }

@@ -54,6 +54,13 @@ pub struct TableMeta {
     pub created_ms: i64,
 }
 
+/// Tables print as their name and id (plans print them in Debug output).
+impl std::fmt::Debug for TableMeta {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "TableMeta({} #{})", self.name, self.object_id)
+    }
+}
+
 /// A bound CREATE TABLE: what the engine needs and what SQL keeps.
 pub struct TableDesign {
     pub schema_id: SchemaId,

@@ -5,10 +5,10 @@
 //! filter is applied to each row, so the path only decides speed.
 
 use super::eval::Inputs;
-use crate::bind::expr::{CompareOp, Predicate, Scalar, ScalarKind};
+use crate::bind::expr::{CompareOp, Predicate, Reads, Scalar, ScalarKind};
 use crate::catalog::table::TableMeta;
 use crate::session::SqlDatabase;
-use hekla_engine::{RowId, Transaction};
+use hekla_engine::{Row, RowId, Transaction};
 use hekla_types::{SqlResult, Value};
 use std::ops::ControlFlow;
 
@@ -57,16 +57,17 @@ impl AccessPath {
         AccessPath::Scan
     }
 
-    /// Reads `table`'s rows along this path; key expressions read `outer`.
+    /// Reads `table`'s rows along this path; key expressions read `outer`
+    /// (the columns before the table in a join, and outer queries' rows).
     pub fn read(
         &self,
         tx: &mut Transaction,
         table: &TableMeta,
         outer: &Inputs<'_>,
-        mut visit: impl FnMut(RowId, Vec<Value>) -> ControlFlow<()>,
+        mut visit: impl FnMut(Row<'_>) -> ControlFlow<()>,
     ) -> SqlResult<()> {
         match self {
-            AccessPath::Scan => tx.scan(&table.engine, |row| visit(row.id(), row.values()))?,
+            AccessPath::Scan => tx.scan(&table.engine, visit)?,
             AccessPath::Seek { index, key } => {
                 let key = key
                     .iter()
@@ -75,9 +76,7 @@ impl AccessPath {
                 if key.iter().any(Value::is_null) {
                     return Ok(()); // = NULL matches nothing
                 }
-                tx.lookup(&table.engine, *index, &key, |row| {
-                    visit(row.id(), row.values())
-                })?
+                tx.lookup(&table.engine, *index, &key, &mut visit)?
             }
         };
         Ok(())
@@ -126,40 +125,28 @@ impl AccessPath {
 }
 
 /// Visits the rows of `table` that `filter` accepts, with their values.
+/// `inputs` gives the statement's context and outer rows; the table's
+/// rows are read into memory first, so `visit` may use the transaction.
 pub fn for_each_row(
-    tx: &mut Transaction,
     table: &TableMeta,
     filter: Option<&Predicate>,
-    variables: &[Value],
+    inputs: &Inputs<'_>,
     mut visit: impl FnMut(RowId, Vec<Value>) -> SqlResult<ControlFlow<()>>,
 ) -> SqlResult<()> {
-    let mut failure = None;
-    let step = |id: RowId, values: Vec<Value>| {
-        let accepted = match filter {
-            Some(filter) => filter.eval(&Inputs {
-                row: &values,
-                variables,
-            }),
-            None => Ok(Some(true)),
-        };
-        let result = accepted.and_then(|accepted| match accepted {
-            Some(true) => visit(id, values),
-            _ => Ok(ControlFlow::Continue(())),
-        });
-        match result {
-            Ok(flow) => flow,
-            Err(error) => {
-                failure = Some(error);
-                ControlFlow::Break(())
-            }
+    let mut rows = Vec::new();
+    {
+        let mut tx = inputs.context.transaction()?;
+        AccessPath::choose(table, 0, filter).read(&mut tx, table, inputs, |row| {
+            rows.push((row.id(), row.values()));
+            ControlFlow::Continue(())
+        })?;
+    }
+    for (id, values) in rows {
+        if super::run::holds(filter, &inputs.with_row(&values))? && visit(id, values)?.is_break() {
+            break;
         }
-    };
-    let outer = Inputs {
-        row: &[],
-        variables,
-    };
-    AccessPath::choose(table, 0, filter).read(tx, table, &outer, step)?;
-    failure.map_or(Ok(()), Err)
+    }
+    Ok(())
 }
 
 /// `column = value` conjuncts of an AND tree where the column belongs to
@@ -198,7 +185,7 @@ fn column_value(
     let ScalarKind::Column(index) = column.kind else {
         return None;
     };
-    let known_before = value.columns().all(|c| c < columns.start);
+    let known_before = value.columns().iter().all(|&c| c < columns.start) && !value.has_subquery();
     let null = matches!(&value.kind, ScalarKind::Constant(v) if v.is_null());
     (columns.contains(&index) && known_before && !null).then(|| (index, value.clone()))
 }

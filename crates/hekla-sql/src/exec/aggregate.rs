@@ -49,13 +49,22 @@ impl<'a> Groups<'a> {
             .iter()
             .map(|(_, key)| key.eval(inputs))
             .collect::<SqlResult<Vec<Value>>>()?;
-        let mut encoded = Vec::new();
-        encode_key(&self.key_types, &keys, &mut encoded)?;
-        let next = self.groups.len();
-        let position = *self.index.entry(encoded).or_insert(next);
-        if position == next {
-            self.groups.push((keys, self.fresh_accumulators()));
-        }
+        let position = if keys.is_empty() {
+            // No GROUP BY: one group, no key to encode.
+            if self.groups.is_empty() {
+                self.groups.push((keys, self.fresh_accumulators()));
+            }
+            0
+        } else {
+            let mut encoded = Vec::new();
+            encode_key(&self.key_types, &keys, &mut encoded)?;
+            let next = self.groups.len();
+            let position = *self.index.entry(encoded).or_insert(next);
+            if position == next {
+                self.groups.push((keys, self.fresh_accumulators()));
+            }
+            position
+        };
         let accumulators = &mut self.groups[position].1;
         for ((_, call), accumulator) in self.grouping.aggregates.iter().zip(accumulators) {
             let value = match &call.argument {
@@ -85,7 +94,9 @@ impl<'a> Groups<'a> {
     }
 }
 
-struct Accumulator {
+/// One aggregate's running state.
+#[derive(Clone)]
+pub struct Accumulator {
     /// Non-NULL inputs seen (COUNT, and AVG's divisor).
     count: i64,
     /// SUM / AVG running total, MIN / MAX best so far (in the result type).
@@ -95,7 +106,7 @@ struct Accumulator {
 }
 
 impl Accumulator {
-    fn new(call: &AggregateCall) -> Self {
+    pub fn new(call: &AggregateCall) -> Self {
         Accumulator {
             count: 0,
             value: Value::Null,
@@ -103,7 +114,8 @@ impl Accumulator {
         }
     }
 
-    fn add(&mut self, call: &AggregateCall, value: Option<Value>) -> SqlResult<()> {
+    /// Adds one input value (None for COUNT(*)'s row).
+    pub fn add(&mut self, call: &AggregateCall, value: Option<Value>) -> SqlResult<()> {
         let Some(value) = value else {
             self.count += 1; // COUNT(*)
             return Ok(());
@@ -155,7 +167,7 @@ impl Accumulator {
         Ok(())
     }
 
-    fn finish(self, call: &AggregateCall) -> SqlResult<Value> {
+    pub fn finish(self, call: &AggregateCall) -> SqlResult<Value> {
         match call.function {
             AggregateFunction::Count => i32::try_from(self.count)
                 .map(Value::Int)

@@ -1,16 +1,47 @@
 //! Evaluating bound expressions. Types were settled by the binder; here
-//! only values move: conversions, operators, three-valued logic.
+//! only values move: conversions, operators, three-valued logic, and
+//! subqueries run against the statement's transaction.
 
+use super::context::Context;
 use crate::bind::expr::{Predicate, Scalar, ScalarKind};
+use crate::bind::subquery::SubqueryRef;
 use hekla_types::convert::{convert_from, try_convert};
-use hekla_types::{ops, SqlResult, Value};
+use hekla_types::{ops, SqlError, SqlResult, Value};
+use std::ops::ControlFlow;
 
-/// What an expression reads: the current input row (empty without FROM)
-/// and the batch's variables.
+/// What an expression reads: the current row (empty without FROM), the
+/// rows of the queries it is nested in (for outer references), and the
+/// statement's context (variables, transaction).
 #[derive(Clone, Copy)]
 pub struct Inputs<'a> {
     pub row: &'a [Value],
-    pub variables: &'a [Value],
+    pub outer: Option<&'a Inputs<'a>>,
+    pub context: &'a Context<'a>,
+}
+
+impl<'a> Inputs<'a> {
+    /// No row: a statement's top level.
+    pub fn top(context: &'a Context<'a>) -> Self {
+        Inputs {
+            row: &[],
+            outer: None,
+            context,
+        }
+    }
+
+    /// The same outer rows and context with another current row.
+    pub fn with_row(&self, row: &'a [Value]) -> Self {
+        Inputs { row, ..*self }
+    }
+
+    /// The row `depth` queries out.
+    fn outer_row(&self, depth: usize) -> &'a [Value] {
+        let mut inputs = *self;
+        for _ in 0..depth {
+            inputs = *inputs.outer.expect("the binder checked the nesting depth");
+        }
+        inputs.row
+    }
 }
 
 impl Scalar {
@@ -18,7 +49,8 @@ impl Scalar {
         match &self.kind {
             ScalarKind::Constant(value) => Ok(value.clone()),
             ScalarKind::Column(index) => Ok(row.row[*index].clone()),
-            ScalarKind::Variable(slot) => Ok(row.variables[*slot].clone()),
+            ScalarKind::Outer { depth, index } => Ok(row.outer_row(*depth)[*index].clone()),
+            ScalarKind::Variable(slot) => Ok(row.context.variable(*slot)),
             ScalarKind::Arithmetic { op, left, right } => {
                 ops::arithmetic(*op, &left.eval(row)?, &right.eval(row)?, &self.data_type)
             }
@@ -55,6 +87,27 @@ impl Scalar {
                 }
                 otherwise.eval(row)
             }
+            ScalarKind::Subquery(subquery) => {
+                let mut first = None;
+                let mut count = 0;
+                subquery_rows(subquery, row, &mut |values| {
+                    count += 1;
+                    if count > 1 {
+                        return ControlFlow::Break(());
+                    }
+                    first = values.first().cloned();
+                    ControlFlow::Continue(())
+                })?;
+                if count > 1 {
+                    return Err(SqlError::new(
+                        512,
+                        16,
+                        1,
+                        "Subquery returned more than 1 value. This is not permitted when the subquery follows =, !=, <, <= , >, >= or when the subquery is used as an expression.",
+                    ));
+                }
+                Ok(first.unwrap_or(Value::Null))
+            }
         }
     }
 }
@@ -90,6 +143,89 @@ impl Predicate {
             Predicate::IsNull { operand, negated } => {
                 Some(operand.eval(row)?.is_null() != *negated)
             }
+            Predicate::Exists(subquery) => {
+                let mut any = false;
+                subquery_rows(subquery, row, &mut |_| {
+                    any = true;
+                    ControlFlow::Break(())
+                })?;
+                Some(any)
+            }
+            Predicate::Quantified {
+                operand,
+                op,
+                all,
+                subquery,
+                common,
+                collation,
+            } => {
+                let value = operand.eval(row)?;
+                let source = subquery.0.plan.columns[0].data_type;
+                // ANY: TRUE on the first match; ALL: FALSE on the first
+                // miss; otherwise UNKNOWN if any comparison was.
+                let decisive = !*all;
+                let mut unknown = false;
+                let mut decided = false;
+                let mut failure = None;
+                subquery_rows(subquery, row, &mut |values| {
+                    let item = match convert_from(&values[0], &source, common, None) {
+                        Ok(item) => item,
+                        Err(error) => {
+                            failure = Some(error);
+                            return ControlFlow::Break(());
+                        }
+                    };
+                    match ops::compare(&value, &item, *collation).map(|o| op.holds(o)) {
+                        Some(truth) if truth == decisive => {
+                            decided = true;
+                            ControlFlow::Break(())
+                        }
+                        Some(_) => ControlFlow::Continue(()),
+                        None => {
+                            unknown = true;
+                            ControlFlow::Continue(())
+                        }
+                    }
+                })?;
+                if let Some(error) = failure {
+                    return Err(error);
+                }
+                if decided {
+                    Some(decisive)
+                } else if unknown {
+                    None
+                } else {
+                    Some(!decisive)
+                }
+            }
         })
     }
+}
+
+/// Runs a subquery for the current row, handing its rows to `visit` until
+/// it breaks. One that reads no outer column runs once per statement.
+fn subquery_rows(
+    subquery: &SubqueryRef,
+    inputs: &Inputs<'_>,
+    visit: &mut dyn FnMut(&[Value]) -> ControlFlow<()>,
+) -> SqlResult<()> {
+    let root = &subquery.0.plan.root;
+    if subquery.0.is_correlated() {
+        let params = Inputs {
+            row: &[],
+            outer: Some(inputs),
+            context: inputs.context,
+        };
+        return super::run::run(root, &params, &mut |row| Ok(visit(row))).map(|_| ());
+    }
+    let context = inputs.context;
+    let rows = context.cached_rows(subquery.key(), || {
+        super::run::collect(root, &Inputs::top(context))
+    })?;
+    for row in rows.iter() {
+        if visit(row).is_break() {
+            break;
+        }
+    }
+    Ok(())
 }

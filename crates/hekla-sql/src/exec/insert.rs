@@ -1,75 +1,129 @@
-//! INSERT ... VALUES, first slice: constant rows into one table, in one
-//! engine transaction so the statement is all or nothing. Values convert
-//! to their columns as an assignment does: the engine raises 515 for NULL
-//! into NOT NULL, 2628 for a value longer than its column, 2627/2601 for a
-//! duplicate key.
+//! INSERT: rows from VALUES, a query or DEFAULT VALUES into one table, in
+//! the statement's transaction so the statement is all or nothing. Values
+//! convert to their columns as an assignment does: the engine raises 515
+//! for NULL into NOT NULL, 2628 for a value longer than its column,
+//! 2627/2601 for a duplicate key.
 
+use super::context::Context;
 use super::eval::Inputs;
+use super::run::for_each;
 use super::{not_yet, resolve_table};
 use crate::ast::{self, DmlTarget, ExprKind, InsertSource};
-use crate::bind::expr::{assignment_type, implicit, Binder};
-use crate::bind::variables::Variables;
-use hekla_engine::IsolationLevel;
+use crate::bind::expr::{assignment_type, implicit, Scalar, ScalarKind};
+use crate::catalog::table::TableMeta;
+use crate::plan::Planner;
 use hekla_types::{SqlError, SqlResult, Value};
 
-use crate::session::SqlDatabase;
-
-pub fn run(
-    db: &SqlDatabase,
-    insert: &ast::Insert,
-    variables: &Variables,
-) -> SqlResult<Option<u64>> {
-    if !insert.with.is_empty()
-        || insert.top.is_some()
-        || !insert.output.is_empty()
-        || !insert.hints.is_empty()
-    {
-        return Err(not_yet("INSERT with WITH, TOP, OUTPUT or OPTION"));
+pub fn run(context: &Context, planner: &Planner, insert: &ast::Insert) -> SqlResult<Option<u64>> {
+    if !insert.with.is_empty() || insert.top.is_some() || !insert.output.is_empty() {
+        return Err(not_yet("INSERT with WITH, TOP or OUTPUT"));
     }
     let DmlTarget::Table { name, hints } = &insert.target else {
         return Err(not_yet("INSERT into a table variable"));
     };
-    if !hints.is_empty() {
-        return Err(not_yet("table hints"));
+    if hints
+        .iter()
+        .any(|hint| !hint.name.value.eq_ignore_ascii_case("TABLOCK"))
+    {
+        return Err(not_yet("table hints other than TABLOCK on INSERT"));
     }
-    let InsertSource::Values(rows) = &insert.source else {
-        return Err(not_yet("INSERT ... SELECT, EXEC and DEFAULT VALUES"));
-    };
-    let table = resolve_table(db, name)?;
+    let table = resolve_table(context.db, name)?;
     let targets = target_columns(&table.columns, &insert.columns)?;
-    let binder = Binder::new(variables);
-    let inputs = Inputs {
-        row: &[],
-        variables: variables.values(),
-    };
-    let mut tx = db.engine().begin(IsolationLevel::Snapshot)?;
-    for row in rows {
-        if row.len() != targets.len() {
-            return Err(count_mismatch(row.len() > targets.len()));
-        }
-        let mut given: Vec<Option<Value>> = vec![None; table.columns.len()];
-        for (expr, &column) in row.iter().zip(&targets) {
-            if matches!(expr.kind, ExprKind::Default) {
-                continue;
+    let inputs = Inputs::top(context);
+    let binder = crate::exec::variables::binder(planner);
+    match &insert.source {
+        InsertSource::Values(rows) => {
+            for row in rows {
+                if row.len() != targets.len() {
+                    return Err(count_mismatch(row.len() > targets.len()));
+                }
+                let mut given: Vec<Option<Value>> = vec![None; table.columns.len()];
+                for (expr, &column) in row.iter().zip(&targets) {
+                    if matches!(expr.kind, ExprKind::Default) {
+                        continue;
+                    }
+                    let scalar = binder.scalar(expr)?;
+                    let target = assignment_type(&table.columns[column].data_type);
+                    given[column] = Some(implicit(scalar, &target)?.eval(&inputs)?);
+                }
+                write(context, &table, given)?;
             }
-            let scalar = binder.scalar(expr)?;
-            let target = assignment_type(&table.columns[column].data_type);
-            given[column] = Some(implicit(scalar, &target)?.eval(&inputs)?);
+            Ok(Some(rows.len() as u64))
         }
-        // Columns not given, or given DEFAULT, take their default or NULL.
-        let values = given
-            .into_iter()
-            .zip(&table.columns)
-            .map(|(value, column)| match (value, &column.default) {
-                (Some(value), _) => Ok(value),
-                (None, Some(default)) => default.eval(&inputs),
-                (None, None) => Ok(Value::Null),
-            })
-            .collect::<SqlResult<Vec<Value>>>()?;
-        tx.insert(&table.engine, &values)?;
+        InsertSource::DefaultValues => {
+            write(context, &table, vec![None; table.columns.len()])?;
+            Ok(Some(1))
+        }
+        InsertSource::Query(query) => {
+            let plan = planner.insert_source(query)?;
+            if plan.columns.len() != targets.len() {
+                return Err(select_count_mismatch(plan.columns.len() > targets.len()));
+            }
+            // Each source column converted to its target column's type.
+            let converters = plan
+                .columns
+                .iter()
+                .zip(&targets)
+                .enumerate()
+                .map(|(index, (column, &target))| {
+                    let read = Scalar {
+                        kind: ScalarKind::Column(index),
+                        data_type: column.data_type,
+                    };
+                    implicit(read, &assignment_type(&table.columns[target].data_type))
+                })
+                .collect::<SqlResult<Vec<_>>>()?;
+            let mut count = 0;
+            for_each(&plan.root, &inputs, &mut |row| {
+                let mut given: Vec<Option<Value>> = vec![None; table.columns.len()];
+                let row_inputs = inputs.with_row(row);
+                for (converter, &column) in converters.iter().zip(&targets) {
+                    given[column] = Some(converter.eval(&row_inputs)?);
+                }
+                write(context, &table, given)?;
+                count += 1;
+                Ok(())
+            })?;
+            Ok(Some(count))
+        }
+        InsertSource::Exec(_) | InsertSource::ExecString(_) => Err(not_yet("INSERT ... EXEC")),
     }
-    tx.commit()?;
-    Ok(Some(rows.len() as u64))
+}
+
+/// Inserts one row; columns not given (or given DEFAULT) take their
+/// default or NULL.
+fn write(context: &Context, table: &TableMeta, given: Vec<Option<Value>>) -> SqlResult<()> {
+    let inputs = Inputs::top(context);
+    let values = given
+        .into_iter()
+        .zip(&table.columns)
+        .map(|(value, column)| match (value, &column.default) {
+            (Some(value), _) => Ok(value),
+            (None, Some(default)) => default.eval(&inputs),
+            (None, None) => Ok(Value::Null),
+        })
+        .collect::<SqlResult<Vec<Value>>>()?;
+    context.transaction()?.insert(&table.engine, &values)?;
+    Ok(())
+}
+
+/// Msg 121 (the select list has more items than the column list) or 120.
+fn select_count_mismatch(more_values: bool) -> SqlError {
+    if more_values {
+        SqlError::new(
+            121,
+            15,
+            1,
+            "The select list for the INSERT statement contains more items than the insert list. The number of SELECT values must match the number of INSERT columns.",
+        )
+    } else {
+        SqlError::new(
+            120,
+            15,
+            1,
+            "The select list for the INSERT statement contains fewer items than the insert list. The number of SELECT values must match the number of INSERT columns.",
+        )
+    }
 }
 
 /// Column positions in VALUES order: the list given, or every column.

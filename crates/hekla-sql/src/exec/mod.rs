@@ -2,12 +2,16 @@
 
 pub mod access;
 pub mod aggregate;
+pub mod context;
 pub mod eval;
 pub mod functions;
 pub mod insert;
+pub mod join;
 pub mod modify;
+pub mod run;
 pub mod select;
 pub mod variables;
+pub mod window;
 
 use crate::ast;
 use crate::bind::expr::ScopeColumn;
@@ -43,6 +47,7 @@ pub fn table_scope(db: &SqlDatabase, table: &TableMeta, shown: &str) -> Vec<Scop
             schema: schema.clone(),
             name: column.name.clone(),
             data_type: column.data_type,
+            used: Default::default(),
         })
         .collect()
 }

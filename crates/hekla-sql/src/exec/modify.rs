@@ -3,22 +3,22 @@
 //! nothing. Write-write conflicts surface as the engine's 41302.
 
 use super::access::for_each_row;
+use super::context::Context;
 use super::eval::Inputs;
 use super::{not_yet, resolve_table, table_scope};
 use crate::ast::{self, Assignment, DmlTarget};
 use crate::bind::expr::{assignment_type, Binder, Predicate, Scalar, ScalarKind, Scope};
-use crate::bind::variables::Variables;
 use crate::catalog::table::TableMeta;
-use crate::session::SqlDatabase;
-use hekla_engine::{IsolationLevel, RowId, Transaction};
+use crate::plan::Planner;
+use hekla_engine::RowId;
 use hekla_types::{SqlError, SqlResult, Value};
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
 pub fn update(
-    db: &SqlDatabase,
+    context: &Context,
+    planner: &Planner,
     update: &ast::Update,
-    variables: &Variables,
 ) -> SqlResult<Option<u64>> {
     let unsupported = !update.with.is_empty()
         || update.top.is_some()
@@ -28,8 +28,8 @@ pub fn update(
     if unsupported {
         return Err(not_yet("UPDATE with WITH, TOP, OUTPUT, FROM or OPTION"));
     }
-    let table = target_table(db, &update.target)?;
-    let binder = binder_over(db, &table, variables);
+    let table = target_table(context, &update.target)?;
+    let binder = binder_over(planner, &table);
     let filter = update
         .where_clause
         .as_ref()
@@ -62,29 +62,24 @@ pub fn update(
         let stored = assignment_type(&current.data_type);
         changes.push((position, binder.assignment(current, *op, value, &stored)?));
     }
-    let mut tx = db.engine().begin(IsolationLevel::Snapshot)?;
-    let rows = matching_rows(&mut tx, &table, filter.as_ref(), variables.values())?;
+    let rows = matching_rows(context, &table, filter.as_ref())?;
     for (id, values) in &rows {
+        let inputs = Inputs::top(context).with_row(values);
         let new_values = changes
             .iter()
-            .map(|(column, scalar)| {
-                let inputs = Inputs {
-                    row: values,
-                    variables: variables.values(),
-                };
-                Ok((*column, scalar.eval(&inputs)?))
-            })
+            .map(|(column, scalar)| Ok((*column, scalar.eval(&inputs)?)))
             .collect::<SqlResult<Vec<(usize, Value)>>>()?;
-        tx.update(&table.engine, *id, &new_values)?;
+        context
+            .transaction()?
+            .update(&table.engine, *id, &new_values)?;
     }
-    tx.commit()?;
     Ok(Some(rows.len() as u64))
 }
 
 pub fn delete(
-    db: &SqlDatabase,
+    context: &Context,
+    planner: &Planner,
     delete: &ast::Delete,
-    variables: &Variables,
 ) -> SqlResult<Option<u64>> {
     let unsupported = !delete.with.is_empty()
         || delete.top.is_some()
@@ -94,50 +89,47 @@ pub fn delete(
     if unsupported {
         return Err(not_yet("DELETE with WITH, TOP, OUTPUT, FROM or OPTION"));
     }
-    let table = target_table(db, &delete.target)?;
-    let binder = binder_over(db, &table, variables);
+    let table = target_table(context, &delete.target)?;
+    let binder = binder_over(planner, &table);
     let filter = delete
         .where_clause
         .as_ref()
         .map(|c| binder.predicate(c))
         .transpose()?;
-    let mut tx = db.engine().begin(IsolationLevel::Snapshot)?;
-    let rows = matching_rows(&mut tx, &table, filter.as_ref(), variables.values())?;
+    let rows = matching_rows(context, &table, filter.as_ref())?;
     for (id, _) in &rows {
-        tx.delete(&table.engine, *id)?;
+        context.transaction()?.delete(&table.engine, *id)?;
     }
-    tx.commit()?;
     Ok(Some(rows.len() as u64))
 }
 
-fn target_table(db: &SqlDatabase, target: &DmlTarget) -> SqlResult<Arc<TableMeta>> {
+fn target_table(context: &Context, target: &DmlTarget) -> SqlResult<Arc<TableMeta>> {
     match target {
-        DmlTarget::Table { name, hints } if hints.is_empty() => resolve_table(db, name),
+        DmlTarget::Table { name, hints } if hints.is_empty() => resolve_table(context.db, name),
         DmlTarget::Table { .. } => Err(not_yet("table hints")),
         DmlTarget::Variable(_) => Err(not_yet("table variables")),
     }
 }
 
 /// A binder whose scope is `table`'s columns, known by the table's name.
-fn binder_over<'a>(db: &SqlDatabase, table: &TableMeta, variables: &'a Variables) -> Binder<'a> {
+fn binder_over<'a>(planner: &'a Planner<'a>, table: &TableMeta) -> Binder<'a> {
     Binder {
         scope: Scope {
-            columns: table_scope(db, table, &table.name),
+            columns: table_scope(planner.db, table, &table.name),
         },
-        ..Binder::new(variables)
+        ..super::variables::binder(planner)
     }
 }
 
 /// The rows the filter accepts, with their values, read before any change
 /// (so a row an UPDATE moves is not met twice).
 fn matching_rows(
-    tx: &mut Transaction,
+    context: &Context,
     table: &TableMeta,
     filter: Option<&Predicate>,
-    variables: &[Value],
 ) -> SqlResult<Vec<(RowId, Vec<Value>)>> {
     let mut rows = Vec::new();
-    for_each_row(tx, table, filter, variables, |id, values| {
+    for_each_row(table, filter, &Inputs::top(context), |id, values| {
         rows.push((id, values));
         Ok(ControlFlow::Continue(()))
     })?;

@@ -1,0 +1,350 @@
+//! Running plans: each operator pushes its rows into the closure its
+//! consumer gives it, which answers whether to go on (so TOP and EXISTS
+//! stop a scan early). `params` carries what an operator is run with: the
+//! columns to its left in a FROM clause (its rows start with them), the
+//! rows of enclosing queries, and the statement's context.
+
+use super::aggregate::Groups;
+use super::eval::Inputs;
+use crate::bind::expr::Predicate;
+use crate::plan::{Node, SetOperation, TableRead};
+use hekla_types::{encode_key, DataType, SortOrder, SqlResult, Value};
+use std::cmp::Ordering;
+use std::collections::HashSet;
+use std::ops::ControlFlow;
+
+/// Where an operator's rows go.
+pub type Emit<'e> = dyn FnMut(&[Value]) -> SqlResult<ControlFlow<()>> + 'e;
+
+/// Runs `node`, handing each of its rows to `emit`; Break if `emit` asked
+/// to stop.
+pub fn run(node: &Node, params: &Inputs<'_>, emit: &mut Emit<'_>) -> SqlResult<ControlFlow<()>> {
+    match node {
+        Node::Single => emit(params.row),
+        Node::Values { rows } => {
+            let inputs = params.with_row(&[]);
+            for row in rows {
+                let mut values = params.row.to_vec();
+                for scalar in row {
+                    values.push(scalar.eval(&inputs)?);
+                }
+                if emit(&values)?.is_break() {
+                    return Ok(ControlFlow::Break(()));
+                }
+            }
+            Ok(ControlFlow::Continue(()))
+        }
+        Node::View { view } => {
+            for row in (view.rows)(params.context.db)? {
+                if emit(&prefixed(params.row, &row))?.is_break() {
+                    return Ok(ControlFlow::Break(()));
+                }
+            }
+            Ok(ControlFlow::Continue(()))
+        }
+        Node::Table(read) => table(read, params, emit),
+        Node::Derived { plan, correlated } => {
+            let inner = Inputs {
+                row: &[],
+                outer: if *correlated {
+                    Some(params)
+                } else {
+                    params.outer
+                },
+                context: params.context,
+            };
+            if params.row.is_empty() {
+                return run(&plan.root, &inner, emit);
+            }
+            run(&plan.root, &inner, &mut |row| {
+                emit(&prefixed(params.row, row))
+            })
+        }
+        Node::Filter { input, predicate } => run(input, params, &mut |row| {
+            if predicate.eval(&params.with_row(row))? == Some(true) {
+                emit(row)
+            } else {
+                Ok(ControlFlow::Continue(()))
+            }
+        }),
+        Node::Project { input, exprs } => {
+            let mut out = Vec::with_capacity(exprs.len());
+            run(input, params, &mut |row| {
+                let inputs = params.with_row(row);
+                out.clear();
+                for expr in exprs {
+                    out.push(expr.eval(&inputs)?);
+                }
+                emit(&out)
+            })
+        }
+        Node::Join(join) => super::join::run(join, params, emit),
+        Node::Aggregate { input, grouping } => {
+            let mut groups = Groups::new(grouping);
+            for_each(input, params, &mut |row| groups.add(&params.with_row(row)))?;
+            emit_all(groups.finish()?, emit)
+        }
+        Node::Window { input, calls } => super::window::run(input, calls, params, emit),
+        Node::Sort { input, keys } => {
+            let mut rows: Vec<(Vec<Value>, Vec<Value>)> = Vec::new();
+            for_each(input, params, &mut |row| {
+                let inputs = params.with_row(row);
+                let values = keys
+                    .iter()
+                    .map(|key| key.expr.eval(&inputs))
+                    .collect::<SqlResult<Vec<Value>>>()?;
+                rows.push((values, row.to_vec()));
+                Ok(())
+            })?;
+            rows.sort_by(|(a, _), (b, _)| {
+                keys.iter()
+                    .zip(a.iter().zip(b))
+                    .map(|(key, (a, b))| key.compare(a, b))
+                    .find(|ordering| ordering.is_ne())
+                    .unwrap_or(Ordering::Equal)
+            });
+            emit_all(rows.into_iter().map(|(_, row)| row), emit)
+        }
+        Node::Top { input, skip, limit } => top(input, *skip, *limit, params, emit),
+        Node::Distinct { input, types } => {
+            let mut seen = RowSet::new(types);
+            run(input, params, &mut |row| {
+                if seen.insert(row)? {
+                    emit(row)
+                } else {
+                    Ok(ControlFlow::Continue(()))
+                }
+            })
+        }
+        Node::SetOp {
+            op,
+            left,
+            right,
+            types,
+        } => set_operation(*op, left, right, types, params, emit),
+    }
+}
+
+/// Runs `node` to the end, handing each row to `visit`.
+pub fn for_each(
+    node: &Node,
+    params: &Inputs<'_>,
+    visit: &mut dyn FnMut(&[Value]) -> SqlResult<()>,
+) -> SqlResult<()> {
+    run(node, params, &mut |row| {
+        visit(row)?;
+        Ok(ControlFlow::Continue(()))
+    })
+    .map(|_| ())
+}
+
+/// Every row of `node`, in memory.
+pub fn collect(node: &Node, params: &Inputs<'_>) -> SqlResult<Vec<Vec<Value>>> {
+    let mut rows = Vec::new();
+    for_each(node, params, &mut |row| {
+        rows.push(row.to_vec());
+        Ok(())
+    })?;
+    Ok(rows)
+}
+
+pub fn emit_all(
+    rows: impl IntoIterator<Item = Vec<Value>>,
+    emit: &mut Emit<'_>,
+) -> SqlResult<ControlFlow<()>> {
+    for row in rows {
+        if emit(&row)?.is_break() {
+            return Ok(ControlFlow::Break(()));
+        }
+    }
+    Ok(ControlFlow::Continue(()))
+}
+
+/// `prefix` followed by `row`.
+pub fn prefixed(prefix: &[Value], row: &[Value]) -> Vec<Value> {
+    let mut joined = Vec::with_capacity(prefix.len() + row.len());
+    joined.extend_from_slice(prefix);
+    joined.extend_from_slice(row);
+    joined
+}
+
+/// A table's rows through its access path, each starting with
+/// `params.row`; columns no expression reads stay NULL.
+fn table(read: &TableRead, params: &Inputs<'_>, emit: &mut Emit<'_>) -> SqlResult<ControlFlow<()>> {
+    let accepts = |row: &[Value]| -> SqlResult<bool> {
+        match &read.filter {
+            Some(filter) => Ok(filter.eval(&params.with_row(row))? == Some(true)),
+            None => Ok(true),
+        }
+    };
+    let mut buffer: Vec<Value> = Vec::with_capacity(params.row.len() + read.needed.len());
+    let decode = |row: &hekla_engine::Row<'_>, buffer: &mut Vec<Value>| {
+        buffer.clear();
+        buffer.extend_from_slice(params.row);
+        for (column, &needed) in read.needed.iter().enumerate() {
+            buffer.push(if needed {
+                row.value(column)
+            } else {
+                Value::Null
+            });
+        }
+    };
+    if !read.stream {
+        let mut rows = Vec::new();
+        {
+            let mut tx = params.context.transaction()?;
+            read.path.read(&mut tx, &read.table, params, |row| {
+                decode(&row, &mut buffer);
+                rows.push(buffer.clone());
+                ControlFlow::Continue(())
+            })?;
+        }
+        for row in rows {
+            if accepts(&row)? && emit(&row)?.is_break() {
+                return Ok(ControlFlow::Break(()));
+            }
+        }
+        return Ok(ControlFlow::Continue(()));
+    }
+    let mut outcome = Ok(ControlFlow::Continue(()));
+    let mut tx = params.context.transaction()?;
+    read.path.read(&mut tx, &read.table, params, |row| {
+        decode(&row, &mut buffer);
+        let step = match accepts(&buffer) {
+            Ok(true) => emit(&buffer),
+            Ok(false) => Ok(ControlFlow::Continue(())),
+            Err(error) => Err(error),
+        };
+        match step {
+            Ok(ControlFlow::Continue(())) => ControlFlow::Continue(()),
+            stop => {
+                outcome = stop;
+                ControlFlow::Break(())
+            }
+        }
+    })?;
+    outcome
+}
+
+/// OFFSET `skip` rows, then at most `limit`; stops its input once full.
+fn top(
+    input: &Node,
+    skip: u64,
+    limit: Option<u64>,
+    params: &Inputs<'_>,
+    emit: &mut Emit<'_>,
+) -> SqlResult<ControlFlow<()>> {
+    if limit == Some(0) {
+        return Ok(ControlFlow::Continue(()));
+    }
+    let (mut skipped, mut sent) = (0, 0);
+    let mut stopped = false;
+    let _ = run(input, params, &mut |row| {
+        if skipped < skip {
+            skipped += 1;
+            return Ok(ControlFlow::Continue(()));
+        }
+        if emit(row)?.is_break() {
+            stopped = true;
+            return Ok(ControlFlow::Break(()));
+        }
+        sent += 1;
+        Ok(if limit.is_some_and(|limit| sent >= limit) {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        })
+    })?;
+    Ok(if stopped {
+        ControlFlow::Break(())
+    } else {
+        ControlFlow::Continue(())
+    })
+}
+
+fn set_operation(
+    op: SetOperation,
+    left: &Node,
+    right: &Node,
+    types: &[DataType],
+    params: &Inputs<'_>,
+    emit: &mut Emit<'_>,
+) -> SqlResult<ControlFlow<()>> {
+    match op {
+        SetOperation::UnionAll => {
+            if run(left, params, emit)?.is_break() {
+                return Ok(ControlFlow::Break(()));
+            }
+            run(right, params, emit)
+        }
+        SetOperation::Union => {
+            let mut seen = RowSet::new(types);
+            for side in [left, right] {
+                let flow = run(side, params, &mut |row| {
+                    if seen.insert(row)? {
+                        emit(row)
+                    } else {
+                        Ok(ControlFlow::Continue(()))
+                    }
+                })?;
+                if flow.is_break() {
+                    return Ok(ControlFlow::Break(()));
+                }
+            }
+            Ok(ControlFlow::Continue(()))
+        }
+        SetOperation::Except | SetOperation::Intersect => {
+            let mut other = RowSet::new(types);
+            for_each(right, params, &mut |row| other.insert(row).map(|_| ()))?;
+            let keep_present = op == SetOperation::Intersect;
+            let mut seen = RowSet::new(types);
+            run(left, params, &mut |row| {
+                if other.contains(row)? == keep_present && seen.insert(row)? {
+                    emit(row)
+                } else {
+                    Ok(ControlFlow::Continue(()))
+                }
+            })
+        }
+    }
+}
+
+/// Rows compared as DISTINCT and the set operators compare them: NULLs
+/// equal, strings by collation (through the key encoding).
+pub struct RowSet {
+    types: Vec<(DataType, SortOrder)>,
+    seen: HashSet<Vec<u8>>,
+}
+
+impl RowSet {
+    pub fn new(types: &[DataType]) -> Self {
+        RowSet {
+            types: types.iter().map(|t| (*t, SortOrder::Ascending)).collect(),
+            seen: HashSet::new(),
+        }
+    }
+
+    fn encode(&self, row: &[Value]) -> SqlResult<Vec<u8>> {
+        let mut encoded = Vec::new();
+        encode_key(&self.types, &row[..self.types.len()], &mut encoded)?;
+        Ok(encoded)
+    }
+
+    /// True if the row was not there yet.
+    pub fn insert(&mut self, row: &[Value]) -> SqlResult<bool> {
+        let encoded = self.encode(row)?;
+        Ok(self.seen.insert(encoded))
+    }
+
+    pub fn contains(&self, row: &[Value]) -> SqlResult<bool> {
+        Ok(self.seen.contains(&self.encode(row)?))
+    }
+}
+
+/// True if `predicate` (if any) holds for `row`.
+pub fn holds(predicate: Option<&Predicate>, row: &Inputs<'_>) -> SqlResult<bool> {
+    match predicate {
+        Some(predicate) => Ok(predicate.eval(row)? == Some(true)),
+        None => Ok(true),
+    }
+}

@@ -1,0 +1,441 @@
+//! Plans as `SET SHOWPLAN_TEXT ON` shows them: one operator per line,
+//! children indented under their parent, expressions printed with the
+//! names of the columns they read (`[t].[id]`).
+
+use super::window::WindowFunction;
+use super::{JoinKind, JoinMethod, Node, QueryPlan, SetOperation};
+use crate::bind::expr::{CompareOp, Predicate, Scalar, ScalarKind};
+use crate::bind::variables::Variables;
+use crate::exec::access::AccessPath;
+use crate::session::SqlDatabase;
+use hekla_engine::IndexKind;
+use hekla_types::Value;
+
+/// The plan's operators, one line each.
+pub fn explain(db: &SqlDatabase, plan: &QueryPlan, variables: &Variables) -> Vec<String> {
+    let mut printer = Printer {
+        db,
+        variables,
+        lines: Vec::new(),
+    };
+    printer.node(&plan.root, 0, &[]);
+    printer.lines
+}
+
+struct Printer<'a> {
+    db: &'a SqlDatabase,
+    variables: &'a Variables,
+    lines: Vec<String>,
+}
+
+impl Printer<'_> {
+    fn line(&mut self, depth: usize, text: String) {
+        self.lines
+            .push(format!("  {}|--{text}", " ".repeat(5 * depth)));
+    }
+
+    /// Prints `node` at `depth`, its columns following `prefix`; returns
+    /// the names of the columns it emits.
+    fn node(&mut self, node: &Node, depth: usize, prefix: &[String]) -> Vec<String> {
+        match node {
+            Node::Single => {
+                self.line(depth, "Constant Scan".to_string());
+                prefix.to_vec()
+            }
+            Node::Values { rows } => {
+                self.line(
+                    depth,
+                    format!("Constant Scan(VALUES:({} rows))", rows.len()),
+                );
+                let width = rows.first().map_or(0, Vec::len);
+                extend(prefix, (0..width).map(|i| format!("[Union{}]", 1000 + i)))
+            }
+            Node::View { view } => {
+                self.line(
+                    depth,
+                    format!(
+                        "Table-valued function(OBJECT:([{}].[{}]))",
+                        view.schema, view.name
+                    ),
+                );
+                let names = (view.columns)()
+                    .into_iter()
+                    .map(|c| format!("[{}]", c.name));
+                extend(prefix, names)
+            }
+            Node::Table(read) => {
+                let names = extend(
+                    prefix,
+                    read.table
+                        .columns
+                        .iter()
+                        .map(|c| format!("[{}].[{}]", read.shown, c.name)),
+                );
+                let filter = read.filter.as_ref().map(|f| predicate(f, &names, self));
+                let text = self.access(read, &names, filter);
+                self.line(depth, text);
+                names
+            }
+            Node::Derived { plan, .. } => {
+                self.node(&plan.root, depth, &[]);
+                extend(prefix, plan.columns.iter().map(|c| format!("[{}]", c.name)))
+            }
+            Node::Filter {
+                input,
+                predicate: p,
+            } => {
+                let at = self.reserve(depth);
+                let names = self.node(input, depth + 1, prefix);
+                self.fill(
+                    at,
+                    depth,
+                    format!("Filter(WHERE:({}))", predicate(p, &names, self)),
+                );
+                names
+            }
+            Node::Project { input, exprs } => {
+                let computes = exprs
+                    .iter()
+                    .any(|e| !matches!(e.kind, ScalarKind::Column(_)));
+                if !computes {
+                    let names = self.node(input, depth, prefix);
+                    return exprs.iter().map(|e| scalar(e, &names, self)).collect();
+                }
+                let at = self.reserve(depth);
+                let names = self.node(input, depth + 1, prefix);
+                let mut defined = Vec::new();
+                let out: Vec<String> = exprs
+                    .iter()
+                    .enumerate()
+                    .map(|(i, e)| match e.kind {
+                        ScalarKind::Column(_) => scalar(e, &names, self),
+                        _ => {
+                            let name = format!("[Expr{}]", 1001 + i);
+                            defined.push(format!("{name}={}", scalar(e, &names, self)));
+                            name
+                        }
+                    })
+                    .collect();
+                self.fill(
+                    at,
+                    depth,
+                    format!("Compute Scalar(DEFINE:({}))", defined.join(", ")),
+                );
+                out
+            }
+            Node::Join(join) => {
+                let at = self.reserve(depth);
+                let kind = match join.kind {
+                    JoinKind::Inner => "Inner Join",
+                    JoinKind::Left => "Left Outer Join",
+                    JoinKind::Right => "Right Outer Join",
+                    JoinKind::Full => "Full Outer Join",
+                };
+                let (text, names) = match &join.method {
+                    JoinMethod::Hash {
+                        outer_keys,
+                        inner_keys,
+                    } => {
+                        // SQL Server lists the build input first.
+                        let outer_names = self.peek(&join.outer, prefix);
+                        let inner_names = self.node(&join.inner, depth + 1, &outer_names);
+                        self.node(&join.outer, depth + 1, prefix);
+                        let keys = |keys: &[Scalar], names: &[String], p: &Printer| {
+                            keys.iter()
+                                .map(|k| scalar(k, names, p))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        };
+                        let mut text = format!(
+                            "Hash Match({kind}, HASH:({})=({})",
+                            keys(inner_keys, &inner_names, self),
+                            keys(outer_keys, &inner_names, self)
+                        );
+                        if let Some(on) = &join.on {
+                            text += &format!(", RESIDUAL:({})", predicate(on, &inner_names, self));
+                        }
+                        (text + ")", inner_names)
+                    }
+                    method => {
+                        let outer_names = self.node(&join.outer, depth + 1, prefix);
+                        let spool = matches!(method, JoinMethod::Spool);
+                        let inner_depth = depth + 1 + usize::from(spool);
+                        let spool_at = spool.then(|| self.reserve(depth + 1));
+                        let names = self.node(&join.inner, inner_depth, &outer_names);
+                        if let Some(spool_at) = spool_at {
+                            self.fill(spool_at, depth + 1, "Table Spool".to_string());
+                        }
+                        let mut text = format!("Nested Loops({kind}");
+                        if let Some(on) = &join.on {
+                            text += &format!(", WHERE:({})", predicate(on, &names, self));
+                        }
+                        (text + ")", names)
+                    }
+                };
+                self.fill(at, depth, text);
+                names
+            }
+            Node::Aggregate { input, grouping } => {
+                let at = self.reserve(depth);
+                let names = self.node(input, depth + 1, prefix);
+                let keys: Vec<String> = grouping
+                    .keys
+                    .iter()
+                    .map(|(_, k)| scalar(k, &names, self))
+                    .collect();
+                let aggregates: Vec<String> = grouping
+                    .aggregates
+                    .iter()
+                    .map(|(text, _)| text.clone())
+                    .collect();
+                let text = if keys.is_empty() {
+                    format!("Stream Aggregate(DEFINE:({}))", aggregates.join(", "))
+                } else {
+                    format!(
+                        "Hash Match(Aggregate, HASH:({}), DEFINE:({}))",
+                        keys.join(", "),
+                        aggregates.join(", ")
+                    )
+                };
+                self.fill(at, depth, text);
+                keys.into_iter().chain(aggregates).collect()
+            }
+            Node::Window { input, calls } => {
+                let at = self.reserve(depth);
+                let names = self.node(input, depth + 1, prefix);
+                let defined: Vec<String> = calls
+                    .iter()
+                    .map(|call| match &call.function {
+                        WindowFunction::Aggregate(a) => format!("{:?}", a.function).to_uppercase(),
+                        other => format!("{other:?}").to_uppercase(),
+                    })
+                    .collect();
+                let streams = calls.iter().all(|c| c.streams());
+                let operator = if streams {
+                    "Sequence Project"
+                } else {
+                    "Window"
+                };
+                self.fill(
+                    at,
+                    depth,
+                    format!("{operator}(DEFINE:({}))", defined.join(", ")),
+                );
+                names.into_iter().chain(defined).collect()
+            }
+            Node::Sort { input, keys } => {
+                let at = self.reserve(depth);
+                let names = self.node(input, depth + 1, prefix);
+                let order: Vec<String> = keys
+                    .iter()
+                    .map(|k| {
+                        let direction = if k.descending { "DESC" } else { "ASC" };
+                        format!("{} {direction}", scalar(&k.expr, &names, self))
+                    })
+                    .collect();
+                self.fill(at, depth, format!("Sort(ORDER BY:({}))", order.join(", ")));
+                names
+            }
+            Node::Top { input, skip, limit } => {
+                let at = self.reserve(depth);
+                let names = self.node(input, depth + 1, prefix);
+                let mut parts = Vec::new();
+                if *skip > 0 {
+                    parts.push(format!("OFFSET EXPRESSION:(({skip}))"));
+                }
+                if let Some(limit) = limit {
+                    parts.push(format!("TOP EXPRESSION:(({limit}))"));
+                }
+                self.fill(at, depth, format!("Top({})", parts.join(", ")));
+                names
+            }
+            Node::Distinct { input, .. } => {
+                let at = self.reserve(depth);
+                let names = self.node(input, depth + 1, prefix);
+                self.fill(at, depth, "Hash Match(Flow Distinct)".to_string());
+                names
+            }
+            Node::SetOp {
+                op, left, right, ..
+            } => {
+                let text = match op {
+                    SetOperation::UnionAll => "Concatenation",
+                    SetOperation::Union => "Hash Match(Union)",
+                    SetOperation::Except => "Hash Match(Left Anti Semi Join)",
+                    SetOperation::Intersect => "Hash Match(Left Semi Join)",
+                };
+                self.line(depth, text.to_string());
+                let names = self.node(left, depth + 1, prefix);
+                self.node(right, depth + 1, prefix);
+                names
+            }
+        }
+    }
+
+    /// The names `node` emits, without printing it.
+    fn peek(&mut self, node: &Node, prefix: &[String]) -> Vec<String> {
+        let mark = self.lines.len();
+        let names = self.node(node, 0, prefix);
+        self.lines.truncate(mark);
+        names
+    }
+
+    fn reserve(&mut self, depth: usize) -> usize {
+        self.line(depth, String::new());
+        self.lines.len() - 1
+    }
+
+    fn fill(&mut self, at: usize, depth: usize, text: String) {
+        self.lines[at] = format!("  {}|--{text}", " ".repeat(5 * depth));
+    }
+
+    fn access(&self, read: &super::TableRead, names: &[String], filter: Option<String>) -> String {
+        let schema = self
+            .db
+            .catalog()
+            .schema_name(read.table.schema_id)
+            .unwrap_or("dbo")
+            .to_string();
+        let object = format!("[{schema}].[{}]", read.table.name);
+        let alias = if read.shown.eq_ignore_ascii_case(&read.table.name) {
+            String::new()
+        } else {
+            format!(" AS [{}]", read.shown)
+        };
+        let residual = filter.map_or(String::new(), |f| format!(", WHERE:({f})"));
+        match &read.path {
+            AccessPath::Scan => format!("Table Scan(OBJECT:({object}{alias}){residual})"),
+            AccessPath::Seek { index, key } => {
+                let meta = &read.table.indexes[*index];
+                let seek: Vec<String> = meta
+                    .columns
+                    .iter()
+                    .zip(key)
+                    .map(|(&(column, _), part)| {
+                        let value = match &part.kind {
+                            ScalarKind::Constant(_) => scalar(part, names, self),
+                            _ => format!("({})", scalar(part, names, self)),
+                        };
+                        format!(
+                            "[{}].[{}]={value}",
+                            read.shown, read.table.columns[column].name
+                        )
+                    })
+                    .collect();
+                let kind = match meta.kind {
+                    IndexKind::Hash { .. } => "Hash Index Seek",
+                    IndexKind::Range => "Index Seek",
+                };
+                format!(
+                    "{kind}(OBJECT:({object}.[{}]{alias}), SEEK:({}){residual})",
+                    meta.name,
+                    seek.join(" AND ")
+                )
+            }
+        }
+    }
+}
+
+fn extend(prefix: &[String], names: impl Iterator<Item = String>) -> Vec<String> {
+    prefix.iter().cloned().chain(names).collect()
+}
+
+fn scalar(s: &Scalar, names: &[String], p: &Printer) -> String {
+    match &s.kind {
+        ScalarKind::Constant(Value::Null) => "NULL".to_string(),
+        ScalarKind::Constant(Value::String(text)) => format!("('{}')", text.replace('\'', "''")),
+        ScalarKind::Constant(value) => format!("({value})"),
+        ScalarKind::Column(index) => names
+            .get(*index)
+            .cloned()
+            .unwrap_or_else(|| format!("[Col{index}]")),
+        ScalarKind::Outer { index, .. } => format!("[outer].[Col{index}]"),
+        ScalarKind::Variable(slot) => format!("[@{}]", p.variables.name(*slot)),
+        ScalarKind::Arithmetic { op, left, right } => format!(
+            "{}{}{}",
+            scalar(left, names, p),
+            arithmetic_symbol(*op),
+            scalar(right, names, p)
+        ),
+        ScalarKind::Concat(left, right) => {
+            format!("{}+{}", scalar(left, names, p), scalar(right, names, p))
+        }
+        ScalarKind::Negate(operand) => format!("-{}", scalar(operand, names, p)),
+        ScalarKind::BitNot(operand) => format!("~{}", scalar(operand, names, p)),
+        ScalarKind::Convert { operand, .. } => format!(
+            "CONVERT_IMPLICIT({},{},0)",
+            s.data_type.sql_name(),
+            scalar(operand, names, p)
+        ),
+        ScalarKind::Builtin { function, args } => {
+            let args: Vec<String> = args.iter().map(|a| scalar(a, names, p)).collect();
+            format!(
+                "{}({})",
+                format!("{function:?}").to_lowercase(),
+                args.join(",")
+            )
+        }
+        ScalarKind::Case { .. } => "CASE WHEN ... END".to_string(),
+        ScalarKind::Subquery(_) => "(subquery)".to_string(),
+    }
+}
+
+fn predicate(pred: &Predicate, names: &[String], p: &Printer) -> String {
+    match pred {
+        Predicate::Compare {
+            op, left, right, ..
+        } => {
+            let symbol = match op {
+                CompareOp::Eq => "=",
+                CompareOp::Ne => "<>",
+                CompareOp::Lt => "<",
+                CompareOp::Le => "<=",
+                CompareOp::Gt => ">",
+                CompareOp::Ge => ">=",
+            };
+            format!(
+                "{}{symbol}{}",
+                scalar(left, names, p),
+                scalar(right, names, p)
+            )
+        }
+        Predicate::And(left, right) => {
+            format!(
+                "{} AND {}",
+                predicate(left, names, p),
+                predicate(right, names, p)
+            )
+        }
+        Predicate::Or(left, right) => {
+            format!(
+                "({} OR {})",
+                predicate(left, names, p),
+                predicate(right, names, p)
+            )
+        }
+        Predicate::Not(operand) => format!("NOT ({})", predicate(operand, names, p)),
+        Predicate::IsNull { operand, negated } => {
+            let not = if *negated { " NOT" } else { "" };
+            format!("{} IS{not} NULL", scalar(operand, names, p))
+        }
+        Predicate::Exists(_) => "EXISTS (subquery)".to_string(),
+        Predicate::Quantified { operand, all, .. } => {
+            let quantifier = if *all { "ALL" } else { "ANY" };
+            format!("{} {quantifier} (subquery)", scalar(operand, names, p))
+        }
+    }
+}
+
+fn arithmetic_symbol(op: hekla_types::ops::ArithOp) -> &'static str {
+    use hekla_types::ops::ArithOp::*;
+    match op {
+        Add => "+",
+        Subtract => "-",
+        Multiply => "*",
+        Divide => "/",
+        Modulo => "%",
+        BitAnd => "&",
+        BitOr => "|",
+        BitXor => "^",
+    }
+}

@@ -1,0 +1,628 @@
+//! The FROM clause: each table, view, derived table or VALUES list gets
+//! its place in the clause's row; each WHERE and ON condition is tested as
+//! low in the join tree as its meaning allows (so it can pick an index or
+//! drop rows early); each join gets a method:
+//!
+//! - **index nested loops** when the inner side is a table whose index key
+//!   the condition fixes from the outer row;
+//! - **hash join** when the condition equates outer and inner columns;
+//! - **spool**: the inner side read once into memory, for the rest;
+//! - APPLY runs its right side once per row of its left side.
+
+use super::query::Planner;
+use super::{Join, JoinKind, JoinMethod, Node, QueryPlan, TableRead};
+use crate::ast::{self, TableRefKind};
+use crate::bind::expr::{implicit, Binder, CompareOp, Predicate, Reads, Scalar, ScopeColumn};
+use crate::catalog::table::TableMeta;
+use crate::exec::access::AccessPath;
+use crate::exec::not_yet;
+use crate::system_views::SystemView;
+use hekla_types::{ops, DataType, SqlError, SqlResult};
+use std::ops::Range;
+use std::sync::Arc;
+
+/// A bound FROM clause, before conditions are placed and methods chosen.
+pub enum FromTree {
+    Leaf(Leaf),
+    Join(Box<JoinTree>),
+}
+
+pub struct Leaf {
+    source: Source,
+    range: Range<usize>,
+    /// Conditions on this source's columns alone.
+    conditions: Vec<Predicate>,
+}
+
+enum Source {
+    Table {
+        table: Arc<TableMeta>,
+        shown: String,
+    },
+    View(&'static SystemView),
+    Derived {
+        plan: Box<QueryPlan>,
+        correlated: bool,
+    },
+    Values(Vec<Vec<Scalar>>),
+}
+
+pub struct JoinTree {
+    left: FromTree,
+    right: FromTree,
+    kind: ast::JoinKind,
+    conditions: Vec<Predicate>,
+}
+
+impl FromTree {
+    fn range(&self) -> Range<usize> {
+        match self {
+            FromTree::Leaf(leaf) => leaf.range.clone(),
+            FromTree::Join(join) => join.left.range().start..join.right.range().end,
+        }
+    }
+
+    /// Places a condition of a WHERE clause (or of an inner join's ON) in
+    /// this subtree; gives it back when it must stay above.
+    pub fn place(&mut self, condition: Predicate) -> Option<Predicate> {
+        let columns = condition.columns();
+        let within = |range: Range<usize>| columns.iter().all(|c| range.contains(c));
+        match self {
+            FromTree::Leaf(leaf) => {
+                if within(leaf.range.clone()) {
+                    leaf.conditions.push(condition);
+                    None
+                } else {
+                    Some(condition)
+                }
+            }
+            FromTree::Join(join) => {
+                use ast::JoinKind::*;
+                let whole = join.left.range().start..join.right.range().end;
+                let keeps_left =
+                    matches!(join.kind, Inner | Cross | Left | CrossApply | OuterApply);
+                let keeps_right = matches!(join.kind, Inner | Cross | Right);
+                let mut condition = condition;
+                if keeps_left && within(join.left.range()) {
+                    condition = join.left.place(condition)?;
+                }
+                if keeps_right && within(join.right.range()) {
+                    condition = join.right.place(condition)?;
+                }
+                if matches!(join.kind, Inner | Cross | CrossApply) && within(whole) {
+                    join.conditions.push(condition);
+                    return None;
+                }
+                Some(condition)
+            }
+        }
+    }
+}
+
+impl Planner<'_> {
+    /// Binds a FROM clause (its items are cross joined), adding its columns
+    /// to `binder`'s scope.
+    pub fn from_clause(
+        &self,
+        items: &[ast::TableRef],
+        binder: &mut Binder,
+    ) -> SqlResult<Option<FromTree>> {
+        let mut tree: Option<FromTree> = None;
+        for item in items {
+            let right = self.bind_item(item, binder)?;
+            tree = Some(match tree {
+                None => right,
+                Some(left) => FromTree::Join(Box::new(JoinTree {
+                    left,
+                    right,
+                    kind: ast::JoinKind::Cross,
+                    conditions: Vec::new(),
+                })),
+            });
+        }
+        Ok(tree)
+    }
+
+    fn bind_item(&self, item: &ast::TableRef, binder: &mut Binder) -> SqlResult<FromTree> {
+        match &item.kind {
+            TableRefKind::Table { name, alias, hints } => {
+                check_table_hints(hints)?;
+                let (source, columns) = self.named_source(name, alias.as_ref(), binder)?;
+                leaf(source, columns, binder)
+            }
+            TableRefKind::Derived {
+                query,
+                alias,
+                columns,
+            } => {
+                let plan = self.derived(query, binder.outer)?;
+                let scope = derived_columns(&plan, &alias.value, columns)?;
+                leaf(
+                    Source::Derived {
+                        plan: Box::new(plan),
+                        correlated: false,
+                    },
+                    scope,
+                    binder,
+                )
+            }
+            TableRefKind::Values {
+                rows,
+                alias,
+                columns,
+            } => {
+                let (rows, types) = self.values(rows, binder)?;
+                if columns.len() != types.len() {
+                    return Err(column_count_mismatch(
+                        &alias.value,
+                        columns.len() < types.len(),
+                    ));
+                }
+                let scope = columns
+                    .iter()
+                    .zip(types)
+                    .map(|(name, data_type)| scope_column(&alias.value, "", &name.value, data_type))
+                    .collect();
+                leaf(Source::Values(rows), scope, binder)
+            }
+            TableRefKind::Join {
+                left,
+                right,
+                kind,
+                hint,
+                on,
+            } => {
+                if hint
+                    .is_some_and(|hint| hint != ast::JoinHint::Loop && hint != ast::JoinHint::Hash)
+                {
+                    return Err(not_yet("MERGE and REMOTE join hints"));
+                }
+                let left = self.bind_item(left, binder)?;
+                let right = match kind {
+                    ast::JoinKind::CrossApply | ast::JoinKind::OuterApply => {
+                        self.apply_right(right, binder)?
+                    }
+                    _ => self.bind_item(right, binder)?,
+                };
+                let mut join = FromTree::Join(Box::new(JoinTree {
+                    left,
+                    right,
+                    kind: *kind,
+                    conditions: Vec::new(),
+                }));
+                if let Some(on) = on {
+                    let condition = binder.predicate(on)?;
+                    for part in condition.conjuncts() {
+                        place_on(&mut join, part);
+                    }
+                }
+                Ok(join)
+            }
+            TableRefKind::Variable { .. } => Err(not_yet("table variables")),
+            TableRefKind::Function { .. } => Err(not_yet("table-valued functions")),
+        }
+    }
+
+    /// A table, view or CTE by name, with the columns it adds to the scope.
+    fn named_source(
+        &self,
+        name: &ast::ObjectName,
+        alias: Option<&ast::Ident>,
+        binder: &Binder,
+    ) -> SqlResult<(Source, Vec<ScopeColumn>)> {
+        let object = &name.name().value;
+        if name.parts.len() == 1 {
+            if let Some(cte) = self.cte(object) {
+                let plan = self.cte_plan(cte, binder.outer)?;
+                let shown = alias.map_or(object, |a| &a.value);
+                let scope = derived_columns(&plan, shown, &cte.columns)?;
+                return Ok((
+                    Source::Derived {
+                        plan: Box::new(plan),
+                        correlated: false,
+                    },
+                    scope,
+                ));
+            }
+        }
+        let shown = alias.map_or(object, |a| &a.value).clone();
+        let schema = name.schema().map_or("dbo", |s| s.value.as_str());
+        let not_found = match crate::exec::resolve_table(self.db, name) {
+            Ok(table) => {
+                let columns = table
+                    .columns
+                    .iter()
+                    .map(|c| scope_column(&shown, schema, &c.name, c.data_type))
+                    .collect();
+                return Ok((Source::Table { table, shown }, columns));
+            }
+            Err(error) => error,
+        };
+        let database = name.database().map(|d| d.value.as_str());
+        match crate::system_views::lookup(database, schema, object) {
+            Some(view) => {
+                let columns = (view.columns)()
+                    .into_iter()
+                    .map(|c| scope_column(&shown, view.schema, c.name, c.data_type))
+                    .collect();
+                Ok((Source::View(view), columns))
+            }
+            None => Err(not_found),
+        }
+    }
+
+    /// APPLY's right side: a query that may read the left side's columns.
+    fn apply_right(&self, item: &ast::TableRef, binder: &mut Binder) -> SqlResult<FromTree> {
+        let TableRefKind::Derived {
+            query,
+            alias,
+            columns,
+        } = &item.kind
+        else {
+            return match &item.kind {
+                TableRefKind::Function { .. } => Err(not_yet("table-valued functions")),
+                _ => self.bind_item(item, binder),
+            };
+        };
+        let plan = self.derived(query, Some(binder))?;
+        let scope = derived_columns(&plan, &alias.value, columns)?;
+        leaf(
+            Source::Derived {
+                plan: Box::new(plan),
+                correlated: true,
+            },
+            scope,
+            binder,
+        )
+    }
+
+    /// VALUES rows, each converted to the column types they share.
+    fn values(
+        &self,
+        rows: &[Vec<ast::Expr>],
+        binder: &Binder,
+    ) -> SqlResult<(Vec<Vec<Scalar>>, Vec<DataType>)> {
+        let values_binder = Binder {
+            outer: binder.outer,
+            planner: Some(self),
+            ..Binder::new(self.variables)
+        };
+        let mut bound = Vec::with_capacity(rows.len());
+        for row in rows {
+            let row = row
+                .iter()
+                .map(|e| values_binder.scalar(e))
+                .collect::<SqlResult<Vec<_>>>()?;
+            if bound
+                .first()
+                .is_some_and(|first: &Vec<Scalar>| first.len() != row.len())
+            {
+                return Err(SqlError::new(
+                    10709,
+                    16,
+                    1,
+                    "The number of columns for each row in a table value constructor must be the same.",
+                ));
+            }
+            bound.push(row);
+        }
+        let width = bound.first().map_or(0, Vec::len);
+        let mut types = Vec::with_capacity(width);
+        for column in 0..width {
+            let mut common = bound[0][column].data_type;
+            for row in &bound[1..] {
+                common = ops::common_type(&common, &row[column].data_type)?;
+            }
+            types.push(common);
+        }
+        let rows = bound
+            .into_iter()
+            .map(|row| {
+                row.into_iter()
+                    .zip(&types)
+                    .map(|(scalar, data_type)| implicit(scalar, data_type))
+                    .collect::<SqlResult<Vec<_>>>()
+            })
+            .collect::<SqlResult<Vec<_>>>()?;
+        Ok((rows, types))
+    }
+}
+
+/// A source taking the next columns of the clause's row; Msg 1013 when
+/// its name is already taken in the clause.
+fn leaf(source: Source, columns: Vec<ScopeColumn>, binder: &mut Binder) -> SqlResult<FromTree> {
+    if let Some(first) = columns.first() {
+        let shown = &first.table;
+        if binder
+            .scope
+            .columns
+            .iter()
+            .any(|c| c.table.eq_ignore_ascii_case(shown))
+        {
+            return Err(SqlError::new(
+                1013,
+                16,
+                1,
+                format!("The objects \"{shown}\" and \"{shown}\" in the FROM clause have the same exposed names. Use correlation names to distinguish them."),
+            ));
+        }
+    }
+    let start = binder.scope.columns.len();
+    binder.scope.columns.extend(columns);
+    Ok(FromTree::Leaf(Leaf {
+        source,
+        range: start..binder.scope.columns.len(),
+        conditions: Vec::new(),
+    }))
+}
+
+/// An ON condition's part: for inner joins it may go anywhere below; for
+/// outer joins only into the side whose rows it filters before matching.
+fn place_on(join: &mut FromTree, condition: Predicate) {
+    let FromTree::Join(tree) = join else {
+        unreachable!("ON belongs to a join")
+    };
+    let columns = condition.columns();
+    let within = |range: Range<usize>| columns.iter().all(|c| range.contains(c));
+    let back = match tree.kind {
+        ast::JoinKind::Inner | ast::JoinKind::Cross => join.place(condition),
+        ast::JoinKind::Left if within(tree.right.range()) && !columns.is_empty() => {
+            tree.right.place(condition)
+        }
+        ast::JoinKind::Right if within(tree.left.range()) && !columns.is_empty() => {
+            tree.left.place(condition)
+        }
+        _ => Some(condition),
+    };
+    let Some(condition) = back else {
+        return;
+    };
+    let FromTree::Join(tree) = join else {
+        unreachable!()
+    };
+    tree.conditions.push(condition);
+}
+
+/// Turns the bound clause into operators. `used` says which columns of
+/// the clause's row any expression reads.
+pub fn finish(tree: FromTree, used: &[bool]) -> Node {
+    match tree {
+        FromTree::Leaf(leaf) => leaf_node(leaf, used),
+        FromTree::Join(join) => join_node(*join, used),
+    }
+}
+
+fn leaf_node(leaf: Leaf, used: &[bool]) -> Node {
+    let filter = Predicate::all(leaf.conditions);
+    let node = match leaf.source {
+        Source::Table { table, shown } => {
+            let path = AccessPath::choose(&table, leaf.range.start, filter.as_ref());
+            return table_read(table, shown, path, filter, leaf.range, used);
+        }
+        Source::View(view) => Node::View { view },
+        Source::Derived { plan, correlated } => Node::Derived { plan, correlated },
+        Source::Values(rows) => Node::Values { rows },
+    };
+    match filter {
+        Some(predicate) => Node::Filter {
+            input: node.boxed(),
+            predicate,
+        },
+        None => node,
+    }
+}
+
+fn table_read(
+    table: Arc<TableMeta>,
+    shown: String,
+    path: AccessPath,
+    filter: Option<Predicate>,
+    range: Range<usize>,
+    used: &[bool],
+) -> Node {
+    Node::Table(TableRead {
+        table,
+        shown,
+        path,
+        filter,
+        offset: range.start,
+        needed: used[range].to_vec(),
+        stream: true,
+    })
+}
+
+fn join_node(join: JoinTree, used: &[bool]) -> Node {
+    use ast::JoinKind as K;
+    let outer_width = join.left.range().len();
+    let inner_range = join.right.range();
+    let kind = match join.kind {
+        K::Inner | K::Cross | K::CrossApply => JoinKind::Inner,
+        K::Left | K::OuterApply => JoinKind::Left,
+        K::Right => JoinKind::Right,
+        K::Full => JoinKind::Full,
+    };
+    let apply = matches!(join.kind, K::CrossApply | K::OuterApply);
+    let outer_range = join.left.range();
+    let outer = finish(join.left, used);
+    let on = Predicate::all(join.conditions.clone());
+    let (inner, method) = if apply {
+        (finish(join.right, used), JoinMethod::Rescan)
+    } else {
+        choose_method(join.right, &join.conditions, kind, outer_range, used)
+    };
+    Node::Join(Box::new(Join {
+        outer,
+        inner,
+        kind,
+        on,
+        method,
+        outer_width,
+        inner_width: inner_range.len(),
+    }))
+}
+
+/// Index nested loops if the conditions fix an index key of an inner
+/// table, else a hash join on equalities, else a spool.
+fn choose_method(
+    right: FromTree,
+    conditions: &[Predicate],
+    kind: JoinKind,
+    outer_range: Range<usize>,
+    used: &[bool],
+) -> (Node, JoinMethod) {
+    let inner_range = right.range();
+    let right = match right {
+        FromTree::Leaf(Leaf {
+            source: Source::Table { table, shown },
+            range,
+            conditions: own,
+        }) if matches!(kind, JoinKind::Inner | JoinKind::Left) => {
+            let seek_on: Vec<Predicate> = conditions.iter().chain(&own).cloned().collect();
+            let path = AccessPath::choose(&table, range.start, Predicate::all(seek_on).as_ref());
+            let filter = Predicate::all(own);
+            if matches!(path, AccessPath::Seek { .. }) {
+                let node = table_read(table, shown, path, filter, range, used);
+                return (node, JoinMethod::Rescan);
+            }
+            let scan = table_read(table, shown, AccessPath::Scan, None, range.clone(), used);
+            match filter {
+                // Keep the leaf's own conditions on the table read.
+                Some(filter) => {
+                    let Node::Table(mut read) = scan else {
+                        unreachable!()
+                    };
+                    read.path = AccessPath::choose(&read.table, range.start, Some(&filter));
+                    read.filter = Some(filter);
+                    Node::Table(read)
+                }
+                None => scan,
+            }
+        }
+        other => finish(other, used),
+    };
+    let (outer_keys, inner_keys): (Vec<Scalar>, Vec<Scalar>) = conditions
+        .iter()
+        .filter_map(|condition| equi_key(condition, &outer_range, &inner_range))
+        .unzip();
+    if outer_keys.is_empty() {
+        (right, JoinMethod::Spool)
+    } else {
+        (
+            right,
+            JoinMethod::Hash {
+                outer_keys,
+                inner_keys,
+            },
+        )
+    }
+}
+
+/// `outer_expr = inner_expr`, each side reading only its own side.
+fn equi_key(
+    condition: &Predicate,
+    outer: &Range<usize>,
+    inner: &Range<usize>,
+) -> Option<(Scalar, Scalar)> {
+    let Predicate::Compare {
+        op: CompareOp::Eq,
+        left,
+        right,
+        ..
+    } = condition
+    else {
+        return None;
+    };
+    let side = |scalar: &Scalar, range: &Range<usize>| {
+        let columns = scalar.columns();
+        !columns.is_empty() && !scalar.has_subquery() && columns.iter().all(|c| range.contains(c))
+    };
+    if side(left, outer) && side(right, inner) {
+        Some((left.clone(), right.clone()))
+    } else if side(right, outer) && side(left, inner) {
+        Some((right.clone(), left.clone()))
+    } else {
+        None
+    }
+}
+
+fn scope_column(table: &str, schema: &str, name: &str, data_type: DataType) -> ScopeColumn {
+    ScopeColumn {
+        table: table.to_string(),
+        schema: schema.to_string(),
+        name: name.to_string(),
+        data_type,
+        used: Default::default(),
+    }
+}
+
+/// The columns a derived table or CTE shows: its own names, or the list
+/// given after its alias; every one named (8155) and unique (8156).
+fn derived_columns(
+    plan: &QueryPlan,
+    alias: &str,
+    names: &[ast::Ident],
+) -> SqlResult<Vec<ScopeColumn>> {
+    if !names.is_empty() && names.len() != plan.columns.len() {
+        return Err(column_count_mismatch(
+            alias,
+            names.len() < plan.columns.len(),
+        ));
+    }
+    let mut scope: Vec<ScopeColumn> = Vec::with_capacity(plan.columns.len());
+    for (position, column) in plan.columns.iter().enumerate() {
+        let name = names.get(position).map_or(&column.name, |n| &n.value);
+        if name.is_empty() {
+            return Err(SqlError::new(
+                8155,
+                16,
+                2,
+                format!(
+                    "No column name was specified for column {} of '{alias}'.",
+                    position + 1
+                ),
+            ));
+        }
+        if scope.iter().any(|c| c.name.eq_ignore_ascii_case(name)) {
+            return Err(SqlError::new(
+                8156,
+                16,
+                1,
+                format!("The column '{name}' was specified multiple times for '{alias}'."),
+            ));
+        }
+        scope.push(scope_column(alias, "", name, column.data_type));
+    }
+    Ok(scope)
+}
+
+/// Msg 8158 (more columns than names) or 8159 (fewer).
+fn column_count_mismatch(alias: &str, more_columns: bool) -> SqlError {
+    if more_columns {
+        SqlError::new(
+            8158,
+            16,
+            1,
+            format!("'{alias}' has more columns than were specified in the column list."),
+        )
+    } else {
+        SqlError::new(
+            8159,
+            16,
+            1,
+            format!("'{alias}' has fewer columns than were specified in the column list."),
+        )
+    }
+}
+
+/// Table hints hekla honours: SNAPSHOT (how memory-optimized tables are
+/// read anyway) and TABLOCK (hekla takes no locks); the isolation hints
+/// come with explicit transactions.
+fn check_table_hints(hints: &[ast::TableHint]) -> SqlResult<()> {
+    for hint in hints {
+        let name = hint.name.value.to_ascii_uppercase();
+        if !matches!(name.as_str(), "SNAPSHOT" | "TABLOCK") {
+            return Err(not_yet(&format!("the table hint {name}")));
+        }
+    }
+    Ok(())
+}

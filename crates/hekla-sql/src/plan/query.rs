@@ -1,0 +1,760 @@
+//! Planning a query: the clauses of a SELECT in SQL's logical order (FROM,
+//! WHERE, GROUP BY, HAVING, windows, the select list, DISTINCT, ORDER BY,
+//! TOP/OFFSET), set operators over whole queries, and the CTEs a WITH
+//! clause names.
+
+use super::from::{self, FromTree};
+use super::window::WindowSet;
+use super::{Node, QueryPlan, SetOperation, SortKey};
+use crate::ast::{self, QueryBody, SelectItem};
+use crate::bind::aggregate::{is_grouped, Grouping};
+use crate::bind::expr::{implicit, Binder, Predicate, Scalar, ScalarKind, Scope, ScopeColumn};
+use crate::bind::variables::Variables;
+use crate::exec::eval::Inputs;
+use crate::exec::not_yet;
+use crate::session::{ResultColumn, SqlDatabase};
+use hekla_types::{ops, DataType, SqlError, SqlResult};
+
+/// Plans the queries of one statement.
+pub struct Planner<'a> {
+    pub db: &'a SqlDatabase,
+    pub variables: &'a Variables,
+    /// The common table expressions in scope, innermost last.
+    ctes: Vec<&'a ast::Cte>,
+}
+
+/// The select list of an assignment SELECT (`SELECT @v = expr`): the
+/// variable slot each result column is stored into.
+pub type Assignments = Vec<usize>;
+
+impl<'a> Planner<'a> {
+    pub fn new(db: &'a SqlDatabase, variables: &'a Variables) -> Self {
+        Planner {
+            db,
+            variables,
+            ctes: Vec::new(),
+        }
+    }
+
+    /// Plans a statement's query.
+    pub fn statement(&self, statement: &ast::SelectStatement) -> SqlResult<QueryPlan> {
+        check_query_hints(&statement.hints)?;
+        let (mut plan, _) = self.query(&statement.query, None)?;
+        super::plan_streaming(&mut plan.root, false);
+        Ok(plan)
+    }
+
+    /// Plans `SELECT @v = expr ...`; the plan's columns are the values to
+    /// store, in the slots returned.
+    pub fn assignment(
+        &self,
+        statement: &ast::SelectStatement,
+    ) -> SqlResult<(QueryPlan, Assignments)> {
+        check_query_hints(&statement.hints)?;
+        let (mut plan, assignments) = self.query(&statement.query, None)?;
+        super::plan_streaming(&mut plan.root, false);
+        Ok((plan, assignments))
+    }
+
+    /// The query of `INSERT ... SELECT`: its rows are written while it
+    /// runs, so no table read streams under it.
+    pub fn insert_source(&self, query: &ast::Query) -> SqlResult<QueryPlan> {
+        let mut plan = self.derived_unchecked(query, None)?;
+        super::plan_streaming(&mut plan.root, true);
+        Ok(plan)
+    }
+
+    /// A derived table's, CTE's or subquery's query: ORDER BY only with
+    /// TOP or OFFSET (Msg 1033).
+    pub fn derived(&self, query: &ast::Query, outer: Option<&Binder>) -> SqlResult<QueryPlan> {
+        let has_top = matches!(&query.body, QueryBody::Select(s) if s.top.is_some());
+        if !query.order_by.is_empty() && !has_top && query.offset.is_none() {
+            return Err(SqlError::new(
+                1033,
+                15,
+                1,
+                "The ORDER BY clause is invalid in views, inline functions, derived tables, subqueries, and common table expressions, unless TOP, OFFSET or FOR XML is also specified.",
+            ));
+        }
+        self.derived_unchecked(query, outer)
+    }
+
+    /// A query that yields rows (no variable assignment, Msg 141).
+    fn derived_unchecked(
+        &self,
+        query: &ast::Query,
+        outer: Option<&Binder>,
+    ) -> SqlResult<QueryPlan> {
+        let (plan, assignments) = self.query(query, outer)?;
+        if !assignments.is_empty() {
+            return Err(SqlError::new(
+                141,
+                15,
+                1,
+                "A SELECT statement that assigns a value to a variable must not be combined with data-retrieval operations.",
+            ));
+        }
+        Ok(plan)
+    }
+
+    /// A subquery of the query `outer` binds. It runs while nothing holds
+    /// the transaction (see `plan_streaming`), so its own reads may stream.
+    pub fn subquery(&self, query: &ast::Query, outer: &Binder) -> SqlResult<QueryPlan> {
+        let mut plan = self.derived(query, Some(outer))?;
+        super::plan_streaming(&mut plan.root, false);
+        Ok(plan)
+    }
+
+    /// The CTE called `name`, if one is in scope.
+    pub fn cte(&self, name: &str) -> Option<&'a ast::Cte> {
+        self.ctes
+            .iter()
+            .rev()
+            .find(|cte| cte.name.value.eq_ignore_ascii_case(name))
+            .copied()
+    }
+
+    /// A CTE's query, which sees the CTEs defined before it (a CTE that
+    /// names itself would be recursive, which hekla does not run yet).
+    pub fn cte_plan(&self, cte: &ast::Cte, outer: Option<&Binder>) -> SqlResult<QueryPlan> {
+        let position = self
+            .ctes
+            .iter()
+            .position(|c| std::ptr::eq(*c, cte))
+            .expect("the CTE is in scope");
+        let before = Planner {
+            db: self.db,
+            variables: self.variables,
+            ctes: self.ctes[..position].to_vec(),
+        };
+        before.derived(&cte.query, outer).map_err(|error| {
+            let own_name = format!("Invalid object name '{}'.", cte.name.value);
+            if error.number == 208 && error.message.eq_ignore_ascii_case(&own_name) {
+                not_yet("recursive common table expressions")
+            } else {
+                error
+            }
+        })
+    }
+
+    fn query<'q>(
+        &'q self,
+        query: &'q ast::Query,
+        outer: Option<&Binder>,
+    ) -> SqlResult<(QueryPlan, Assignments)> {
+        if query.with.is_empty() {
+            return self.query_body(query, outer);
+        }
+        let mut ctes: Vec<&'q ast::Cte> = self.ctes.clone();
+        ctes.extend(&query.with);
+        let inner = Planner {
+            db: self.db,
+            variables: self.variables,
+            ctes,
+        };
+        inner.query_body(query, outer)
+    }
+
+    fn query_body(
+        &self,
+        query: &ast::Query,
+        outer: Option<&Binder>,
+    ) -> SqlResult<(QueryPlan, Assignments)> {
+        match &query.body {
+            QueryBody::Select(select) => {
+                self.select(select, &query.order_by, query.offset.as_ref(), outer)
+            }
+            body => {
+                let plan = self.set_body(body, outer)?;
+                let plan = self.order_result(plan, &query.order_by, query.offset.as_ref())?;
+                Ok((plan, Vec::new()))
+            }
+        }
+    }
+
+    /// One side of a set operator (or the whole of one).
+    fn set_body(&self, body: &QueryBody, outer: Option<&Binder>) -> SqlResult<QueryPlan> {
+        match body {
+            QueryBody::Select(select) => Ok(self.select(select, &[], None, outer)?.0),
+            QueryBody::Nested(query) => Ok(self.query(query, outer)?.0),
+            QueryBody::SetOp {
+                op,
+                all,
+                left,
+                right,
+            } => {
+                let left = self.set_body(left, outer)?;
+                let right = self.set_body(right, outer)?;
+                if left.columns.len() != right.columns.len() {
+                    return Err(SqlError::new(
+                        205,
+                        16,
+                        1,
+                        "All queries combined using a UNION, INTERSECT or EXCEPT operator must have an equal number of expressions in their target lists.",
+                    ));
+                }
+                let types = left
+                    .columns
+                    .iter()
+                    .zip(&right.columns)
+                    .map(|(l, r)| ops::common_type(&l.data_type, &r.data_type))
+                    .collect::<SqlResult<Vec<DataType>>>()?;
+                let columns = left
+                    .columns
+                    .iter()
+                    .zip(&types)
+                    .map(|(column, data_type)| result_column(column.name.clone(), *data_type))
+                    .collect();
+                let op = match (op, all) {
+                    (ast::SetOperator::Union, true) => SetOperation::UnionAll,
+                    (ast::SetOperator::Union, false) => SetOperation::Union,
+                    (ast::SetOperator::Except, _) => SetOperation::Except,
+                    (ast::SetOperator::Intersect, _) => SetOperation::Intersect,
+                };
+                Ok(QueryPlan {
+                    columns,
+                    root: Node::SetOp {
+                        op,
+                        left: converted(left, &types)?.boxed(),
+                        right: converted(right, &types)?.boxed(),
+                        types,
+                    },
+                })
+            }
+        }
+    }
+
+    /// ORDER BY and OFFSET over a set operator's result: by position or
+    /// result column name only (Msg 104 otherwise).
+    fn order_result(
+        &self,
+        plan: QueryPlan,
+        order_by: &[ast::OrderItem],
+        offset: Option<&ast::OffsetFetch>,
+    ) -> SqlResult<QueryPlan> {
+        if order_by.is_empty() && offset.is_none() {
+            return Ok(plan);
+        }
+        let binder = Binder {
+            scope: Scope {
+                columns: plan
+                    .columns
+                    .iter()
+                    .map(|c| ScopeColumn {
+                        table: String::new(),
+                        schema: String::new(),
+                        name: c.name.clone(),
+                        data_type: c.data_type,
+                        used: Default::default(),
+                    })
+                    .collect(),
+            },
+            ..self.binder(None)
+        };
+        let projection: Vec<Scalar> = plan
+            .columns
+            .iter()
+            .enumerate()
+            .map(|(index, c)| Scalar {
+                kind: ScalarKind::Column(index),
+                data_type: c.data_type,
+            })
+            .collect();
+        let keys = bind_order(&binder, order_by, &plan.columns, &projection).map_err(|e| {
+            if e.number == 207 || e.number == 4104 {
+                SqlError::new(
+                    104,
+                    16,
+                    1,
+                    "ORDER BY items must appear in the select list if the statement contains a UNION, INTERSECT or EXCEPT operator.",
+                )
+            } else {
+                e
+            }
+        })?;
+        let mut root = Node::Sort {
+            input: plan.root.boxed(),
+            keys,
+        };
+        if let Some(offset) = offset {
+            let (skip, limit) = offset_fetch(&binder, offset)?;
+            root = Node::Top {
+                input: root.boxed(),
+                skip,
+                limit,
+            };
+        }
+        Ok(QueryPlan {
+            columns: plan.columns,
+            root,
+        })
+    }
+
+    /// A binder for this planner's queries.
+    fn binder<'b>(&'b self, outer: Option<&'b Binder<'b>>) -> Binder<'b> {
+        Binder {
+            outer,
+            planner: Some(self),
+            ..Binder::new(self.variables)
+        }
+    }
+
+    fn select(
+        &self,
+        select: &ast::Select,
+        order_by: &[ast::OrderItem],
+        offset: Option<&ast::OffsetFetch>,
+        outer: Option<&Binder>,
+    ) -> SqlResult<(QueryPlan, Assignments)> {
+        if select.into.is_some() {
+            return Err(not_yet("SELECT ... INTO"));
+        }
+        let mut binder = self.binder(outer);
+        let tree = self.from_clause(&select.from, &mut binder)?;
+        let mut limit = match &select.top {
+            Some(top) => Some(top_count(&binder, top)?),
+            None => None,
+        };
+        let mut skip = 0;
+        if let Some(offset) = offset {
+            if select.top.is_some() {
+                return Err(SqlError::new(
+                    10741,
+                    15,
+                    1,
+                    "A TOP can not be used in the same query or sub-query as a OFFSET.",
+                ));
+            }
+            (skip, limit) = offset_fetch(&binder, offset)?;
+        }
+        let filter = match &select.where_clause {
+            Some(condition) => Some(binder.predicate(condition)?),
+            None => None,
+        };
+        let assigning = select
+            .items
+            .iter()
+            .any(|item| matches!(item, SelectItem::Assign { .. }));
+        if assigning
+            && select
+                .items
+                .iter()
+                .any(|item| !matches!(item, SelectItem::Assign { .. }))
+        {
+            return Err(SqlError::new(
+                141,
+                15,
+                1,
+                "A SELECT statement that assigns a value to a variable must not be combined with data-retrieval operations.",
+            ));
+        }
+        let mut outputs: Vec<&ast::Expr> = select
+            .items
+            .iter()
+            .filter_map(|item| match item {
+                SelectItem::Expr { expr, .. } => Some(expr),
+                SelectItem::Assign { value, .. } => Some(value),
+                SelectItem::Wildcard { .. } => None,
+            })
+            .collect();
+        let window_inputs: Vec<&ast::Expr> = outputs
+            .iter()
+            .copied()
+            .chain(order_by.iter().map(|item| &item.expr))
+            .collect();
+        outputs.extend(select.having.as_ref());
+        outputs.extend(order_by.iter().map(|item| &item.expr));
+        // HAVING without GROUP BY makes the whole input one group.
+        let grouping = if is_grouped(&select.group_by, &outputs) || select.having.is_some() {
+            Some(Grouping::bind(&binder, &select.group_by, &outputs)?)
+        } else {
+            None
+        };
+        let grouped = grouping.as_ref().map(|grouping| Binder {
+            grouping: Some(grouping),
+            ..self.binder(outer)
+        });
+        let pre_window = grouped.as_ref().unwrap_or(&binder);
+        let width = match &grouping {
+            Some(g) => g.keys.len() + g.aggregates.len(),
+            None => binder.scope.columns.len(),
+        };
+        let having = match &select.having {
+            Some(having) => Some(pre_window.predicate(having)?),
+            None => None,
+        };
+        let windows = WindowSet::bind(pre_window, &window_inputs, width)?;
+        let output = Binder {
+            scope: Scope {
+                columns: pre_window.scope.columns.clone(),
+            },
+            grouping: pre_window.grouping,
+            windows: Some(&windows),
+            ..self.binder(outer)
+        };
+        let (columns, projection, assignments) = project(&output, &select.items)?;
+        let keys = bind_order(&output, order_by, &columns, &projection)?;
+        if select.distinct && keys.iter().any(|k| !projection.contains(&k.expr)) {
+            {
+                return Err(SqlError::new(
+                    145,
+                    15,
+                    1,
+                    "ORDER BY items must appear in the select list if SELECT DISTINCT is specified.",
+                ));
+            }
+        }
+        // Marks from the output binder's copy of the scope count as uses.
+        for (column, copy) in binder.scope.columns.iter().zip(&output.scope.columns) {
+            if copy.used.get() {
+                column.used.set(true);
+            }
+        }
+        let used: Vec<bool> = binder.scope.columns.iter().map(|c| c.used.get()).collect();
+        let mut root = from_node(tree, filter, &used);
+        if let Some(grouping) = grouping {
+            root = Node::Aggregate {
+                input: root.boxed(),
+                grouping,
+            };
+        }
+        if let Some(predicate) = having {
+            root = Node::Filter {
+                input: root.boxed(),
+                predicate,
+            };
+        }
+        if !windows.calls.is_empty() {
+            root = Node::Window {
+                input: root.boxed(),
+                calls: windows.calls.into_iter().map(|(_, call)| call).collect(),
+            };
+        }
+        let visible = projection.len();
+        let mut exprs = projection;
+        let mut sort_keys = Vec::with_capacity(keys.len());
+        for key in keys {
+            let position = exprs
+                .iter()
+                .position(|e| *e == key.expr)
+                .unwrap_or_else(|| {
+                    exprs.push(key.expr.clone());
+                    exprs.len() - 1
+                });
+            sort_keys.push(SortKey {
+                expr: Scalar {
+                    kind: ScalarKind::Column(position),
+                    data_type: key.expr.data_type,
+                },
+                descending: key.descending,
+            });
+        }
+        let hidden = exprs.len() > visible;
+        let types: Vec<DataType> = exprs.iter().map(|e| e.data_type).collect();
+        root = Node::Project {
+            input: root.boxed(),
+            exprs,
+        };
+        if select.distinct {
+            root = Node::Distinct {
+                input: root.boxed(),
+                types,
+            };
+        }
+        if !sort_keys.is_empty() {
+            root = Node::Sort {
+                input: root.boxed(),
+                keys: sort_keys,
+            };
+        }
+        if limit.is_some() || skip > 0 {
+            root = Node::Top {
+                input: root.boxed(),
+                skip,
+                limit,
+            };
+        }
+        if hidden {
+            root = Node::Project {
+                input: root.boxed(),
+                exprs: columns
+                    .iter()
+                    .enumerate()
+                    .map(|(index, c)| Scalar {
+                        kind: ScalarKind::Column(index),
+                        data_type: c.data_type,
+                    })
+                    .collect(),
+            };
+        }
+        Ok((QueryPlan { columns, root }, assignments))
+    }
+}
+
+/// The FROM clause's operators with the WHERE clause placed; a single
+/// empty row without FROM.
+fn from_node(tree: Option<FromTree>, filter: Option<Predicate>, used: &[bool]) -> Node {
+    let conditions = filter.map(Predicate::conjuncts).unwrap_or_default();
+    let Some(mut tree) = tree else {
+        return with_filter(Node::Single, conditions);
+    };
+    let mut above = Vec::new();
+    for condition in conditions {
+        above.extend(tree.place(condition));
+    }
+    with_filter(from::finish(tree, used), above)
+}
+
+fn with_filter(node: Node, conditions: Vec<Predicate>) -> Node {
+    match Predicate::all(conditions) {
+        Some(predicate) => Node::Filter {
+            input: node.boxed(),
+            predicate,
+        },
+        None => node,
+    }
+}
+
+/// A set operator's side with its columns converted to `types`.
+fn converted(plan: QueryPlan, types: &[DataType]) -> SqlResult<Node> {
+    let same = plan
+        .columns
+        .iter()
+        .zip(types)
+        .all(|(c, t)| c.data_type == *t);
+    if same {
+        return Ok(plan.root);
+    }
+    let exprs = plan
+        .columns
+        .iter()
+        .zip(types)
+        .enumerate()
+        .map(|(index, (column, target))| {
+            let read = Scalar {
+                kind: ScalarKind::Column(index),
+                data_type: column.data_type,
+            };
+            implicit(read, target)
+        })
+        .collect::<SqlResult<Vec<_>>>()?;
+    Ok(Node::Project {
+        input: plan.root.boxed(),
+        exprs,
+    })
+}
+
+/// The result columns, the expressions that compute them and, for an
+/// assignment SELECT, the variable slots they go to.
+fn project(
+    binder: &Binder,
+    items: &[SelectItem],
+) -> SqlResult<(Vec<ResultColumn>, Vec<Scalar>, Assignments)> {
+    let mut columns = Vec::new();
+    let mut scalars = Vec::new();
+    let mut assignments = Vec::new();
+    for item in items {
+        match item {
+            SelectItem::Expr { expr, alias, .. } => {
+                let scalar = binder.scalar(expr)?;
+                let name = match (alias, &expr.kind) {
+                    (Some(alias), _) => alias.value.clone(),
+                    (None, ast::ExprKind::Column(parts)) => {
+                        parts.last().map_or(String::new(), |p| p.value.clone())
+                    }
+                    _ => String::new(),
+                };
+                columns.push(result_column(name, scalar.data_type));
+                scalars.push(scalar);
+            }
+            SelectItem::Assign {
+                variable,
+                op,
+                value,
+                ..
+            } => {
+                let slot = binder.variables.resolve(variable)?;
+                let data_type = binder.variables.data_type(slot);
+                let current = Scalar {
+                    kind: ScalarKind::Variable(slot),
+                    data_type,
+                };
+                let scalar = binder.assignment(current, *op, value, &data_type)?;
+                columns.push(result_column(format!("@{variable}"), data_type));
+                scalars.push(scalar);
+                assignments.push(slot);
+            }
+            SelectItem::Wildcard { qualifier, .. } => {
+                if binder.scope.columns.is_empty() || binder.grouping.is_some() {
+                    return Err(SqlError::new(
+                        263,
+                        16,
+                        1,
+                        "Must specify table to select from.",
+                    ));
+                }
+                let mut matched = false;
+                for (index, column) in binder.scope.columns.iter().enumerate() {
+                    if let Some(qualifier) = qualifier {
+                        let table = &qualifier.name().value;
+                        if !column.table.eq_ignore_ascii_case(table) {
+                            continue;
+                        }
+                    }
+                    matched = true;
+                    column.used.set(true);
+                    columns.push(result_column(column.name.clone(), column.data_type));
+                    scalars.push(Scalar {
+                        kind: ScalarKind::Column(index),
+                        data_type: column.data_type,
+                    });
+                }
+                if !matched {
+                    let table = qualifier.as_ref().map_or("", |q| q.name().value.as_str());
+                    return Err(SqlError::new(
+                        4104,
+                        16,
+                        1,
+                        format!("The multi-part identifier \"{table}\" could not be bound."),
+                    ));
+                }
+            }
+        }
+    }
+    Ok((columns, scalars, assignments))
+}
+
+pub fn result_column(name: String, data_type: DataType) -> ResultColumn {
+    ResultColumn {
+        name,
+        data_type,
+        nullable: true,
+    }
+}
+
+/// ORDER BY items: a position in the select list (`ORDER BY 2`), a select
+/// list alias, or an expression bound like the select list.
+fn bind_order(
+    binder: &Binder,
+    items: &[ast::OrderItem],
+    columns: &[ResultColumn],
+    projection: &[Scalar],
+) -> SqlResult<Vec<SortKey>> {
+    items
+        .iter()
+        .map(|item| {
+            let expr = match &item.expr.kind {
+                ast::ExprKind::Literal(ast::Literal::Integer(digits)) => {
+                    let position: usize = digits.parse().unwrap_or(0);
+                    if position == 0 || position > projection.len() {
+                        return Err(SqlError::new(
+                            108,
+                            16,
+                            1,
+                            format!("The ORDER BY position number {digits} is out of range of the number of items in the select list."),
+                        ));
+                    }
+                    projection[position - 1].clone()
+                }
+                ast::ExprKind::Column(parts) if parts.len() == 1 => {
+                    let alias = columns
+                        .iter()
+                        .position(|c| c.name.eq_ignore_ascii_case(&parts[0].value));
+                    match alias {
+                        Some(index) if binder.scope.resolve(parts).is_err() => {
+                            projection[index].clone()
+                        }
+                        _ => binder.scalar(&item.expr)?,
+                    }
+                }
+                _ => binder.scalar(&item.expr)?,
+            };
+            Ok(SortKey {
+                expr,
+                descending: item.descending,
+            })
+        })
+        .collect()
+}
+
+/// OFFSET's rows to skip and FETCH's rows to return.
+fn offset_fetch(binder: &Binder, offset: &ast::OffsetFetch) -> SqlResult<(u64, Option<u64>)> {
+    let skip = row_count(binder, &offset.offset, 0, negative_offset)?;
+    let limit = match &offset.fetch {
+        Some(fetch) => Some(row_count(binder, fetch, 1, empty_fetch)?),
+        None => None,
+    };
+    Ok((skip, limit))
+}
+
+/// A TOP, OFFSET or FETCH count, computed when the statement starts: an
+/// integer of at least `minimum`, or `invalid` (SQL Server's message
+/// differs by clause).
+fn row_count(
+    binder: &Binder,
+    expr: &ast::Expr,
+    minimum: i64,
+    invalid: fn() -> SqlError,
+) -> SqlResult<u64> {
+    let scalar = Binder::new(binder.variables).scalar(expr)?;
+    let Some(planner) = binder.planner else {
+        unreachable!("query binders have a planner");
+    };
+    let context = crate::exec::context::Context::new(planner.db, binder.variables.values());
+    let value = scalar.eval(&Inputs::top(&context))?;
+    match value.as_i64() {
+        Some(n) if n >= minimum => Ok(n as u64),
+        _ => Err(invalid()),
+    }
+}
+
+/// `TOP (n)`; PERCENT and WITH TIES are not built yet.
+fn top_count(binder: &Binder, top: &ast::Top) -> SqlResult<u64> {
+    if top.percent || top.with_ties {
+        return Err(not_yet("TOP ... PERCENT and WITH TIES"));
+    }
+    row_count(binder, &top.count, 0, || {
+        SqlError::new(
+            1060,
+            16,
+            1,
+            "The number of rows in the TOP clause must be an integer.",
+        )
+    })
+}
+
+/// Msg 10744 for a FETCH of no rows.
+fn empty_fetch() -> SqlError {
+    SqlError::new(
+        10744,
+        15,
+        1,
+        "The number of rows provided for a FETCH clause must be greater then zero.",
+    )
+}
+
+/// Msg 10742 for a negative OFFSET.
+fn negative_offset() -> SqlError {
+    SqlError::new(
+        10742,
+        15,
+        1,
+        "The offset specified in a OFFSET clause may not be negative.",
+    )
+}
+
+/// Query hints: MAXDOP (hekla runs every query on one thread, so any
+/// value is honoured) and RECOMPILE (plans are made per execution).
+fn check_query_hints(hints: &[ast::QueryHint]) -> SqlResult<()> {
+    for hint in hints {
+        let words: Vec<String> = hint
+            .words
+            .iter()
+            .map(|w| w.value.to_ascii_uppercase())
+            .collect();
+        if !matches!(words.as_slice(), [w] if w == "MAXDOP" || w == "RECOMPILE") {
+            return Err(not_yet(&format!("the query hint {}", words.join(" "))));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,308 @@
+//! Window functions: `f(...) OVER ([PARTITION BY ...] [ORDER BY ...]
+//! [frame])` in the select list or ORDER BY. Like aggregates, each call is
+//! bound once, found again by its printed text, and read from the row:
+//! the Window operator appends one column per call after the columns it
+//! is given (`base` onwards).
+
+use super::SortKey;
+use crate::ast::{self, ExprKind, FrameBound, FrameUnits};
+use crate::bind::aggregate::{bind_call, children, AggregateCall};
+use crate::bind::expr::{Binder, Reads, Scalar, ScalarKind};
+use hekla_types::{DataType, SqlError, SqlResult};
+
+#[derive(Debug, Default)]
+pub struct WindowSet {
+    pub calls: Vec<(String, WindowCall)>,
+    /// Where the first call's column is in the row.
+    pub base: usize,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct WindowCall {
+    pub function: WindowFunction,
+    pub args: Vec<Scalar>,
+    pub partition: Vec<Scalar>,
+    pub order: Vec<SortKey>,
+    pub frame: Frame,
+    pub result_type: DataType,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum WindowFunction {
+    RowNumber,
+    Rank,
+    DenseRank,
+    /// NTILE(n): `args[0]` is n.
+    Ntile,
+    /// LAG/LEAD(value [, offset [, default]]).
+    Lag,
+    Lead,
+    FirstValue,
+    LastValue,
+    Aggregate(AggregateCall),
+}
+
+/// The rows an aggregate or FIRST/LAST_VALUE sees for each row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Frame {
+    /// The whole partition (no ORDER BY, or UNBOUNDED on both sides).
+    Partition,
+    /// From the partition's start to the current row and its peers (the
+    /// default with ORDER BY: RANGE UNBOUNDED PRECEDING).
+    ToPeers,
+    /// From the partition's start to the current row (ROWS).
+    ToRow,
+}
+
+impl WindowCall {
+    pub fn expressions(&self, visit: &mut dyn FnMut(&dyn Reads)) {
+        self.args
+            .iter()
+            .chain(&self.partition)
+            .for_each(|s| visit(s));
+        self.order.iter().for_each(|key| visit(&key.expr));
+        if let WindowFunction::Aggregate(call) = &self.function {
+            if let Some(argument) = &call.argument {
+                visit(argument);
+            }
+        }
+    }
+
+    /// True if every row's value follows from the rows before it in
+    /// arrival order: numbering with no partition and a constant order
+    /// (`ROW_NUMBER() OVER (ORDER BY (SELECT NULL))`), which streams.
+    pub fn streams(&self) -> bool {
+        let numbering = matches!(
+            self.function,
+            WindowFunction::RowNumber | WindowFunction::Rank | WindowFunction::DenseRank
+        );
+        numbering && self.partition.is_empty() && self.order.iter().all(|k| is_constant(&k.expr))
+    }
+}
+
+fn is_constant(scalar: &Scalar) -> bool {
+    let mut reads = false;
+    scalar.leaves(&mut |_| reads = true);
+    !reads && !matches!(scalar.kind, ScalarKind::Variable(_))
+}
+
+impl WindowSet {
+    /// Binds the window calls found in `exprs` with `input`, the binder
+    /// of the rows the Window operator receives (`base` columns wide).
+    pub fn bind(input: &Binder, exprs: &[&ast::Expr], base: usize) -> SqlResult<WindowSet> {
+        let mut found = Vec::new();
+        for expr in exprs {
+            window_calls(expr, &mut found);
+        }
+        let mut set = WindowSet {
+            calls: Vec::new(),
+            base,
+        };
+        for expr in found {
+            let text = expr.to_string();
+            if set.calls.iter().all(|(t, _)| *t != text) {
+                set.calls.push((text, bind_window(input, expr)?));
+            }
+        }
+        Ok(set)
+    }
+}
+
+/// A window call as the select list reads it: a column of the row.
+pub fn read(windows: Option<&WindowSet>, expr: &ast::Expr) -> SqlResult<Scalar> {
+    let text = expr.to_string();
+    let found = windows.and_then(|set| {
+        set.calls
+            .iter()
+            .position(|(t, _)| *t == text)
+            .map(|i| (set.base + i, set.calls[i].1.result_type))
+    });
+    match found {
+        Some((index, data_type)) => Ok(Scalar {
+            kind: ScalarKind::Column(index),
+            data_type,
+        }),
+        None => Err(SqlError::new(
+            4108,
+            16,
+            1,
+            "Windowed functions can only appear in the SELECT or ORDER BY clauses.",
+        )),
+    }
+}
+
+fn window_calls<'e>(expr: &'e ast::Expr, out: &mut Vec<&'e ast::Expr>) {
+    if let ExprKind::Function(call) = &expr.kind {
+        if call.over.is_some() {
+            out.push(expr);
+            return;
+        }
+    }
+    for child in children(expr) {
+        window_calls(child, out);
+    }
+}
+
+fn bind_window(input: &Binder, expr: &ast::Expr) -> SqlResult<WindowCall> {
+    let ExprKind::Function(call) = &expr.kind else {
+        unreachable!("window_calls collects calls");
+    };
+    let window = call.over.as_ref().expect("a window call has OVER");
+    let name = call.name.name().value.to_ascii_uppercase();
+    let partition = window
+        .partition_by
+        .iter()
+        .map(|e| input.scalar(e))
+        .collect::<SqlResult<Vec<_>>>()?;
+    let order = window
+        .order_by
+        .iter()
+        .map(|item| {
+            Ok(SortKey {
+                expr: input.scalar(&item.expr)?,
+                descending: item.descending,
+            })
+        })
+        .collect::<SqlResult<Vec<_>>>()?;
+    let needs_order = || {
+        if order.is_empty() {
+            Err(SqlError::new(
+                4112,
+                15,
+                1,
+                format!("The function '{name}' must have an OVER clause with ORDER BY."),
+            ))
+        } else {
+            Ok(())
+        }
+    };
+    let args = || {
+        call.args
+            .iter()
+            .map(|e| input.scalar(e))
+            .collect::<SqlResult<Vec<_>>>()
+    };
+    let argument_count = |range: std::ops::RangeInclusive<usize>| {
+        if range.contains(&call.args.len()) && !call.star {
+            Ok(())
+        } else {
+            Err(SqlError::new(
+                174,
+                15,
+                1,
+                format!(
+                    "The {} function requires {} argument(s).",
+                    name.to_ascii_lowercase(),
+                    range.start()
+                ),
+            ))
+        }
+    };
+    let (function, args, result_type) = match name.as_str() {
+        "ROW_NUMBER" | "RANK" | "DENSE_RANK" => {
+            needs_order()?;
+            argument_count(0..=0)?;
+            let function = match name.as_str() {
+                "ROW_NUMBER" => WindowFunction::RowNumber,
+                "RANK" => WindowFunction::Rank,
+                _ => WindowFunction::DenseRank,
+            };
+            (function, Vec::new(), DataType::BigInt)
+        }
+        "NTILE" => {
+            needs_order()?;
+            argument_count(1..=1)?;
+            let count =
+                crate::bind::expr::implicit(input.scalar(&call.args[0])?, &DataType::BigInt)?;
+            (WindowFunction::Ntile, vec![count], DataType::BigInt)
+        }
+        "LAG" | "LEAD" => {
+            needs_order()?;
+            argument_count(1..=3)?;
+            let mut bound = args()?;
+            let value_type = bound[0].data_type;
+            if bound.len() > 1 {
+                bound[1] = crate::bind::expr::implicit(bound[1].clone(), &DataType::BigInt)?;
+            }
+            if bound.len() > 2 {
+                bound[2] = crate::bind::expr::implicit(bound[2].clone(), &value_type)?;
+            }
+            let function = if name == "LAG" {
+                WindowFunction::Lag
+            } else {
+                WindowFunction::Lead
+            };
+            (function, bound, value_type)
+        }
+        "FIRST_VALUE" | "LAST_VALUE" => {
+            needs_order()?;
+            argument_count(1..=1)?;
+            let bound = args()?;
+            let value_type = bound[0].data_type;
+            let function = if name == "FIRST_VALUE" {
+                WindowFunction::FirstValue
+            } else {
+                WindowFunction::LastValue
+            };
+            (function, bound, value_type)
+        }
+        _ if crate::bind::aggregate::AggregateFunction::from_name(&name).is_some() => {
+            if call.distinct {
+                return Err(SqlError::new(
+                    10759,
+                    15,
+                    1,
+                    "Use of DISTINCT is not allowed with the OVER clause.",
+                ));
+            }
+            let aggregate = bind_call(input, expr)?;
+            let result_type = aggregate.result_type;
+            (
+                WindowFunction::Aggregate(aggregate),
+                Vec::new(),
+                result_type,
+            )
+        }
+        _ => {
+            return Err(SqlError::new(
+                4109,
+                15,
+                1,
+                format!("The function '{name}' is not a windowed function hekla supports."),
+            ))
+        }
+    };
+    let frame = frame(window, &order)?;
+    Ok(WindowCall {
+        function,
+        args,
+        partition,
+        order,
+        frame,
+        result_type,
+    })
+}
+
+/// The frame an aggregate or FIRST/LAST_VALUE sees.
+fn frame(window: &ast::Window, order: &[SortKey]) -> SqlResult<Frame> {
+    let Some(frame) = &window.frame else {
+        return Ok(if order.is_empty() {
+            Frame::Partition
+        } else {
+            Frame::ToPeers
+        });
+    };
+    let end = frame.end.as_ref().unwrap_or(&FrameBound::CurrentRow);
+    match (&frame.start, end, frame.units) {
+        (FrameBound::UnboundedPreceding, FrameBound::UnboundedFollowing, _) => Ok(Frame::Partition),
+        (FrameBound::UnboundedPreceding, FrameBound::CurrentRow, FrameUnits::Rows) => {
+            Ok(Frame::ToRow)
+        }
+        (FrameBound::UnboundedPreceding, FrameBound::CurrentRow, FrameUnits::Range) => {
+            Ok(Frame::ToPeers)
+        }
+        _ => Err(crate::exec::not_yet(
+            "window frames other than UNBOUNDED PRECEDING to CURRENT ROW or UNBOUNDED FOLLOWING",
+        )),
+    }
+}
