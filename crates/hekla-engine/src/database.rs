@@ -11,7 +11,7 @@ use crate::log::CommitLog;
 use crate::stats::{Counters, DatabaseStats};
 use crate::table::Table;
 use crate::transaction::{IsolationLevel, Transaction};
-use crate::txn_table::{TxnTable, MAX_TRANSACTIONS};
+use crate::txn_table::{ActiveTransaction, TxnTable, MAX_TRANSACTIONS};
 use crate::word::FIRST_TIMESTAMP;
 use hekla_types::SqlResult;
 use std::collections::BTreeMap;
@@ -453,6 +453,11 @@ impl Database {
 
     pub fn stats(&self) -> DatabaseStats {
         self.shared.counters.snapshot()
+    }
+
+    /// The transactions active now (`sys.dm_db_xtp_transactions`).
+    pub fn active_transactions(&self) -> Vec<ActiveTransaction> {
+        self.shared.txns.active_transactions()
     }
 
     /// The newest commit timestamp handed out.

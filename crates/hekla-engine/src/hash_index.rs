@@ -143,6 +143,12 @@ impl HashIndex {
         }
     }
 
+    /// How many buckets the index has: its BUCKET_COUNT rounded up to a
+    /// power of two (`sys.hash_indexes.bucket_count`).
+    pub fn bucket_count(&self) -> u64 {
+        self.mask + 1
+    }
+
     /// Walks every bucket; cost is proportional to the index size, so DMVs
     /// call it on demand rather than keeping counters on the hot path.
     pub fn stats(&self) -> HashIndexStats {

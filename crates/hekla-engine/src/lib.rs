@@ -65,4 +65,4 @@ pub use range_index::RangeIndexStats;
 pub use stats::{AbortReason, DatabaseStats};
 pub use table::{IndexStats, Table, TableMemoryStats};
 pub use transaction::{IsolationLevel, KeyRange, Row, RowId, Savepoint, Transaction};
-pub use txn_table::MAX_TRANSACTIONS;
+pub use txn_table::{ActiveTransaction, TxnState, MAX_TRANSACTIONS};

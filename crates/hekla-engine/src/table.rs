@@ -221,6 +221,12 @@ impl Table {
             .position(|i| i.name.eq_ignore_ascii_case(name))
     }
 
+    /// The buckets of index `index` if it is a hash index (its BUCKET_COUNT
+    /// rounded up to a power of two); None for a range index or no index.
+    pub fn hash_bucket_count(&self, index: usize) -> Option<u64> {
+        self.indexes.get(index)?.hash().map(HashIndex::bucket_count)
+    }
+
     pub fn memory_stats(&self) -> TableMemoryStats {
         TableMemoryStats {
             rows: self.heap.stats(),

@@ -28,6 +28,7 @@ const NO_TXN: u64 = u64::MAX;
 /// collection must not advance past anything then.
 const REGISTERING: u64 = 0;
 
+/// Where a transaction is in its life.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TxnState {
     Active,
@@ -141,6 +142,17 @@ pub struct TxnTable {
     high_water: AtomicUsize,
     /// Threads whose slot cache belongs to this table.
     caching_threads: AtomicUsize,
+}
+
+/// A transaction that holds a slot (`sys.dm_db_xtp_transactions`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ActiveTransaction {
+    pub id: u64,
+    /// The read timestamp it began at.
+    pub begin_ts: u64,
+    pub state: TxnState,
+    /// Its end (commit) timestamp, once it has taken one.
+    pub end_ts: Option<u64>,
 }
 
 /// A newly begun transaction's identity.
@@ -360,6 +372,36 @@ impl TxnTable {
         }
     }
 
+    /// Every transaction holding a slot now. A transaction still choosing
+    /// its read timestamp is left out; one that finishes during the walk
+    /// may or may not be listed.
+    pub fn active_transactions(&self) -> Vec<ActiveTransaction> {
+        let used = self.high_water.load(SeqCst);
+        self.slots[..used]
+            .iter()
+            .filter_map(|slot| {
+                let id = slot.id.load(SeqCst);
+                if id == 0 {
+                    return None;
+                }
+                let begin_ts = slot.begin_ts.load(SeqCst);
+                let (state, ts) = unpack(slot.state.load(SeqCst));
+                // The slot changed hands meanwhile, or its owner has not
+                // read the clock yet.
+                if slot.id.load(SeqCst) != id || begin_ts == NO_TXN || begin_ts == REGISTERING {
+                    return None;
+                }
+                let has_end = matches!(state, TxnState::Preparing | TxnState::Committed);
+                Some(ActiveTransaction {
+                    id,
+                    begin_ts,
+                    state,
+                    end_ts: (has_end && ts != PENDING_TS).then_some(ts),
+                })
+            })
+            .collect()
+    }
+
     /// Whether any transaction holds a slot.
     pub fn any_active(&self) -> bool {
         let used = self.high_water.load(SeqCst);
@@ -412,6 +454,33 @@ mod tests {
         assert_eq!(b.slot, a.slot);
         assert_ne!(b.id, a.id);
         table.release(b.slot);
+    }
+
+    #[test]
+    fn active_transactions_are_listed_with_their_timestamps() {
+        let clock = AtomicU64::new(7);
+        let table = Arc::new(TxnTable::new(4));
+        let a = table.begin(&clock).unwrap();
+        let b = table.begin(&clock).unwrap();
+        let end = table.prepare(b.slot, &clock);
+        let mut listed = table.active_transactions();
+        listed.sort_by_key(|t| t.id);
+        let expected = |id, state, end_ts| ActiveTransaction {
+            id,
+            begin_ts: 7,
+            state,
+            end_ts,
+        };
+        let mut wanted = vec![
+            expected(a.id, TxnState::Active, None),
+            expected(b.id, TxnState::Preparing, Some(end)),
+        ];
+        wanted.sort_by_key(|t| t.id);
+        assert_eq!(listed, wanted);
+        table.set_state(b.slot, TxnState::Committed, end);
+        table.release(b.slot);
+        table.release(a.slot);
+        assert!(table.active_transactions().is_empty());
     }
 
     #[test]

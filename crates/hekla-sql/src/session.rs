@@ -114,18 +114,23 @@ impl SqlDatabase {
         self.catalog.read().expect("catalog lock")
     }
 
-    pub fn session(self: &Arc<Self>) -> Session {
-        Session {
+    /// A new session; Msg 17809 when every session id is taken.
+    pub fn session(self: &Arc<Self>) -> SqlResult<Session> {
+        Ok(Session {
+            registration: crate::system_views::sessions::register(self)?,
             db: Arc::clone(self),
             nocount: false,
             showplan: false,
             variables: Variables::default(),
-        }
+        })
     }
 }
 
 /// One connection's state.
 pub struct Session {
+    /// Its row in sys.dm_exec_sessions; declared first so the session
+    /// leaves the registry before its database can go.
+    registration: crate::system_views::sessions::SessionHandle,
     db: Arc<SqlDatabase>,
     /// `SET NOCOUNT ON`: no row counts in DONE.
     nocount: bool,
@@ -147,7 +152,10 @@ impl Session {
         };
         for statement in &parsed.statements {
             let text = statement.span.text(batch);
-            match self.statement(statement, text, sink) {
+            self.registration.begin_request(statement.kind.keywords());
+            let outcome = self.statement(statement, text, sink);
+            self.registration.end_request();
+            match outcome {
                 Ok(rows) => sink.done(rows.filter(|_| !self.nocount)),
                 Err(error) => sink.error(&ErrorEvent {
                     error,

@@ -51,7 +51,11 @@ impl ResultSetWriter {
             .iter()
             .map(|column| {
                 let type_width = display_width(&column.data_type, options.variable_width);
-                type_width.max(column.name.chars().count())
+                // Wide enough for NULL, as sqlcmd makes nullable columns
+                // (hekla reports every result column as nullable).
+                type_width
+                    .max(column.name.chars().count())
+                    .max("NULL".len())
             })
             .collect();
         ResultSetWriter {

@@ -43,7 +43,7 @@ CREATE TABLE Sales.SalesOrderHeader_inmem (
 #[test]
 fn create_and_drop_tables() {
     let db = SqlDatabase::in_memory().unwrap();
-    let mut session = db.session();
+    let mut session = db.session().unwrap();
     assert_eq!(run(&mut session, SALES_SCHEMA), "");
     {
         let catalog = db.catalog();
@@ -73,7 +73,7 @@ fn create_and_drop_tables() {
 #[test]
 fn table_definitions_are_checked_as_sql_server_checks_them() {
     let db = SqlDatabase::in_memory().unwrap();
-    let mut session = db.session();
+    let mut session = db.session().unwrap();
     let cases = [
         ("CREATE TABLE t (a int) WITH (MEMORY_OPTIMIZED = ON)", 41321),
         ("CREATE TABLE t (a int INDEX ix NONCLUSTERED) WITH (MEMORY_OPTIMIZED = ON, DURABILITY = SCHEMA_AND_DATA)", 41321),
@@ -106,7 +106,7 @@ fn table_definitions_are_checked_as_sql_server_checks_them() {
 #[test]
 fn errors_report_lines_and_the_batch_goes_on() {
     let db = SqlDatabase::in_memory().unwrap();
-    let mut session = db.session();
+    let mut session = db.session().unwrap();
     assert_eq!(
         run(&mut session, "CREATE TABLE a (x int)\nDROP TABLE nope\nCREATE TABLE b (x int)"),
         "Msg 3701, Level 11, State 5, Line 2\nCannot drop the table 'nope', because it does not exist or you do not have permission.\n"
@@ -131,15 +131,15 @@ fn the_catalog_survives_restarts() {
     let dir = scratch("restart");
     {
         let db = open(&dir);
-        assert_eq!(run(&mut db.session(), SALES_SCHEMA), "");
+        assert_eq!(run(&mut db.session().unwrap(), SALES_SCHEMA), "");
         assert_eq!(
             run(
-                &mut db.session(),
+                &mut db.session().unwrap(),
                 "CREATE TABLE dbo.gone (a int PRIMARY KEY NONCLUSTERED)"
             ),
             ""
         );
-        assert_eq!(run(&mut db.session(), "DROP TABLE dbo.gone"), "");
+        assert_eq!(run(&mut db.session().unwrap(), "DROP TABLE dbo.gone"), "");
     }
     {
         let db = open(&dir);

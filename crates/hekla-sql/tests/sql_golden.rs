@@ -10,7 +10,7 @@ use std::path::Path;
 
 fn run_script(script: &str) -> String {
     let db = SqlDatabase::in_memory().expect("in-memory database");
-    let mut session = db.session();
+    let mut session = db.session().unwrap();
     let mut sink = TextSink::new(Vec::new(), TextOptions::default());
     for batch in split_batches(script) {
         for _ in 0..batch.repeat {

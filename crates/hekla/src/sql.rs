@@ -62,7 +62,7 @@ pub fn run(args: SqlArgs) -> Result<(), String> {
         variable_width: args.variable_width,
         headers: args.headers != -1,
     };
-    let mut session = db.session();
+    let mut session = db.session().map_err(|e| e.message)?;
     let mut sink = TextSink::new(io::stdout().lock(), options);
     if let Some(query) = &args.query {
         run_script(&mut session, &mut sink, query);

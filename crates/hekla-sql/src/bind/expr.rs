@@ -790,7 +790,7 @@ fn operand_type(op: ArithOp, result: &DataType, left: &DataType, right: &DataTyp
 
 /// A bare `NULL` literal: typed int, but it takes the type of whatever it
 /// meets (`'a' + NULL` is a NULL varchar, not a conversion of 'a').
-pub(super) fn is_untyped_null(scalar: &Scalar) -> bool {
+pub(crate) fn is_untyped_null(scalar: &Scalar) -> bool {
     matches!(scalar.kind, ScalarKind::Constant(Value::Null)) && scalar.data_type == DataType::Int
 }
 

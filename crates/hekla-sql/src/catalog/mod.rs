@@ -62,6 +62,11 @@ impl Catalog {
         self.schemas.get(&id).map(String::as_str)
     }
 
+    /// Every schema, by id.
+    pub fn schemas(&self) -> impl Iterator<Item = (SchemaId, &str)> {
+        self.schemas.iter().map(|(&id, name)| (id, name.as_str()))
+    }
+
     pub fn add_schema(&mut self, id: SchemaId, name: &str) {
         self.schemas.insert(id, name.to_string());
     }

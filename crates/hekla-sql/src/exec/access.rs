@@ -200,7 +200,7 @@ mod tests {
     fn path(where_clause: &str) -> AccessPath {
         let db = SqlDatabase::in_memory().unwrap();
         let mut sink = TextSink::new(Vec::new(), TextOptions::default());
-        db.session().execute(
+        db.session().unwrap().execute(
             "CREATE TABLE t (a bigint NOT NULL, b int NOT NULL, c int NULL,
                  PRIMARY KEY NONCLUSTERED HASH (a, b) WITH (BUCKET_COUNT = 64),
                  INDEX ix_c NONCLUSTERED (c))",

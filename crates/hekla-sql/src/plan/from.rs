@@ -12,7 +12,9 @@
 use super::query::Planner;
 use super::{Join, JoinKind, JoinMethod, Node, QueryPlan, TableRead};
 use crate::ast::{self, TableRefKind};
-use crate::bind::expr::{implicit, Binder, CompareOp, Predicate, Reads, Scalar, ScopeColumn};
+use crate::bind::expr::{
+    implicit, is_untyped_null, Binder, CompareOp, Predicate, Reads, Scalar, ScopeColumn,
+};
 use crate::catalog::table::TableMeta;
 use crate::exec::access::AccessPath;
 use crate::exec::not_yet;
@@ -309,9 +311,14 @@ impl Planner<'_> {
         let width = bound.first().map_or(0, Vec::len);
         let mut types = Vec::with_capacity(width);
         for column in 0..width {
-            let mut common = bound[0][column].data_type;
-            for row in &bound[1..] {
-                common = ops::common_type(&common, &row[column].data_type)?;
+            // Bare NULLs take the type of the column's other values.
+            let mut typed = bound
+                .iter()
+                .map(|row| &row[column])
+                .filter(|scalar| !is_untyped_null(scalar));
+            let mut common = typed.next().map_or(DataType::Int, |s| s.data_type);
+            for scalar in typed {
+                common = ops::common_type(&common, &scalar.data_type)?;
             }
             types.push(common);
         }

@@ -8,7 +8,9 @@ use super::window::WindowSet;
 use super::{Node, QueryPlan, SetOperation, SortKey};
 use crate::ast::{self, QueryBody, SelectItem};
 use crate::bind::aggregate::{is_grouped, Grouping};
-use crate::bind::expr::{implicit, Binder, Predicate, Scalar, ScalarKind, Scope, ScopeColumn};
+use crate::bind::expr::{
+    implicit, is_untyped_null, Binder, Predicate, Scalar, ScalarKind, Scope, ScopeColumn,
+};
 use crate::bind::variables::Variables;
 use crate::exec::eval::Inputs;
 use crate::exec::not_yet;
@@ -193,11 +195,16 @@ impl<'a> Planner<'a> {
                         "All queries combined using a UNION, INTERSECT or EXCEPT operator must have an equal number of expressions in their target lists.",
                     ));
                 }
-                let types = left
-                    .columns
-                    .iter()
-                    .zip(&right.columns)
-                    .map(|(l, r)| ops::common_type(&l.data_type, &r.data_type))
+                let types = (0..left.columns.len())
+                    .map(|i| {
+                        let (l, r) = (&left.columns[i].data_type, &right.columns[i].data_type);
+                        // A bare NULL takes the other side's type.
+                        match (untyped_null(&left.root, i), untyped_null(&right.root, i)) {
+                            (true, false) => Ok(*r),
+                            (false, true) => Ok(*l),
+                            _ => ops::common_type(l, r),
+                        }
+                    })
                     .collect::<SqlResult<Vec<DataType>>>()?;
                 let columns = left
                     .columns
@@ -430,64 +437,61 @@ impl<'a> Planner<'a> {
                 calls: windows.calls.into_iter().map(|(_, call)| call).collect(),
             };
         }
-        let visible = projection.len();
-        let mut exprs = projection;
-        let mut sort_keys = Vec::with_capacity(keys.len());
-        for key in keys {
-            let position = exprs
-                .iter()
-                .position(|e| *e == key.expr)
-                .unwrap_or_else(|| {
-                    exprs.push(key.expr.clone());
-                    exprs.len() - 1
-                });
-            sort_keys.push(SortKey {
-                expr: Scalar {
-                    kind: ScalarKind::Column(position),
-                    data_type: key.expr.data_type,
-                },
-                descending: key.descending,
-            });
-        }
-        let hidden = exprs.len() > visible;
-        let types: Vec<DataType> = exprs.iter().map(|e| e.data_type).collect();
-        root = Node::Project {
-            input: root.boxed(),
-            exprs,
-        };
-        if select.distinct {
-            root = Node::Distinct {
+        root = if select.distinct {
+            // DISTINCT compares result rows, and ORDER BY may only name
+            // result columns (checked above): sort after projecting.
+            let types: Vec<DataType> = projection.iter().map(|e| e.data_type).collect();
+            let keys = keys
+                .into_iter()
+                .map(|key| SortKey {
+                    expr: Scalar {
+                        kind: ScalarKind::Column(
+                            projection.iter().position(|e| *e == key.expr).unwrap_or(0),
+                        ),
+                        data_type: key.expr.data_type,
+                    },
+                    descending: key.descending,
+                })
+                .collect();
+            let projected = Node::Project {
                 input: root.boxed(),
+                exprs: projection,
+            };
+            let distinct = Node::Distinct {
+                input: projected.boxed(),
                 types,
             };
-        }
-        if !sort_keys.is_empty() {
-            root = Node::Sort {
-                input: root.boxed(),
-                keys: sort_keys,
-            };
-        }
-        if limit.is_some() || skip > 0 {
-            root = Node::Top {
-                input: root.boxed(),
-                skip,
-                limit,
-            };
-        }
-        if hidden {
-            root = Node::Project {
-                input: root.boxed(),
-                exprs: columns
-                    .iter()
-                    .enumerate()
-                    .map(|(index, c)| Scalar {
-                        kind: ScalarKind::Column(index),
-                        data_type: c.data_type,
-                    })
-                    .collect(),
-            };
-        }
+            with_top(sorted(distinct, keys), skip, limit)
+        } else {
+            // Sort and TOP before projecting, so ORDER BY may name any
+            // column and an assignment SELECT assigns in sorted order.
+            Node::Project {
+                input: with_top(sorted(root, keys), skip, limit).boxed(),
+                exprs: projection,
+            }
+        };
         Ok((QueryPlan { columns, root }, assignments))
+    }
+}
+
+fn sorted(input: Node, keys: Vec<SortKey>) -> Node {
+    if keys.is_empty() {
+        return input;
+    }
+    Node::Sort {
+        input: input.boxed(),
+        keys,
+    }
+}
+
+fn with_top(input: Node, skip: u64, limit: Option<u64>) -> Node {
+    if limit.is_none() && skip == 0 {
+        return input;
+    }
+    Node::Top {
+        input: input.boxed(),
+        skip,
+        limit,
     }
 }
 
@@ -512,6 +516,15 @@ fn with_filter(node: Node, conditions: Vec<Predicate>) -> Node {
             predicate,
         },
         None => node,
+    }
+}
+
+/// True if column `index` of `node`'s rows is a bare NULL literal.
+fn untyped_null(node: &Node, index: usize) -> bool {
+    match node {
+        Node::Project { exprs, .. } => exprs.get(index).is_some_and(is_untyped_null),
+        Node::SetOp { left, right, .. } => untyped_null(left, index) && untyped_null(right, index),
+        _ => false,
     }
 }
 

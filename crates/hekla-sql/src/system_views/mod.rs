@@ -5,9 +5,55 @@
 //! `master..spt_values`, `INFORMATION_SCHEMA.COLUMNS`); [`lookup`] finds
 //! it, and the executor reads [`SystemView::rows`] once per statement, a
 //! snapshot taken when the statement starts.
+//!
+//! Every figure comes from hekla itself: object ids and names from the
+//! catalog, bucket counts and memory from the engine's structures,
+//! checkpoint files from the checkpoint worker, sessions from
+//! [`sessions`]. Where a SQL Server column describes a feature hekla does
+//! not have, the view gives what SQL Server gives for a database without
+//! it (0, or NULL), and the module says so next to the column.
+//!
+//! | module | views |
+//! |---|---|
+//! | `objects` | sys.schemas, sys.objects, sys.tables, sys.views, sys.procedures, sys.sequences, sys.foreign_keys |
+//! | `table_columns` | sys.columns, sys.types |
+//! | `indexes` | sys.indexes, sys.hash_indexes, sys.index_columns, sys.key_constraints |
+//! | `modules` | sys.sql_modules, sys.parameters, sys.table_types |
+//! | `storage` | sys.databases, sys.filegroups, sys.database_files, sys.partitions, sys.allocation_units |
+//! | `information_schema` | INFORMATION_SCHEMA.TABLES, INFORMATION_SCHEMA.COLUMNS |
+//! | `dmv_xtp` | sys.dm_db_xtp_* and sys.dm_xtp_transaction_stats |
+//! | `dmv_os` | sys.dm_os_memory_clerks, sys.dm_os_wait_stats, sys.dm_os_buffer_descriptors |
+//! | `dmv_exec` | sys.dm_exec_sessions, sys.dm_exec_requests |
+//! | `spt_values` | master.dbo.spt_values |
+
+mod dmv_exec;
+mod dmv_os;
+mod dmv_xtp;
+mod indexes;
+mod information_schema;
+mod modules;
+mod objects;
+pub mod sessions;
+mod shared;
+mod spt_values;
+mod storage;
+mod table_columns;
+#[cfg(test)]
+mod tests;
+mod types;
 
 use crate::session::SqlDatabase;
 use hekla_types::{DataType, SqlResult, Value};
+
+/// The name of the database a [`SqlDatabase`] holds, as `DB_NAME()` and
+/// three-part names spell it.
+pub const DATABASE_NAME: &str = "hekla";
+/// Its `database_id` (`DB_ID()`): SQL Server numbers user databases from 5,
+/// after master, tempdb, model and msdb.
+pub const DATABASE_ID: i32 = 5;
+/// `master`, which holds `spt_values` and nothing else in hekla.
+pub const MASTER_NAME: &str = "master";
+pub const MASTER_ID: i32 = 1;
 
 /// A column of a system view.
 #[derive(Clone, Debug, PartialEq)]
@@ -17,13 +63,31 @@ pub struct ViewColumn {
     pub nullable: bool,
 }
 
+/// Which databases a view can be named from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// Describes the current database (`sys.tables`, `sys.dm_db_*`,
+    /// `INFORMATION_SCHEMA.*`): no database part, or the current one.
+    /// hekla's `master` has no catalog of its own, so `master.sys.tables`
+    /// is not resolved rather than answered with this database's tables.
+    Database,
+    /// Describes the server (`sys.databases`, `sys.dm_exec_*`, `sys.dm_os_*`,
+    /// `sys.dm_xtp_*`): the same from every database.
+    Server,
+    /// Lives in `master` only (`spt_values`).
+    Master,
+}
+
 /// One system view: its name, its columns and how to compute its rows.
 pub struct SystemView {
     /// `sys`, `INFORMATION_SCHEMA` or `dbo` (for spt_values).
     pub schema: &'static str,
     pub name: &'static str,
+    pub scope: Scope,
     pub columns: fn() -> Vec<ViewColumn>,
     /// Every row, each with one value per column, of the column's type.
+    /// Takes the catalog's read lock: call it without holding a catalog
+    /// guard (a waiting writer would otherwise deadlock the two reads).
     pub rows: fn(&SqlDatabase) -> SqlResult<Vec<Vec<Value>>>,
 }
 
@@ -37,11 +101,56 @@ impl std::fmt::Debug for SystemView {
 /// of a three-part name (`master`, `tempdb` or the current database),
 /// `schema` defaults to `dbo` when the query leaves it out.
 pub fn lookup(database: Option<&str>, schema: &str, name: &str) -> Option<&'static SystemView> {
-    let _ = database;
+    let current = database.is_none_or(|db| db.eq_ignore_ascii_case(DATABASE_NAME));
+    let master = database.is_some_and(|db| db.eq_ignore_ascii_case(MASTER_NAME));
     VIEWS.iter().find(|view| {
-        view.schema.eq_ignore_ascii_case(schema) && view.name.eq_ignore_ascii_case(name)
+        let reachable = match view.scope {
+            Scope::Database => current,
+            Scope::Server => current || master,
+            Scope::Master => master,
+        };
+        reachable
+            && view.schema.eq_ignore_ascii_case(schema)
+            && view.name.eq_ignore_ascii_case(name)
     })
 }
 
-/// Every system view hekla has (filled in by the next commit).
-pub static VIEWS: &[SystemView] = &[];
+/// Every system view hekla has.
+pub static VIEWS: &[SystemView] = &[
+    objects::SCHEMAS,
+    objects::OBJECTS,
+    objects::TABLES,
+    objects::VIEWS,
+    objects::PROCEDURES,
+    objects::SEQUENCES,
+    objects::FOREIGN_KEYS,
+    table_columns::COLUMNS,
+    table_columns::TYPES,
+    indexes::INDEXES,
+    indexes::HASH_INDEXES,
+    indexes::INDEX_COLUMNS,
+    indexes::KEY_CONSTRAINTS,
+    modules::SQL_MODULES,
+    modules::PARAMETERS,
+    modules::TABLE_TYPES,
+    storage::DATABASES,
+    storage::FILEGROUPS,
+    storage::DATABASE_FILES,
+    storage::PARTITIONS,
+    storage::ALLOCATION_UNITS,
+    information_schema::TABLES,
+    information_schema::COLUMNS,
+    dmv_xtp::TABLE_MEMORY_STATS,
+    dmv_xtp::MEMORY_CONSUMERS,
+    dmv_xtp::HASH_INDEX_STATS,
+    dmv_xtp::INDEX_STATS,
+    dmv_xtp::CHECKPOINT_FILES,
+    dmv_xtp::TRANSACTION_STATS,
+    dmv_xtp::TRANSACTIONS,
+    dmv_os::MEMORY_CLERKS,
+    dmv_os::WAIT_STATS,
+    dmv_os::BUFFER_DESCRIPTORS,
+    dmv_exec::SESSIONS,
+    dmv_exec::REQUESTS,
+    spt_values::SPT_VALUES,
+];

@@ -51,7 +51,7 @@ pub fn run(args: SqlBenchArgs) -> Result<(), String> {
     let duration = Duration::from_secs_f64(if args.quick { 0.2 } else { args.seconds });
     let mut report = Report::new("sql", args.json);
     let db = SqlDatabase::in_memory().map_err(|e| e.message)?;
-    let mut session = db.session();
+    let mut session = db.session().map_err(|e| e.message)?;
     execute(
         &mut session,
         &format!(

@@ -1,0 +1,143 @@
+//! `sys.dm_exec_sessions` and `sys.dm_exec_requests`, from the sessions
+//! registered on the database (see [`super::sessions`]).
+
+use super::sessions::sessions_of;
+use super::shared::{
+    bit, datetime_ms, int, int_count, not_null, nullable, nvarchar, or_null, smallint, text,
+};
+use super::{Scope, SystemView, ViewColumn, DATABASE_ID};
+use crate::session::SqlDatabase;
+use hekla_types::{DataType, SqlResult, Value};
+use std::time::Instant;
+
+/// Every hekla statement runs in a transaction at SNAPSHOT isolation
+/// (SQL Server's code 5).
+const SNAPSHOT: i16 = 5;
+
+fn database_id() -> Value {
+    smallint(i16::try_from(DATABASE_ID).unwrap_or(i16::MAX))
+}
+
+fn elapsed_ms(since: Instant) -> Value {
+    int_count(u64::try_from(since.elapsed().as_millis()).unwrap_or(u64::MAX))
+}
+
+// ---- sys.dm_exec_sessions -------------------------------------------------
+
+pub const SESSIONS: SystemView = SystemView {
+    schema: "sys",
+    name: "dm_exec_sessions",
+    scope: Scope::Server,
+    columns: sessions_columns,
+    rows: sessions_rows,
+};
+
+/// The columns hekla can fill. CPU, memory, I/O and row counters, and the
+/// SET options hekla has no switch for, are left out.
+fn sessions_columns() -> Vec<ViewColumn> {
+    vec![
+        not_null("session_id", DataType::SmallInt),
+        not_null("login_time", DataType::DateTime),
+        nullable("host_name", nvarchar(128)),
+        nullable("program_name", nvarchar(128)),
+        nullable("host_process_id", DataType::Int),
+        nullable("client_interface_name", nvarchar(32)),
+        nullable("login_name", nvarchar(128)),
+        not_null("status", nvarchar(30)),
+        not_null("total_elapsed_time", DataType::Int),
+        not_null("last_request_start_time", DataType::DateTime),
+        nullable("last_request_end_time", DataType::DateTime),
+        not_null("is_user_process", DataType::Bit),
+        not_null("transaction_isolation_level", DataType::SmallInt),
+        nullable("database_id", DataType::SmallInt),
+        nullable("open_transaction_count", DataType::Int),
+    ]
+}
+
+/// One row per session open on this database. The embedded API tells
+/// hekla nothing about the client (host, program, process, driver) and
+/// hekla has no logins, so those columns are NULL. A session that has run
+/// nothing yet shows its login time as its last request's start, as SQL
+/// Server does.
+fn sessions_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+    Ok(sessions_of(db)
+        .into_iter()
+        .map(|session| {
+            let status = if session.request.is_some() {
+                "running"
+            } else {
+                "sleeping"
+            };
+            vec![
+                smallint(session.session_id),
+                datetime_ms(session.login_ms),
+                Value::Null,
+                Value::Null,
+                Value::Null,
+                Value::Null,
+                Value::Null,
+                text(status),
+                elapsed_ms(session.logged_in),
+                datetime_ms(session.last_request_start_ms.unwrap_or(session.login_ms)),
+                or_null(session.last_request_end_ms, datetime_ms),
+                bit(true),
+                smallint(SNAPSHOT),
+                database_id(),
+                // hekla has no BEGIN TRANSACTION: statements commit on
+                // their own, which SQL Server counts as no open transaction.
+                int(0),
+            ]
+        })
+        .collect())
+}
+
+// ---- sys.dm_exec_requests -------------------------------------------------
+
+pub const REQUESTS: SystemView = SystemView {
+    schema: "sys",
+    name: "dm_exec_requests",
+    scope: Scope::Server,
+    columns: requests_columns,
+    rows: requests_rows,
+};
+
+fn requests_columns() -> Vec<ViewColumn> {
+    vec![
+        not_null("session_id", DataType::SmallInt),
+        not_null("request_id", DataType::Int),
+        not_null("start_time", DataType::DateTime),
+        not_null("status", nvarchar(30)),
+        not_null("command", nvarchar(32)),
+        not_null("database_id", DataType::SmallInt),
+        nullable("blocking_session_id", DataType::SmallInt),
+        nullable("wait_type", nvarchar(60)),
+        not_null("wait_time", DataType::Int),
+        not_null("total_elapsed_time", DataType::Int),
+        not_null("transaction_isolation_level", DataType::SmallInt),
+    ]
+}
+
+/// One row per session running a statement now (the one reading this
+/// view included). A session runs one request at a time (request_id 0).
+/// hekla takes no locks, so nothing is blocked or waiting.
+fn requests_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+    Ok(sessions_of(db)
+        .into_iter()
+        .filter_map(|session| {
+            let request = session.request?;
+            Some(vec![
+                smallint(session.session_id),
+                int(0),
+                datetime_ms(request.start_ms),
+                text("running"),
+                text(request.command),
+                database_id(),
+                smallint(0),
+                Value::Null,
+                int(0),
+                elapsed_ms(request.started),
+                smallint(SNAPSHOT),
+            ])
+        })
+        .collect())
+}

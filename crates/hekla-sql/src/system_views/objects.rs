@@ -1,0 +1,377 @@
+//! `sys.schemas`, `sys.objects` and the views that extend `sys.objects`
+//! with columns of their own: `sys.tables` (and, empty until hekla has
+//! such objects, `sys.views`, `sys.procedures`, `sys.sequences`,
+//! `sys.foreign_keys`).
+
+use super::shared::{
+    bit, char, datetime_ms, int, not_null, nullable, nvarchar, or_null, padded, sysname, text,
+    tinyint, MEMORY_OPTIMIZED_DATA_SPACE,
+};
+use super::{Scope, SystemView, ViewColumn};
+use crate::catalog::store::ObjectType;
+use crate::catalog::table::TableMeta;
+use crate::session::SqlDatabase;
+use hekla_engine::Durability;
+use hekla_types::{DataType, Length, SqlResult, Value};
+
+/// The `sys.objects` part of a row.
+pub struct ObjectRow<'a> {
+    pub name: &'a str,
+    /// None for things hekla gives no object id (key constraints).
+    pub object_id: Option<i32>,
+    pub schema_id: u32,
+    /// 0 for an object that belongs to none.
+    pub parent_object_id: i32,
+    /// `U`, `PK`, `UQ` ...
+    pub type_code: &'a str,
+    pub type_desc: &'a str,
+    pub created_ms: i64,
+    pub modified_ms: i64,
+}
+
+impl ObjectRow<'_> {
+    /// A user table. Tables cannot be altered in hekla, so they were last
+    /// modified when they were created.
+    pub fn table(table: &TableMeta) -> ObjectRow<'_> {
+        ObjectRow {
+            name: &table.name,
+            object_id: Some(table.object_id),
+            schema_id: table.schema_id,
+            parent_object_id: 0,
+            type_code: ObjectType::Table.code(),
+            type_desc: "USER_TABLE",
+            created_ms: table.created_ms,
+            modified_ms: table.created_ms,
+        }
+    }
+
+    pub fn values(&self) -> Vec<Value> {
+        vec![
+            text(self.name),
+            or_null(self.object_id, int),
+            // principal_id: NULL, the object is owned by its schema's owner
+            // (hekla has no other principals).
+            Value::Null,
+            int(schema_id(self.schema_id)),
+            int(self.parent_object_id),
+            padded(self.type_code, 2),
+            text(self.type_desc),
+            datetime_ms(self.created_ms),
+            datetime_ms(self.modified_ms),
+            // is_ms_shipped: user objects only are listed.
+            bit(false),
+            // is_published, is_schema_published: hekla has no replication.
+            bit(false),
+            bit(false),
+        ]
+    }
+}
+
+/// `sys.objects`' columns, which the views built on it start with.
+/// `object_id` is nullable where a view lists things without one.
+pub fn object_columns(object_id_nullable: bool) -> Vec<ViewColumn> {
+    vec![
+        not_null("name", sysname()),
+        ViewColumn {
+            name: "object_id",
+            data_type: DataType::Int,
+            nullable: object_id_nullable,
+        },
+        nullable("principal_id", DataType::Int),
+        not_null("schema_id", DataType::Int),
+        not_null("parent_object_id", DataType::Int),
+        not_null("type", char(2)),
+        nullable("type_desc", nvarchar(60)),
+        not_null("create_date", DataType::DateTime),
+        not_null("modify_date", DataType::DateTime),
+        not_null("is_ms_shipped", DataType::Bit),
+        not_null("is_published", DataType::Bit),
+        not_null("is_schema_published", DataType::Bit),
+    ]
+}
+
+/// `sys.objects`' columns followed by `extra`.
+fn extended(extra: Vec<ViewColumn>) -> Vec<ViewColumn> {
+    let mut columns = object_columns(false);
+    columns.extend(extra);
+    columns
+}
+
+pub fn schema_id(id: u32) -> i32 {
+    i32::try_from(id).unwrap_or(i32::MAX)
+}
+
+/// The user tables, in object id order.
+pub fn user_tables(db: &SqlDatabase) -> Vec<std::sync::Arc<TableMeta>> {
+    db.catalog().tables().cloned().collect()
+}
+
+/// The rows of a view of things hekla does not have yet.
+pub(super) fn no_rows(_: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+    Ok(Vec::new())
+}
+
+// ---- sys.schemas ----------------------------------------------------------
+
+pub const SCHEMAS: SystemView = SystemView {
+    schema: "sys",
+    name: "schemas",
+    scope: Scope::Database,
+    columns: schemas_columns,
+    rows: schemas_rows,
+};
+
+fn schemas_columns() -> Vec<ViewColumn> {
+    vec![
+        not_null("name", sysname()),
+        not_null("schema_id", DataType::Int),
+        nullable("principal_id", DataType::Int),
+    ]
+}
+
+/// The engine's schemas under their engine ids (the ids `sys.objects`
+/// reports). `INFORMATION_SCHEMA` names views only and is no schema here.
+fn schemas_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+    let catalog = db.catalog();
+    Ok(catalog
+        .schemas()
+        // hekla has no database principals: it runs every session as the
+        // database owner, dbo (principal 1), who owns every schema.
+        .map(|(id, name)| vec![text(name), int(schema_id(id)), int(1)])
+        .collect())
+}
+
+// ---- sys.objects ----------------------------------------------------------
+
+pub const OBJECTS: SystemView = SystemView {
+    schema: "sys",
+    name: "objects",
+    scope: Scope::Database,
+    columns: objects_columns,
+    rows: objects_rows,
+};
+
+fn objects_columns() -> Vec<ViewColumn> {
+    object_columns(false)
+}
+
+/// hekla's objects are its tables. PRIMARY KEY and UNIQUE constraints,
+/// which SQL Server also lists here, get no object id in hekla; they are
+/// in `sys.key_constraints`.
+fn objects_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+    Ok(user_tables(db)
+        .iter()
+        .map(|table| ObjectRow::table(table).values())
+        .collect())
+}
+
+// ---- sys.tables -----------------------------------------------------------
+
+pub const TABLES: SystemView = SystemView {
+    schema: "sys",
+    name: "tables",
+    scope: Scope::Database,
+    columns: tables_columns,
+    rows: tables_rows,
+};
+
+fn tables_columns() -> Vec<ViewColumn> {
+    extended(vec![
+        not_null("lob_data_space_id", DataType::Int),
+        nullable("filestream_data_space_id", DataType::Int),
+        not_null("max_column_id_used", DataType::Int),
+        not_null("lock_on_bulk_load", DataType::Bit),
+        nullable("uses_ansi_nulls", DataType::Bit),
+        nullable("is_replicated", DataType::Bit),
+        nullable("has_replication_filter", DataType::Bit),
+        nullable("is_merge_published", DataType::Bit),
+        nullable("is_sync_tran_subscribed", DataType::Bit),
+        not_null("has_unchecked_assembly_data", DataType::Bit),
+        nullable("text_in_row_limit", DataType::Int),
+        nullable("large_value_types_out_of_row", DataType::Bit),
+        nullable("is_tracked_by_cdc", DataType::Bit),
+        nullable("lock_escalation", DataType::TinyInt),
+        nullable("lock_escalation_desc", nvarchar(60)),
+        nullable("is_filetable", DataType::Bit),
+        nullable("is_memory_optimized", DataType::Bit),
+        nullable("durability", DataType::TinyInt),
+        nullable("durability_desc", nvarchar(60)),
+        nullable("temporal_type", DataType::TinyInt),
+        nullable("temporal_type_desc", nvarchar(60)),
+        nullable("history_table_id", DataType::Int),
+        nullable("is_remote_data_archive_enabled", DataType::Bit),
+        nullable("is_external", DataType::Bit),
+        nullable("is_node", DataType::Bit),
+        nullable("is_edge", DataType::Bit),
+    ])
+}
+
+fn tables_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+    Ok(user_tables(db)
+        .iter()
+        .map(|table| table_row(table))
+        .collect())
+}
+
+fn table_row(table: &TableMeta) -> Vec<Value> {
+    let has_lob = table.columns.iter().any(|c| {
+        matches!(
+            c.data_type,
+            DataType::VarChar {
+                len: Length::Max,
+                ..
+            } | DataType::NVarChar {
+                len: Length::Max,
+                ..
+            } | DataType::VarBinary { len: Length::Max }
+        )
+    });
+    // SQL Server's codes: 0 = SCHEMA_AND_DATA, 1 = SCHEMA_ONLY.
+    let (durability, durability_desc) = match table.durability {
+        Durability::SchemaAndData => (0, "SCHEMA_AND_DATA"),
+        Durability::SchemaOnly => (1, "SCHEMA_ONLY"),
+    };
+    let max_column_id = i32::try_from(table.columns.len()).unwrap_or(i32::MAX);
+    let mut row = ObjectRow::table(table).values();
+    row.extend([
+        // Large values live with the rest of the table, in the
+        // memory-optimized filegroup.
+        int(if has_lob {
+            MEMORY_OPTIMIZED_DATA_SPACE
+        } else {
+            0
+        }),
+        // No FILESTREAM data.
+        Value::Null,
+        // Columns are never dropped (no ALTER TABLE), so the highest id
+        // used is the column count.
+        int(max_column_id),
+        bit(false),
+        // hekla compares with NULL as ANSI_NULLS ON does.
+        bit(true),
+        // No replication, CDC, FileTables, temporal, Stretch, external or
+        // graph tables: SQL Server's values for a table without them.
+        bit(false),
+        bit(false),
+        bit(false),
+        bit(false),
+        bit(false),
+        int(0),
+        // Large values are stored in the row.
+        bit(false),
+        bit(false),
+        // LOCK_ESCALATION is TABLE, SQL Server's setting for every
+        // memory-optimized table (which takes no locks to escalate).
+        tinyint(0),
+        text("TABLE"),
+        bit(false),
+        // Every hekla table is memory-optimized.
+        bit(true),
+        tinyint(durability),
+        text(durability_desc),
+        tinyint(0),
+        text("NON_TEMPORAL_TABLE"),
+        Value::Null,
+        bit(false),
+        bit(false),
+        bit(false),
+        bit(false),
+    ]);
+    row
+}
+
+// ---- views, procedures, sequences, foreign keys ----------------------------
+// hekla stores none of these objects yet: each view has SQL Server's
+// columns and no rows.
+
+pub const VIEWS: SystemView = SystemView {
+    schema: "sys",
+    name: "views",
+    scope: Scope::Database,
+    columns: views_columns,
+    rows: no_rows,
+};
+
+fn views_columns() -> Vec<ViewColumn> {
+    extended(vec![
+        nullable("is_replicated", DataType::Bit),
+        nullable("has_replication_filter", DataType::Bit),
+        nullable("has_opaque_metadata", DataType::Bit),
+        nullable("has_unchecked_assembly_data", DataType::Bit),
+        nullable("with_check_option", DataType::Bit),
+        nullable("is_date_correlation_view", DataType::Bit),
+    ])
+}
+
+pub const PROCEDURES: SystemView = SystemView {
+    schema: "sys",
+    name: "procedures",
+    scope: Scope::Database,
+    columns: procedures_columns,
+    rows: no_rows,
+};
+
+fn procedures_columns() -> Vec<ViewColumn> {
+    extended(vec![
+        nullable("is_auto_executed", DataType::Bit),
+        nullable("is_execution_replicated", DataType::Bit),
+        nullable("is_repl_serializable_only", DataType::Bit),
+        nullable("skips_repl_constraints", DataType::Bit),
+    ])
+}
+
+pub const SEQUENCES: SystemView = SystemView {
+    schema: "sys",
+    name: "sequences",
+    scope: Scope::Database,
+    columns: sequences_columns,
+    rows: no_rows,
+};
+
+/// SQL Server types the value columns sql_variant; hekla has no
+/// sql_variant, and decimal(38,0) holds every value of every type a
+/// sequence may have (integers and decimal/numeric of scale 0).
+fn sequences_columns() -> Vec<ViewColumn> {
+    let value = || DataType::Decimal {
+        precision: 38,
+        scale: 0,
+    };
+    extended(vec![
+        not_null("start_value", value()),
+        not_null("increment", value()),
+        nullable("minimum_value", value()),
+        nullable("maximum_value", value()),
+        not_null("is_cycling", DataType::Bit),
+        not_null("is_cached", DataType::Bit),
+        nullable("cache_size", DataType::Int),
+        not_null("system_type_id", DataType::TinyInt),
+        not_null("user_type_id", DataType::Int),
+        not_null("precision", DataType::TinyInt),
+        not_null("scale", DataType::TinyInt),
+        not_null("current_value", value()),
+        not_null("is_exhausted", DataType::Bit),
+    ])
+}
+
+pub const FOREIGN_KEYS: SystemView = SystemView {
+    schema: "sys",
+    name: "foreign_keys",
+    scope: Scope::Database,
+    columns: foreign_keys_columns,
+    rows: no_rows,
+};
+
+fn foreign_keys_columns() -> Vec<ViewColumn> {
+    extended(vec![
+        nullable("referenced_object_id", DataType::Int),
+        nullable("key_index_id", DataType::Int),
+        not_null("is_disabled", DataType::Bit),
+        not_null("is_not_for_replication", DataType::Bit),
+        not_null("is_not_trusted", DataType::Bit),
+        nullable("delete_referential_action", DataType::TinyInt),
+        nullable("delete_referential_action_desc", nvarchar(60)),
+        nullable("update_referential_action", DataType::TinyInt),
+        nullable("update_referential_action_desc", nvarchar(60)),
+        not_null("is_system_named", DataType::Bit),
+    ])
+}

@@ -1,0 +1,214 @@
+//! The sessions open on each database, for `sys.dm_exec_sessions` and
+//! `sys.dm_exec_requests` (and `@@SPID`).
+//!
+//! A [`Session`](crate::session::Session) registers when it opens and
+//! keeps the [`SessionHandle`]; dropping the handle unregisters it. While
+//! it runs a request it says so, so that the request views show it:
+//!
+//! ```ignore
+//! // SqlDatabase::session():
+//! let handle = system_views::sessions::register(self)?; // Msg 17809 past 32,767
+//! // Session::execute(), around each statement:
+//! handle.begin_request(statement.kind.keywords());
+//! ... run it ...
+//! handle.end_request();
+//! ```
+//!
+//! Session ids are unique in the process, the smallest free one from 51
+//! up (SQL Server keeps ids below 51 for its own tasks).
+
+use crate::session::SqlDatabase;
+use hekla_types::{SqlError, SqlResult};
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// The first id of a user session.
+pub const FIRST_SESSION_ID: i16 = 51;
+/// `command` is nvarchar(32).
+const COMMAND_CHARS: usize = 32;
+
+/// A request (statement) a session is running.
+#[derive(Clone, Debug)]
+pub struct RequestInfo {
+    pub command: String,
+    pub start_ms: i64,
+    pub started: Instant,
+}
+
+/// What the views show of a session.
+#[derive(Clone, Debug)]
+pub struct SessionInfo {
+    pub session_id: i16,
+    /// Milliseconds since the Unix epoch.
+    pub login_ms: i64,
+    pub logged_in: Instant,
+    pub last_request_start_ms: Option<i64>,
+    pub last_request_end_ms: Option<i64>,
+    pub request: Option<RequestInfo>,
+}
+
+struct Entry {
+    /// The address of the session's `SqlDatabase`, which the session keeps
+    /// alive for as long as it is registered.
+    database: usize,
+    info: SessionInfo,
+}
+
+static REGISTRY: Mutex<Vec<Entry>> = Mutex::new(Vec::new());
+
+fn registry() -> std::sync::MutexGuard<'static, Vec<Entry>> {
+    // A panic while holding the lock leaves the list consistent (every
+    // change is a single push, remove or field store), so carry on.
+    REGISTRY
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+fn database_key(db: &SqlDatabase) -> usize {
+    std::ptr::from_ref(db) as usize
+}
+
+/// A registered session; unregisters when dropped. Keep it in the
+/// `Session`, declared before the session's `Arc<SqlDatabase>` so that it
+/// is dropped first.
+#[derive(Debug)]
+pub struct SessionHandle {
+    session_id: i16,
+}
+
+/// Registers a new session on `db`. Msg 17809 when every session id is
+/// taken (SQL Server's limit of 32,767 connections).
+pub fn register(db: &SqlDatabase) -> SqlResult<SessionHandle> {
+    let mut entries = registry();
+    let mut taken: Vec<i16> = entries.iter().map(|e| e.info.session_id).collect();
+    taken.sort_unstable();
+    let mut session_id = FIRST_SESSION_ID;
+    for id in taken {
+        if id == session_id {
+            session_id = session_id.checked_add(1).ok_or_else(|| {
+                SqlError::new(
+                    17809,
+                    20,
+                    1,
+                    "Could not connect because the maximum number of '32767' user connections has already been reached.",
+                )
+            })?;
+        } else if id > session_id {
+            break;
+        }
+    }
+    entries.push(Entry {
+        database: database_key(db),
+        info: SessionInfo {
+            session_id,
+            login_ms: super::shared::now_ms(),
+            logged_in: Instant::now(),
+            last_request_start_ms: None,
+            last_request_end_ms: None,
+            request: None,
+        },
+    });
+    Ok(SessionHandle { session_id })
+}
+
+impl SessionHandle {
+    /// `@@SPID`.
+    pub fn session_id(&self) -> i16 {
+        self.session_id
+    }
+
+    fn update(&self, change: impl FnOnce(&mut SessionInfo)) {
+        if let Some(entry) = registry()
+            .iter_mut()
+            .find(|e| e.info.session_id == self.session_id)
+        {
+            change(&mut entry.info);
+        }
+    }
+
+    /// The session starts running `command` (a statement's keywords, e.g.
+    /// `SELECT`; cut to 32 characters).
+    pub fn begin_request(&self, command: &str) {
+        let now = super::shared::now_ms();
+        let command: String = command.chars().take(COMMAND_CHARS).collect();
+        self.update(|info| {
+            info.last_request_start_ms = Some(now);
+            info.request = Some(RequestInfo {
+                command,
+                start_ms: now,
+                started: Instant::now(),
+            });
+        });
+    }
+
+    /// The running request has finished.
+    pub fn end_request(&self) {
+        let now = super::shared::now_ms();
+        self.update(|info| {
+            info.last_request_end_ms = Some(now);
+            info.request = None;
+        });
+    }
+}
+
+impl Drop for SessionHandle {
+    fn drop(&mut self) {
+        registry().retain(|e| e.info.session_id != self.session_id);
+    }
+}
+
+/// The sessions open on `db`, by session id.
+pub fn sessions_of(db: &SqlDatabase) -> Vec<SessionInfo> {
+    let key = database_key(db);
+    let mut sessions: Vec<SessionInfo> = registry()
+        .iter()
+        .filter(|e| e.database == key)
+        .map(|e| e.info.clone())
+        .collect();
+    sessions.sort_by_key(|s| s.session_id);
+    sessions
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_the_smallest_free_from_51_and_sessions_belong_to_their_database() {
+        let db = SqlDatabase::in_memory().unwrap();
+        let other = SqlDatabase::in_memory().unwrap();
+        let a = register(&db).unwrap();
+        let b = register(&db).unwrap();
+        let c = register(&other).unwrap();
+        assert!(a.session_id() >= FIRST_SESSION_ID);
+        assert_ne!(a.session_id(), b.session_id());
+        let ids: Vec<i16> = sessions_of(&db).iter().map(|s| s.session_id).collect();
+        let mut expected = vec![a.session_id(), b.session_id()];
+        expected.sort_unstable();
+        assert_eq!(ids, expected);
+        assert_eq!(sessions_of(&other).len(), 1);
+        let freed = a.session_id();
+        drop(a);
+        assert_eq!(sessions_of(&db).len(), 1);
+        // Other tests register concurrently, so the freed id may be taken
+        // again by them; it is at least free for a moment.
+        assert!(sessions_of(&db).iter().all(|s| s.session_id != freed));
+        drop((b, c));
+        assert!(sessions_of(&db).is_empty());
+    }
+
+    #[test]
+    fn requests_are_shown_while_they_run() {
+        let db = SqlDatabase::in_memory().unwrap();
+        let handle = register(&db).unwrap();
+        handle.begin_request("A VERY LONG COMMAND NAME THAT GOES ON AND ON");
+        let info = &sessions_of(&db)[0];
+        let request = info.request.as_ref().unwrap();
+        assert_eq!(request.command.chars().count(), 32);
+        assert_eq!(info.last_request_start_ms, Some(request.start_ms));
+        handle.end_request();
+        let info = &sessions_of(&db)[0];
+        assert!(info.request.is_none());
+        assert!(info.last_request_end_ms.is_some());
+    }
+}

@@ -1,0 +1,211 @@
+//! `sys.columns` (every column of every user table) and `sys.types` (the
+//! system types hekla supports).
+
+use super::objects::user_tables;
+use super::shared::{
+    bit, int, not_null, nullable, nvarchar, or_null, smallint, sysname, text, tinyint,
+};
+use super::types::{describe, system_types, TypeInfo};
+use super::{Scope, SystemView, ViewColumn};
+use crate::session::SqlDatabase;
+use hekla_types::{DataType, SqlResult, Value};
+
+/// `system_type_id`, `user_type_id`, `max_length`, `precision`, `scale`
+/// and `collation_name`, which both views have.
+fn type_values(info: &TypeInfo) -> [Value; 6] {
+    [
+        tinyint(info.system_type_id),
+        int(info.user_type_id),
+        smallint(info.max_length),
+        tinyint(info.precision),
+        tinyint(info.scale),
+        or_null(info.collation, |c| text(c.name())),
+    ]
+}
+
+fn type_columns() -> [ViewColumn; 6] {
+    [
+        not_null("system_type_id", DataType::TinyInt),
+        not_null("user_type_id", DataType::Int),
+        not_null("max_length", DataType::SmallInt),
+        not_null("precision", DataType::TinyInt),
+        not_null("scale", DataType::TinyInt),
+        nullable("collation_name", sysname()),
+    ]
+}
+
+// ---- sys.columns ----------------------------------------------------------
+
+pub const COLUMNS: SystemView = SystemView {
+    schema: "sys",
+    name: "columns",
+    scope: Scope::Database,
+    columns: columns_columns,
+    rows: columns_rows,
+};
+
+fn columns_columns() -> Vec<ViewColumn> {
+    let mut columns = vec![
+        not_null("object_id", DataType::Int),
+        nullable("name", sysname()),
+        not_null("column_id", DataType::Int),
+    ];
+    columns.extend(type_columns());
+    columns.extend([
+        nullable("is_nullable", DataType::Bit),
+        nullable("is_ansi_padded", DataType::Bit),
+        nullable("is_rowguidcol", DataType::Bit),
+        nullable("is_identity", DataType::Bit),
+        nullable("is_computed", DataType::Bit),
+        nullable("is_filestream", DataType::Bit),
+        nullable("is_replicated", DataType::Bit),
+        nullable("is_non_sql_subscribed", DataType::Bit),
+        nullable("is_merge_published", DataType::Bit),
+        nullable("is_dts_replicated", DataType::Bit),
+        not_null("is_xml_document", DataType::Bit),
+        not_null("xml_collection_id", DataType::Int),
+        // NULL for a column with a default: see below.
+        nullable("default_object_id", DataType::Int),
+        not_null("rule_object_id", DataType::Int),
+        nullable("is_sparse", DataType::Bit),
+        nullable("is_column_set", DataType::Bit),
+        nullable("generated_always_type", DataType::TinyInt),
+        nullable("generated_always_type_desc", nvarchar(60)),
+        nullable("encryption_type", DataType::Int),
+        nullable("encryption_type_desc", nvarchar(64)),
+        nullable("encryption_algorithm_name", sysname()),
+        nullable("column_encryption_key_id", DataType::Int),
+        nullable("column_encryption_key_database_name", sysname()),
+        nullable("is_hidden", DataType::Bit),
+        not_null("is_masked", DataType::Bit),
+    ]);
+    columns
+}
+
+fn columns_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+    let mut rows = Vec::new();
+    for table in user_tables(db) {
+        for (ordinal, column) in table.columns.iter().enumerate() {
+            let mut row = vec![
+                int(table.object_id),
+                text(&column.name),
+                int(i32::try_from(ordinal + 1).unwrap_or(i32::MAX)),
+            ];
+            row.extend(type_values(&describe(&column.data_type)));
+            row.extend([
+                bit(column.nullable),
+                // Character and binary columns keep trailing spaces and
+                // zeros as ANSI_PADDING ON does; other types have no padding.
+                bit(is_padded(&column.data_type)),
+                // hekla refuses ROWGUIDCOL, IDENTITY, computed, FILESTREAM,
+                // sparse, encrypted, hidden and masked columns, xml and
+                // replication: SQL Server's values for a column without them.
+                bit(false),
+                bit(false),
+                bit(false),
+                bit(false),
+                bit(false),
+                bit(false),
+                bit(false),
+                bit(false),
+                bit(false),
+                int(0),
+                // A DEFAULT is a constraint object in SQL Server; hekla
+                // gives it no object id, so a column with a default says
+                // NULL (unknown) rather than 0, which means "no default".
+                if column.default.is_some() {
+                    Value::Null
+                } else {
+                    int(0)
+                },
+                int(0),
+                bit(false),
+                bit(false),
+                tinyint(0),
+                text("NOT_APPLICABLE"),
+                Value::Null,
+                Value::Null,
+                Value::Null,
+                Value::Null,
+                Value::Null,
+                bit(false),
+                bit(false),
+            ]);
+            rows.push(row);
+        }
+    }
+    Ok(rows)
+}
+
+fn is_padded(data_type: &DataType) -> bool {
+    matches!(
+        data_type,
+        DataType::Char { .. }
+            | DataType::VarChar { .. }
+            | DataType::NChar { .. }
+            | DataType::NVarChar { .. }
+            | DataType::Binary { .. }
+            | DataType::VarBinary { .. }
+    )
+}
+
+// ---- sys.types ------------------------------------------------------------
+
+pub const TYPES: SystemView = SystemView {
+    schema: "sys",
+    name: "types",
+    scope: Scope::Database,
+    columns: types_columns,
+    rows: types_rows,
+};
+
+pub(super) fn types_columns() -> Vec<ViewColumn> {
+    let mut columns = vec![not_null("name", sysname())];
+    columns.extend(type_columns());
+    // sys.types has schema_id and principal_id between user_type_id and
+    // max_length: put them where SQL Server does.
+    columns.insert(3, not_null("schema_id", DataType::Int));
+    columns.insert(4, nullable("principal_id", DataType::Int));
+    columns.extend([
+        nullable("is_nullable", DataType::Bit),
+        not_null("is_user_defined", DataType::Bit),
+        not_null("is_assembly_type", DataType::Bit),
+        not_null("default_object_id", DataType::Int),
+        not_null("rule_object_id", DataType::Int),
+        not_null("is_table_type", DataType::Bit),
+    ]);
+    columns
+}
+
+/// The system types live in the `sys` schema (schema_id 4 in SQL Server);
+/// hekla reports its own id for `sys`.
+fn types_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+    let sys_schema = db
+        .catalog()
+        .schema_id(crate::catalog::store::SYSTEM_SCHEMA)
+        .map_or(Value::Null, |id| int(super::objects::schema_id(id)));
+    Ok(system_types()
+        .into_iter()
+        .map(|ty| {
+            let [system_type_id, user_type_id, max_length, precision, scale, collation] =
+                type_values(&ty.info);
+            vec![
+                text(ty.info.name),
+                system_type_id,
+                user_type_id,
+                sys_schema.clone(),
+                Value::Null,
+                max_length,
+                precision,
+                scale,
+                collation,
+                bit(ty.nullable),
+                bit(false),
+                bit(false),
+                int(0),
+                int(0),
+                bit(false),
+            ]
+        })
+        .collect())
+}
