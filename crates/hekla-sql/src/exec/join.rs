@@ -3,63 +3,62 @@
 //! the missing side with NULLs for outer joins.
 
 use super::eval::Inputs;
-use super::run::{collect, holds, run as run_node, Emit};
+use super::hash_table::HashTable;
+use super::run::{for_each, holds, run as run_node, Emit};
+use crate::bind::expr::Scalar;
 use crate::plan::{Join, JoinKind, JoinMethod};
-use hekla_types::{encode_key, SortOrder, SqlResult, Value};
-use std::collections::HashMap;
+use hekla_types::{encode_key, DataType, SortOrder, SqlResult, Value};
 use std::ops::ControlFlow;
 
 pub fn run(join: &Join, params: &Inputs<'_>, emit: &mut Emit<'_>) -> SqlResult<ControlFlow<()>> {
     match &join.method {
         JoinMethod::Rescan => rescan(join, params, emit),
         JoinMethod::Spool => {
-            let inner = inner_rows(join, params)?;
-            let all: Vec<usize> = (0..inner.len()).collect();
-            matched_join(join, params, emit, &inner, |_| Some(&all))
+            let inner = build(join, params, None)?;
+            matched_join(join, params, emit, &inner, None)
         }
         JoinMethod::Hash {
             outer_keys,
             inner_keys,
         } => {
-            let inner = inner_rows(join, params)?;
-            let types: Vec<_> = inner_keys
+            let keys = Keys::new(inner_keys);
+            let inner = build(join, params, Some(&keys))?;
+            matched_join(join, params, emit, &inner, Some(&Keys::new(outer_keys)))
+        }
+    }
+}
+
+/// Join key expressions and how their values are encoded.
+struct Keys<'k> {
+    exprs: &'k [Scalar],
+    types: Vec<(DataType, SortOrder)>,
+}
+
+impl<'k> Keys<'k> {
+    fn new(exprs: &'k [Scalar]) -> Self {
+        Keys {
+            exprs,
+            types: exprs
                 .iter()
                 .map(|k| (k.data_type, SortOrder::Ascending))
-                .collect();
-            // Inner rows by key; a NULL key joins nothing.
-            let mut table: HashMap<Vec<u8>, Vec<usize>> = HashMap::new();
-            let offset = inner_offset(join, params);
-            let mut padded = vec![Value::Null; offset];
-            for (index, row) in inner.iter().enumerate() {
-                padded.truncate(offset);
-                padded.extend_from_slice(row);
-                let inputs = params.with_row(&padded);
-                let values = inner_keys
-                    .iter()
-                    .map(|k| k.eval(&inputs))
-                    .collect::<SqlResult<Vec<_>>>()?;
-                if values.iter().any(Value::is_null) {
-                    continue;
-                }
-                let mut encoded = Vec::new();
-                encode_key(&types, &values, &mut encoded)?;
-                table.entry(encoded).or_default().push(index);
-            }
-            let mut probe_key = Vec::new();
-            matched_join(join, params, emit, &inner, |outer_inputs| {
-                let values: Option<Vec<Value>> = outer_keys
-                    .iter()
-                    .map(|k| k.eval(outer_inputs).ok())
-                    .collect();
-                let values = values?;
-                if values.iter().any(Value::is_null) {
-                    return None;
-                }
-                probe_key.clear();
-                encode_key(&types, &values, &mut probe_key).ok()?;
-                table.get(&probe_key)
-            })
+                .collect(),
         }
+    }
+
+    /// The key of `row` encoded into `out`; false if a part is NULL (which
+    /// joins nothing).
+    fn encode(&self, row: &Inputs<'_>, out: &mut Vec<u8>) -> SqlResult<bool> {
+        let values = self
+            .exprs
+            .iter()
+            .map(|k| k.eval(row))
+            .collect::<SqlResult<Vec<_>>>()?;
+        if values.iter().any(Value::is_null) {
+            return Ok(false);
+        }
+        out.clear();
+        encode_key(&self.types, &values, out)?;
+        Ok(true)
     }
 }
 
@@ -69,16 +68,23 @@ fn inner_offset(join: &Join, params: &Inputs<'_>) -> usize {
     params.row.len() + join.outer_width
 }
 
-/// The inner side's own columns of each of its rows, read once (run after
-/// NULLs in place of the columns before it, which it cannot read).
-fn inner_rows(join: &Join, params: &Inputs<'_>) -> SqlResult<Vec<Vec<Value>>> {
+/// Reads the inner side once (after NULLs in place of the columns before
+/// it, which it cannot read), keeping each row's own columns, keyed by
+/// `keys` if given.
+fn build(join: &Join, params: &Inputs<'_>, keys: Option<&Keys>) -> SqlResult<HashTable> {
     let offset = inner_offset(join, params);
     let nulls = vec![Value::Null; offset];
-    let mut rows = collect(&join.inner, &params.with_row(&nulls))?;
-    for row in &mut rows {
-        row.drain(..offset);
-    }
-    Ok(rows)
+    let mut table = HashTable::new(join.inner_width);
+    let mut key = Vec::new();
+    for_each(&join.inner, &params.with_row(&nulls), &mut |row| {
+        let keyed = match keys {
+            Some(keys) => keys.encode(&params.with_row(row), &mut key)?,
+            None => false,
+        };
+        table.push(&row[offset..], keyed.then_some(&key[..]));
+        Ok(())
+    })?;
+    Ok(table)
 }
 
 /// Runs the inner side again for every outer row (index seeks and APPLY).
@@ -102,32 +108,46 @@ fn rescan(join: &Join, params: &Inputs<'_>, emit: &mut Emit<'_>) -> SqlResult<Co
     })
 }
 
-/// Loops over the candidates `candidates` finds in `inner` for each outer
-/// row; pads unmatched rows of either side as the join kind requires.
-fn matched_join<'c>(
+/// Joins each outer row with the inner rows `probe` finds (every row
+/// without keys); pads unmatched rows of either side as the kind requires.
+fn matched_join(
     join: &Join,
     params: &Inputs<'_>,
     emit: &mut Emit<'_>,
-    inner: &[Vec<Value>],
-    mut candidates: impl FnMut(&Inputs<'_>) -> Option<&'c Vec<usize>>,
+    inner: &HashTable,
+    probe: Option<&Keys>,
 ) -> SqlResult<ControlFlow<()>> {
     let mut inner_matched = vec![false; inner.len()];
     let mut joined = Vec::new();
+    let mut key = Vec::new();
     let flow = run_node(&join.outer, params, &mut |outer_row| {
         let mut matched = false;
-        let outer_inputs = params.with_row(outer_row);
-        if let Some(found) = candidates(&outer_inputs) {
-            for &index in found {
-                joined.clear();
-                joined.extend_from_slice(outer_row);
-                joined.extend_from_slice(&inner[index]);
-                if !holds(join.on.as_ref(), &params.with_row(&joined))? {
-                    continue;
+        let mut visit = |index: usize| -> SqlResult<ControlFlow<()>> {
+            joined.clear();
+            joined.extend_from_slice(outer_row);
+            joined.extend_from_slice(inner.row(index));
+            if !holds(join.on.as_ref(), &params.with_row(&joined))? {
+                return Ok(ControlFlow::Continue(()));
+            }
+            matched = true;
+            inner_matched[index] = true;
+            emit(&joined)
+        };
+        match probe {
+            None => {
+                for index in 0..inner.len() {
+                    if visit(index)?.is_break() {
+                        return Ok(ControlFlow::Break(()));
+                    }
                 }
-                matched = true;
-                inner_matched[index] = true;
-                if emit(&joined)?.is_break() {
-                    return Ok(ControlFlow::Break(()));
+            }
+            Some(keys) => {
+                if keys.encode(&params.with_row(outer_row), &mut key)? {
+                    for index in inner.matches(&key) {
+                        if visit(index)?.is_break() {
+                            return Ok(ControlFlow::Break(()));
+                        }
+                    }
                 }
             }
         }
@@ -140,10 +160,10 @@ fn matched_join<'c>(
         return Ok(flow);
     }
     if matches!(join.kind, JoinKind::Right | JoinKind::Full) {
-        for (row, _) in inner.iter().zip(&inner_matched).filter(|(_, m)| !**m) {
+        for index in (0..inner.len()).filter(|&i| !inner_matched[i]) {
             let mut padded = params.row.to_vec();
             padded.resize(inner_offset(join, params), Value::Null);
-            padded.extend_from_slice(row);
+            padded.extend_from_slice(inner.row(index));
             if emit(&padded)?.is_break() {
                 return Ok(ControlFlow::Break(()));
             }

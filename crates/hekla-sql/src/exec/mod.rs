@@ -5,6 +5,7 @@ pub mod aggregate;
 pub mod context;
 pub mod eval;
 pub mod functions;
+pub mod hash_table;
 pub mod insert;
 pub mod join;
 pub mod modify;

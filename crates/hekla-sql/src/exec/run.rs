@@ -6,9 +6,10 @@
 
 use super::aggregate::Groups;
 use super::eval::Inputs;
+use crate::bind::aggregate::{AggregateCall, AggregateFunction, Grouping};
 use crate::bind::expr::Predicate;
 use crate::plan::{Node, SetOperation, TableRead};
-use hekla_types::{encode_key, DataType, SortOrder, SqlResult, Value};
+use hekla_types::{encode_key, DataType, SortOrder, SqlError, SqlResult, Value};
 use std::cmp::Ordering;
 use std::collections::HashSet;
 use std::ops::ControlFlow;
@@ -80,6 +81,9 @@ pub fn run(node: &Node, params: &Inputs<'_>, emit: &mut Emit<'_>) -> SqlResult<C
         }
         Node::Join(join) => super::join::run(join, params, emit),
         Node::Aggregate { input, grouping } => {
+            if let Some(row) = count_only(input, grouping, params)? {
+                return emit(&row);
+            }
             let mut groups = Groups::new(grouping);
             for_each(input, params, &mut |row| groups.add(&params.with_row(row)))?;
             emit_all(groups.finish()?, emit)
@@ -224,6 +228,53 @@ fn table(read: &TableRead, params: &Inputs<'_>, emit: &mut Emit<'_>) -> SqlResul
         }
     })?;
     outcome
+}
+
+/// `SELECT COUNT(*) FROM t` (any number of COUNT(*) / COUNT_BIG(*), no
+/// GROUP BY, no WHERE): counts the visible rows without decoding them.
+/// None when the query is anything else.
+fn count_only(
+    input: &Node,
+    grouping: &Grouping,
+    params: &Inputs<'_>,
+) -> SqlResult<Option<Vec<Value>>> {
+    let Node::Table(read) = input else {
+        return Ok(None);
+    };
+    let counts_rows = |call: &AggregateCall| {
+        call.argument.is_none()
+            && matches!(
+                call.function,
+                AggregateFunction::Count | AggregateFunction::CountBig
+            )
+    };
+    if !grouping.keys.is_empty()
+        || read.filter.is_some()
+        || !grouping
+            .aggregates
+            .iter()
+            .all(|(_, call)| counts_rows(call))
+    {
+        return Ok(None);
+    }
+    let mut count: i64 = 0;
+    let mut tx = params.context.transaction()?;
+    read.path.read(&mut tx, &read.table, params, |_| {
+        count += 1;
+        ControlFlow::Continue(())
+    })?;
+    drop(tx);
+    let row = grouping
+        .aggregates
+        .iter()
+        .map(|(_, call)| match call.function {
+            AggregateFunction::CountBig => Ok(Value::BigInt(count)),
+            _ => i32::try_from(count)
+                .map(Value::Int)
+                .map_err(|_| SqlError::arithmetic_overflow("expression", "int")),
+        })
+        .collect::<SqlResult<Vec<Value>>>()?;
+    Ok(Some(row))
 }
 
 /// OFFSET `skip` rows, then at most `limit`; stops its input once full.

@@ -451,12 +451,16 @@ fn join_node(join: JoinTree, used: &[bool]) -> Node {
     let apply = matches!(join.kind, K::CrossApply | K::OuterApply);
     let outer_range = join.left.range();
     let outer = finish(join.left, used);
-    let on = Predicate::all(join.conditions.clone());
-    let (inner, method) = if apply {
-        (finish(join.right, used), JoinMethod::Rescan)
+    let (inner, method, residual) = if apply {
+        (
+            finish(join.right, used),
+            JoinMethod::Rescan,
+            join.conditions,
+        )
     } else {
-        choose_method(join.right, &join.conditions, kind, outer_range, used)
+        choose_method(join.right, join.conditions, kind, outer_range, used)
     };
+    let on = Predicate::all(residual);
     Node::Join(Box::new(Join {
         outer,
         inner,
@@ -469,14 +473,16 @@ fn join_node(join: JoinTree, used: &[bool]) -> Node {
 }
 
 /// Index nested loops if the conditions fix an index key of an inner
-/// table, else a hash join on equalities, else a spool.
+/// table, else a hash join on equalities, else a spool; with the
+/// conditions still to test on each joined row (a hash join's key
+/// equalities hold already: equal encodings are equal values).
 fn choose_method(
     right: FromTree,
-    conditions: &[Predicate],
+    conditions: Vec<Predicate>,
     kind: JoinKind,
     outer_range: Range<usize>,
     used: &[bool],
-) -> (Node, JoinMethod) {
+) -> (Node, JoinMethod, Vec<Predicate>) {
     let inner_range = right.range();
     let right = match right {
         FromTree::Leaf(Leaf {
@@ -489,7 +495,7 @@ fn choose_method(
             let filter = Predicate::all(own);
             if matches!(path, AccessPath::Seek { .. }) {
                 let node = table_read(table, shown, path, filter, range, used);
-                return (node, JoinMethod::Rescan);
+                return (node, JoinMethod::Rescan, conditions);
             }
             let scan = table_read(table, shown, AccessPath::Scan, None, range.clone(), used);
             match filter {
@@ -507,20 +513,24 @@ fn choose_method(
         }
         other => finish(other, used),
     };
-    let (outer_keys, inner_keys): (Vec<Scalar>, Vec<Scalar>) = conditions
-        .iter()
-        .filter_map(|condition| equi_key(condition, &outer_range, &inner_range))
-        .unzip();
+    let (mut outer_keys, mut inner_keys, mut residual) = (Vec::new(), Vec::new(), Vec::new());
+    for condition in conditions {
+        match equi_key(&condition, &outer_range, &inner_range) {
+            Some((outer, inner)) => {
+                outer_keys.push(outer);
+                inner_keys.push(inner);
+            }
+            None => residual.push(condition),
+        }
+    }
     if outer_keys.is_empty() {
-        (right, JoinMethod::Spool)
+        (right, JoinMethod::Spool, residual)
     } else {
-        (
-            right,
-            JoinMethod::Hash {
-                outer_keys,
-                inner_keys,
-            },
-        )
+        let method = JoinMethod::Hash {
+            outer_keys,
+            inner_keys,
+        };
+        (right, method, residual)
     }
 }
 

@@ -7,7 +7,7 @@
 use super::SortKey;
 use crate::ast::{self, ExprKind, FrameBound, FrameUnits};
 use crate::bind::aggregate::{bind_call, children, AggregateCall};
-use crate::bind::expr::{Binder, Reads, Scalar, ScalarKind};
+use crate::bind::expr::{Binder, Leaf, Reads, Scalar, ScalarKind};
 use hekla_types::{DataType, SqlError, SqlResult};
 
 #[derive(Debug, Default)]
@@ -80,10 +80,13 @@ impl WindowCall {
     }
 }
 
+/// True if `scalar` has one value for the whole statement: it reads no
+/// column of any row (variables and uncorrelated subqueries are fixed
+/// while a statement runs), like `(SELECT NULL)`.
 fn is_constant(scalar: &Scalar) -> bool {
-    let mut reads = false;
-    scalar.leaves(&mut |_| reads = true);
-    !reads && !matches!(scalar.kind, ScalarKind::Variable(_))
+    let mut reads_rows = false;
+    scalar.leaves(&mut |leaf| reads_rows |= leaf != Leaf::Subquery);
+    !reads_rows
 }
 
 impl WindowSet {

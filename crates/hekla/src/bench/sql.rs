@@ -1,8 +1,11 @@
 //! `hekla bench sql`: statements/s through the embedded SQL session (parse,
 //! bind, plan, run; results to a sink that counts them), one thread, in
-//! memory: a point SELECT by hash key, a single-row UPDATE by key, and a
-//! 5-row INSERT. The issue's COUNT(*) and three-table join figures come
-//! with hash joins and the larger data sets.
+//! memory: a point SELECT by hash key, a single-row UPDATE by key, a 5-row
+//! INSERT; then the seeds' analytic queries: `SELECT COUNT(*)` over the
+//! 5,000,000-row Sales.SalesOrderDetailMedium of `003_*.txt`, and the
+//! SMALL/MEDIUM/LARGE three-table join of `001_*.txt`, each loaded the way
+//! the articles load them (INSERT ... SELECT TOP (n) ROW_NUMBER() OVER
+//! (ORDER BY (SELECT NULL)) FROM master..spt_values cross joins).
 
 use super::report::Report;
 use clap::Args;
@@ -18,6 +21,16 @@ pub struct SqlBenchArgs {
     /// Seconds each workload runs for.
     #[arg(long, default_value_t = 3.0)]
     seconds: f64,
+    /// Rows of the COUNT(*) table (the article's 5,000,000).
+    #[arg(long, default_value_t = 5_000_000)]
+    count_rows: u64,
+    /// Rows of the join's LARGE table (the article's 8,000,000; MEDIUM
+    /// has 3/40 as many and SMALL 100).
+    #[arg(long, default_value_t = 8_000_000)]
+    large_rows: u64,
+    /// Times each analytic query runs (the best and the median are shown).
+    #[arg(long, default_value_t = 5)]
+    repeat: u32,
     /// A short run for smoke tests.
     #[arg(long)]
     quick: bool,
@@ -110,8 +123,141 @@ pub fn run(args: SqlBenchArgs) -> Result<(), String> {
         )
     })?;
     report.add("insert_5_rows_per_s", insert, "stmt/s");
+    let (count_rows, large_rows) = if args.quick {
+        (20_000, 20_000)
+    } else {
+        (args.count_rows, args.large_rows)
+    };
+    let repeat = if args.quick { 1 } else { args.repeat };
+    count_star(&mut session, &mut report, count_rows, repeat)?;
+    three_table_join(&mut session, &mut report, large_rows, repeat)?;
     report.finish();
     Ok(())
+}
+
+/// The row generator of the seeds: numbers 1..=n from spt_values.
+fn numbers(n: u64) -> String {
+    format!(
+        "SELECT TOP ({n}) ROW_NUMBER() OVER (ORDER BY (SELECT NULL)) AS RN
+         FROM master..spt_values t1 CROSS JOIN master..spt_values t2
+         CROSS JOIN master..spt_values t3"
+    )
+}
+
+/// `003_*.txt`: COUNT(*) over Sales.SalesOrderDetailMedium.
+fn count_star(
+    session: &mut Session,
+    report: &mut Report,
+    rows: u64,
+    repeat: u32,
+) -> Result<(), String> {
+    execute(
+        session,
+        &format!(
+            "CREATE SCHEMA Sales
+             CREATE TABLE Sales.SalesOrderDetailMedium (
+                 SalesOrderID int NOT NULL, SalesOrderDetailID int NOT NULL,
+                 CarrierTrackingNumber nvarchar(25) NULL, OrderQty smallint NOT NULL,
+                 ProductID int NOT NULL, UnitPrice money NOT NULL,
+                 INDEX IX HASH (SalesOrderID, SalesOrderDetailID) WITH (BUCKET_COUNT = {rows})
+             ) WITH (MEMORY_OPTIMIZED = ON, DURABILITY = SCHEMA_ONLY)"
+        ),
+    )?;
+    report.section(&format!("COUNT(*) over {rows} rows (003)"));
+    let start = Instant::now();
+    execute(
+        session,
+        &format!(
+            "INSERT Sales.SalesOrderDetailMedium
+             SELECT 43659 + RN / 4, RN, N'4911-403C-98', RN % 10 + 1, 700 + RN % 300, 20.5
+             FROM ({}) AS q",
+            numbers(rows)
+        ),
+    )?;
+    report.add(
+        "count_table_load_rows_per_s",
+        rows as f64 / start.elapsed().as_secs_f64(),
+        "rows/s",
+    );
+    let times = timed(
+        session,
+        "SELECT COUNT(*) FROM Sales.SalesOrderDetailMedium",
+        repeat,
+        1,
+    )?;
+    report_times(report, "count_star", &times);
+    execute(session, "DROP TABLE Sales.SalesOrderDetailMedium")?;
+    Ok(())
+}
+
+/// `001_*.txt`: SMALL (100 rows) ⋈ LARGE ⋈ MEDIUM at MAXDOP 1. hekla
+/// creates LARGE's two indexes with the table (it has no CREATE INDEX on
+/// a loaded table yet).
+fn three_table_join(
+    session: &mut Session,
+    report: &mut Report,
+    large: u64,
+    repeat: u32,
+) -> Result<(), String> {
+    let medium = large * 3 / 40;
+    report.section(&format!(
+        "three-table join (001): SMALL 100, MEDIUM {medium}, LARGE {large} rows"
+    ));
+    let start = Instant::now();
+    execute(
+        session,
+        &format!(
+            "CREATE TABLE dbo.SMALL (ID_U NUMERIC(18, 0))
+             INSERT INTO dbo.SMALL WITH (TABLOCK) SELECT TOP (100) 5 * RN FROM ({small}) AS q
+             CREATE TABLE dbo.MEDIUM (ID_A NUMERIC(18, 0))
+             INSERT INTO dbo.MEDIUM WITH (TABLOCK) SELECT RN FROM ({medium}) AS q
+             CREATE TABLE dbo.LARGE (
+                 ID_A NUMERIC(18, 0), ID_U NUMERIC(18, 0), FILLER VARCHAR(100),
+                 INDEX IA NONCLUSTERED (ID_A), INDEX IU NONCLUSTERED (ID_U))
+             INSERT INTO dbo.LARGE WITH (TABLOCK)
+             SELECT 2 * (RN / 4), RN % 500, '{filler}' FROM ({large}) AS q",
+            small = numbers(100),
+            medium = numbers(medium),
+            large = numbers(large),
+            filler = "Z".repeat(100),
+        ),
+    )?;
+    report.add("join_tables_load_s", start.elapsed().as_secs_f64(), "s");
+    let query = "SELECT LARGE.ID_U
+                 FROM dbo.SMALL
+                 INNER JOIN dbo.LARGE ON SMALL.ID_U = LARGE.ID_U
+                 INNER JOIN dbo.MEDIUM ON LARGE.ID_A = MEDIUM.ID_A
+                 OPTION (MAXDOP 1)";
+    let rows = execute(session, query)?;
+    report.add("join_result_rows", rows as f64, "rows");
+    let times = timed(session, query, repeat, rows)?;
+    report_times(report, "three_table_join", &times);
+    execute(
+        session,
+        "DROP TABLE dbo.SMALL DROP TABLE dbo.MEDIUM DROP TABLE dbo.LARGE",
+    )?;
+    Ok(())
+}
+
+/// Runs `query` `repeat` times, checking it returns `rows` rows each time;
+/// the elapsed times, sorted.
+fn timed(session: &mut Session, query: &str, repeat: u32, rows: u64) -> Result<Vec<f64>, String> {
+    let mut times = Vec::new();
+    for _ in 0..repeat.max(1) {
+        let start = Instant::now();
+        let got = execute(session, query)?;
+        times.push(start.elapsed().as_secs_f64() * 1000.0);
+        if got != rows {
+            return Err(format!("{query}\nreturned {got} rows, expected {rows}"));
+        }
+    }
+    times.sort_by(f64::total_cmp);
+    Ok(times)
+}
+
+fn report_times(report: &mut Report, name: &str, times: &[f64]) {
+    report.add(format!("{name}_best_ms"), times[0], "ms");
+    report.add(format!("{name}_median_ms"), times[times.len() / 2], "ms");
 }
 
 fn execute(session: &mut Session, batch: &str) -> Result<u64, String> {
