@@ -3,11 +3,15 @@
 # a point SELECT by key, a single-row UPDATE by key, a 5-row INSERT, one
 # client. PostgreSQL gets each statement as text (pgbench -M simple), as
 # hekla's session does, over a Unix socket, with durability off (hekla's
-# table is SCHEMA_ONLY). Usage: bench/sql_vs_postgres.sh [ROWS] [SECONDS]
+# table is SCHEMA_ONLY). Then the analytic queries: COUNT(*) over 5,000,000
+# rows (003) and the SMALL/MEDIUM/LARGE join (001), best of REPEAT runs,
+# PostgreSQL without parallel workers (the articles' MAXDOP 1), timed by
+# psql's \timing. Usage: bench/sql_vs_postgres.sh [ROWS] [SECONDS] [REPEAT]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROWS=${1:-100000}
 SECONDS_EACH=${2:-5}
+REPEAT=${3:-5}
 PGBIN=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
 WORK=$(mktemp -d /tmp/hekla-pg.XXXXXX)
 chmod 777 "$WORK"
@@ -17,7 +21,7 @@ cleanup() { as_pg "$PGBIN/pg_ctl -D $WORK/data -m immediate stop" >/dev/null 2>&
 trap cleanup EXIT
 
 cargo build --release --quiet -p hekla
-HEKLA=$(./target/release/hekla bench sql --rows "$ROWS" --seconds "$SECONDS_EACH" --json)
+HEKLA=$(./target/release/hekla bench sql --rows "$ROWS" --seconds "$SECONDS_EACH" --repeat "$REPEAT" --json)
 
 as_pg "$PGBIN/initdb -D $WORK/data -A trust -U postgres" >/dev/null
 as_pg "$PGBIN/pg_ctl -D $WORK/data -l $WORK/log -w -o \"-p $PORT -k $WORK -c listen_addresses='' \
@@ -43,11 +47,40 @@ chmod 644 "$WORK"/*.sql
 tps() { as_pg "$PGBENCH -f $WORK/$1.sql" | awk '/^tps/ { print $3; exit }'; }
 PG_SELECT=$(tps select); PG_UPDATE=$(tps update); PG_INSERT=$(tps insert)
 
-python3 - "$HEKLA" "$PG_SELECT" "$PG_UPDATE" "$PG_INSERT" <<'PY'
+# The analytic queries' tables, loaded as the articles load them.
+as_pg "$PSQL" <<SQL
+CREATE TABLE sales_order_detail_medium (SalesOrderID int NOT NULL, SalesOrderDetailID int NOT NULL,
+  CarrierTrackingNumber varchar(25), OrderQty smallint NOT NULL, ProductID int NOT NULL, UnitPrice money NOT NULL);
+INSERT INTO sales_order_detail_medium SELECT 43659 + g / 4, g, '4911-403C-98', g % 10 + 1, 700 + g % 300, 20.5
+  FROM generate_series(1, 5000000) g;
+CREATE INDEX ix ON sales_order_detail_medium USING hash (SalesOrderID);
+CREATE TABLE small (id_u numeric(18, 0));
+INSERT INTO small SELECT 5 * g FROM generate_series(1, 100) g;
+CREATE TABLE medium (id_a numeric(18, 0));
+INSERT INTO medium SELECT g FROM generate_series(1, 600000) g;
+CREATE TABLE large (id_a numeric(18, 0), id_u numeric(18, 0), filler varchar(100));
+INSERT INTO large SELECT 2 * (g / 4), g % 500, repeat('Z', 100) FROM generate_series(1, 8000000) g;
+CREATE INDEX ia ON large (id_a);
+CREATE INDEX iu ON large (id_u);
+VACUUM ANALYZE;
+SQL
+best_ms() {
+  for _ in $(seq "$REPEAT"); do echo "$1"; done > "$WORK/query.sql"
+  chmod 644 "$WORK/query.sql"
+  as_pg "$PSQL -c 'SET max_parallel_workers_per_gather = 0' -c '\\timing on' -f $WORK/query.sql" \
+    | awk '/^Time:/ { print $2 }' | sort -n | head -1
+}
+PG_COUNT=$(best_ms "SELECT count(*) FROM sales_order_detail_medium;")
+PG_JOIN=$(best_ms "SELECT large.id_u FROM small JOIN large ON small.id_u = large.id_u JOIN medium ON large.id_a = medium.id_a;")
+
+python3 - "$HEKLA" "$PG_SELECT" "$PG_UPDATE" "$PG_INSERT" "$PG_COUNT" "$PG_JOIN" <<'PY'
 import json, sys
 hekla = {r["name"]: r["value"] for r in json.loads(sys.argv[1])["results"]}
 pg = dict(zip(["point_select_per_s", "update_by_key_per_s", "insert_5_rows_per_s"], map(float, sys.argv[2:5])))
 print(f"{'statement':<24} {'hekla':>12} {'PostgreSQL':>12} {'ratio':>7}")
 for name, value in pg.items():
     print(f"{name:<24} {hekla[name]:>12,.0f} {value:>12,.0f} {hekla[name] / value:>6.1f}x")
+print(f"{'query (best ms)':<24} {'hekla':>12} {'PostgreSQL':>12} {'ratio':>7}")
+for name, value in zip(["count_star_best_ms", "three_table_join_best_ms"], map(float, sys.argv[5:7])):
+    print(f"{name:<24} {hekla[name]:>12,.1f} {value:>12,.1f} {value / hekla[name]:>6.1f}x")
 PY

@@ -54,7 +54,11 @@ pub fn encode_key_prefix(
         return Err(column_count_mismatch());
     }
     let start = out.len();
-    let mut scratch = Vec::new();
+    // One scratch buffer per thread: keys are encoded per row in joins,
+    // grouping and DISTINCT, and a fresh buffer each time showed up as
+    // allocator traffic.
+    let mut scratch = SCRATCH.with(|cell| cell.take());
+    let mut outcome = Ok(());
     for ((ty, order), value) in columns.iter().zip(values) {
         if value.is_null() {
             append_column(ty, *order, None, out);
@@ -63,11 +67,17 @@ pub fn encode_key_prefix(
         scratch.clear();
         if let Err(e) = ty.encode(value, &mut scratch) {
             out.truncate(start);
-            return Err(e);
+            outcome = Err(e);
+            break;
         }
         append_column(ty, *order, Some(&scratch), out);
     }
-    Ok(())
+    SCRATCH.with(|cell| cell.set(scratch));
+    outcome
+}
+
+thread_local! {
+    static SCRATCH: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
 /// Encodes a key from stored forms ([`DataType::encode`]'s output, None for

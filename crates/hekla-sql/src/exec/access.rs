@@ -84,6 +84,30 @@ impl AccessPath {
 }
 
 impl AccessPath {
+    /// True if every row this path returns satisfies `condition` because
+    /// it is one of the equalities the seek key was made from (so a join
+    /// need not test it again). `offset` is where `table`'s columns start.
+    pub fn covers(&self, condition: &Predicate, table: &TableMeta, offset: usize) -> bool {
+        let AccessPath::Seek { index, key } = self else {
+            return false;
+        };
+        let Predicate::Compare {
+            op: CompareOp::Eq,
+            left,
+            right,
+            ..
+        } = condition
+        else {
+            return false;
+        };
+        let key_columns = table.indexes[*index].columns.iter();
+        key_columns.zip(key).any(|(&(column, _), value)| {
+            let is_column =
+                |s: &Scalar| matches!(s.kind, ScalarKind::Column(c) if c == offset + column);
+            (is_column(left) && right == value) || (is_column(right) && left == value)
+        })
+    }
+
     /// The operator as SHOWPLAN_TEXT names it.
     /// `filter` is the WHERE clause as written, applied to every row read.
     pub fn describe(&self, db: &SqlDatabase, table: &TableMeta, filter: Option<&str>) -> String {

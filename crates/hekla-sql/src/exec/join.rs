@@ -48,16 +48,18 @@ impl<'k> Keys<'k> {
     /// The key of `row` encoded into `out`; false if a part is NULL (which
     /// joins nothing).
     fn encode(&self, row: &Inputs<'_>, out: &mut Vec<u8>) -> SqlResult<bool> {
-        let values = self
-            .exprs
-            .iter()
-            .map(|k| k.eval(row))
-            .collect::<SqlResult<Vec<_>>>()?;
-        if values.iter().any(Value::is_null) {
-            return Ok(false);
-        }
         out.clear();
-        encode_key(&self.types, &values, out)?;
+        for (expr, column) in self.exprs.iter().zip(&self.types) {
+            let value = expr.eval(row)?;
+            if value.is_null() {
+                return Ok(false);
+            }
+            encode_key(
+                std::slice::from_ref(column),
+                std::slice::from_ref(&value),
+                out,
+            )?;
+        }
         Ok(true)
     }
 }

@@ -494,8 +494,12 @@ fn choose_method(
             let path = AccessPath::choose(&table, range.start, Predicate::all(seek_on).as_ref());
             let filter = Predicate::all(own);
             if matches!(path, AccessPath::Seek { .. }) {
+                let residual = conditions
+                    .into_iter()
+                    .filter(|c| !path.covers(c, &table, range.start))
+                    .collect();
                 let node = table_read(table, shown, path, filter, range, used);
-                return (node, JoinMethod::Rescan, conditions);
+                return (node, JoinMethod::Rescan, residual);
             }
             let scan = table_read(table, shown, AccessPath::Scan, None, range.clone(), used);
             match filter {
