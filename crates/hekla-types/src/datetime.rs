@@ -4,6 +4,7 @@
 //! Server does, and text goes through the `parse` module (literals) and the `format` module
 //! (SQL Server's default output formats).
 
+mod calendar;
 mod civil;
 mod format;
 pub(crate) mod parse;

@@ -368,12 +368,14 @@ fn scalar(s: &Scalar, names: &[String], p: &Printer) -> String {
             scalar(operand, names, p)
         ),
         ScalarKind::Builtin { function, args } => {
-            let args: Vec<String> = args.iter().map(|a| scalar(a, names, p)).collect();
-            format!(
-                "{}({})",
-                format!("{function:?}").to_lowercase(),
-                args.join(",")
-            )
+            let part = function
+                .datepart()
+                .map(|part| format!("{part:?}").to_lowercase());
+            let args: Vec<String> = part
+                .into_iter()
+                .chain(args.iter().map(|a| scalar(a, names, p)))
+                .collect();
+            format!("{}({})", function.name(), args.join(","))
         }
         ScalarKind::Case { .. } => "CASE WHEN ... END".to_string(),
         ScalarKind::Subquery(_) => "(subquery)".to_string(),

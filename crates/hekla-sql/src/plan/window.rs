@@ -82,11 +82,33 @@ impl WindowCall {
 
 /// True if `scalar` has one value for the whole statement: it reads no
 /// column of any row (variables and uncorrelated subqueries are fixed
-/// while a statement runs), like `(SELECT NULL)`.
+/// while a statement runs), like `(SELECT NULL)`, and calls nothing that
+/// answers differently each time (`ORDER BY NEWID()` shuffles).
 fn is_constant(scalar: &Scalar) -> bool {
     let mut reads_rows = false;
     scalar.leaves(&mut |leaf| reads_rows |= leaf != Leaf::Subquery);
-    !reads_rows
+    !reads_rows && !calls_nondeterministic(scalar)
+}
+
+fn calls_nondeterministic(scalar: &Scalar) -> bool {
+    match &scalar.kind {
+        ScalarKind::Builtin { function, args } => {
+            function.is_nondeterministic() || args.iter().any(calls_nondeterministic)
+        }
+        ScalarKind::Arithmetic { left, right, .. } | ScalarKind::Concat(left, right) => {
+            calls_nondeterministic(left) || calls_nondeterministic(right)
+        }
+        ScalarKind::Negate(operand)
+        | ScalarKind::BitNot(operand)
+        | ScalarKind::Convert { operand, .. } => calls_nondeterministic(operand),
+        ScalarKind::Case { whens, otherwise } => {
+            whens
+                .iter()
+                .any(|(_, result)| calls_nondeterministic(result))
+                || calls_nondeterministic(otherwise)
+        }
+        _ => false,
+    }
 }
 
 impl WindowSet {
