@@ -114,6 +114,16 @@ impl SqlDatabase {
         self.catalog.read().expect("catalog lock")
     }
 
+    /// The catalog, for DDL to change.
+    pub(crate) fn catalog_mut(&self) -> std::sync::RwLockWriteGuard<'_, Catalog> {
+        self.catalog.write().expect("catalog lock")
+    }
+
+    /// Where object definitions are stored.
+    pub(crate) fn object_store(&self) -> &ObjectStore {
+        &self.store
+    }
+
     /// A new session; Msg 17809 when every session id is taken.
     pub fn session(self: &Arc<Self>) -> SqlResult<Session> {
         Ok(Session {
@@ -227,6 +237,19 @@ impl Session {
                 for name in names {
                     self.drop_table(name, *if_exists)?;
                 }
+                Ok(None)
+            }
+            StatementKind::CreateSequence(create) => {
+                crate::catalog::sequence::create(&self.db, create, text)?;
+                Ok(None)
+            }
+            StatementKind::Drop {
+                object_type: ast::DropType::Sequence,
+                if_exists,
+                names,
+                ..
+            } => {
+                crate::catalog::sequence::drop(&self.db, names, *if_exists)?;
                 Ok(None)
             }
             StatementKind::SetOption { options, value } => self.set_option(options, value),
@@ -347,6 +370,7 @@ impl Session {
                 ),
             ));
         };
+        crate::exec::constraints::prepare_drop(&catalog, &table, name)?;
         let mut tx = self.db.engine.begin(IsolationLevel::Snapshot)?;
         self.db.store.delete(&mut tx, table.object_id)?;
         tx.commit()?;

@@ -66,7 +66,7 @@ impl Reads for Scalar {
                 depth: *depth,
                 index: *index,
             }),
-            ScalarKind::Constant(_) | ScalarKind::Variable(_) => {}
+            ScalarKind::Constant(_) | ScalarKind::Variable(_) | ScalarKind::NextValue(_) => {}
             ScalarKind::Arithmetic { left, right, .. } | ScalarKind::Concat(left, right) => {
                 left.leaves(visit);
                 right.leaves(visit);
@@ -130,6 +130,32 @@ pub enum ScalarKind {
         whens: Vec<(Predicate, Scalar)>,
         otherwise: Box<Scalar>,
     },
+    /// `NEXT VALUE FOR sequence`: a new value each time it is evaluated.
+    NextValue(crate::catalog::sequence::SequenceRef),
+}
+
+impl Scalar {
+    /// Whether the expression takes values from the sequence with
+    /// `object_id` (a DEFAULT that keeps DROP SEQUENCE from running).
+    pub fn uses_sequence(&self, object_id: i32) -> bool {
+        match &self.kind {
+            ScalarKind::NextValue(sequence) => sequence.0.object_id == object_id,
+            ScalarKind::Arithmetic { left, right, .. } | ScalarKind::Concat(left, right) => {
+                left.uses_sequence(object_id) || right.uses_sequence(object_id)
+            }
+            ScalarKind::Negate(operand)
+            | ScalarKind::BitNot(operand)
+            | ScalarKind::Convert { operand, .. } => operand.uses_sequence(object_id),
+            ScalarKind::Builtin { args, .. } => args.iter().any(|a| a.uses_sequence(object_id)),
+            ScalarKind::Case { whens, otherwise } => {
+                whens
+                    .iter()
+                    .any(|(_, result)| result.uses_sequence(object_id))
+                    || otherwise.uses_sequence(object_id)
+            }
+            _ => false,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -316,6 +342,9 @@ pub struct Binder<'a> {
     pub outer: Option<&'a Binder<'a>>,
     /// Plans subqueries; None where SQL Server allows none (DEFAULT).
     pub planner: Option<&'a crate::plan::Planner<'a>>,
+    /// Where `NEXT VALUE FOR` finds sequences when there is no planner
+    /// (a DEFAULT bound while the catalog is being changed or loaded).
+    pub catalog: Option<&'a crate::catalog::Catalog>,
 }
 
 impl<'a> Binder<'a> {
@@ -329,6 +358,7 @@ impl<'a> Binder<'a> {
             windows: None,
             outer: None,
             planner: None,
+            catalog: None,
         }
     }
 
@@ -406,6 +436,7 @@ impl<'a> Binder<'a> {
                 })
             }
             ExprKind::Function(call) => self.function(call),
+            ExprKind::NextValueFor(name) => self.next_value_for(name),
             _ if is_predicate(expr) => Err(SqlError::new(
                 4145,
                 15,
@@ -684,6 +715,60 @@ impl<'a> Binder<'a> {
             None => value,
         };
         implicit(combined, stored_type)
+    }
+
+    /// `NEXT VALUE FOR name`: Msg 208 for no such object, 11726 for one
+    /// that is not a sequence, 11719 where SQL Server allows none (CHECK
+    /// constraints, subqueries).
+    fn next_value_for(&self, name: &ast::ObjectName) -> SqlResult<Scalar> {
+        if self.outer.is_some() || (self.planner.is_none() && self.catalog.is_none()) {
+            return Err(SqlError::new(
+                11719,
+                15,
+                1,
+                "NEXT VALUE FOR function is not allowed in check constraints, default objects, computed columns, views, user-defined functions, user-defined aggregates, user-defined table types, sub-queries, common table expressions, derived tables or return statements.",
+            ));
+        }
+        let find = |catalog: &crate::catalog::Catalog| {
+            if name.database().is_some() {
+                return Err(None);
+            }
+            let schema = name.schema().map_or("dbo", |s| s.value.as_str());
+            let schema_id = catalog.schema_id(schema).ok_or(None)?;
+            if let Some(sequence) = catalog.sequence(schema_id, &name.name().value) {
+                return Ok(std::sync::Arc::clone(sequence));
+            }
+            if catalog.table(schema_id, &name.name().value).is_some() {
+                return Err(Some(format!("{schema}.{}", name.name().value)));
+            }
+            Err(None)
+        };
+        let found = match (self.catalog, self.planner) {
+            (Some(catalog), _) => find(catalog),
+            (None, Some(planner)) => find(&planner.db.catalog()),
+            (None, None) => unreachable!("refused above"),
+        };
+        match found {
+            Ok(sequence) => Ok(Scalar {
+                data_type: sequence.data_type,
+                kind: ScalarKind::NextValue(crate::catalog::sequence::SequenceRef(sequence)),
+            }),
+            Err(Some(other)) => Err(SqlError::new(
+                11726,
+                16,
+                1,
+                format!("Object '{other}' is not a sequence object."),
+            )),
+            Err(None) => Err(SqlError::new(
+                208,
+                16,
+                1,
+                format!(
+                    "Invalid object name '{}'.",
+                    crate::catalog::sequence::written(name)
+                ),
+            )),
+        }
     }
 
     /// A constant integer argument (a CONVERT style).

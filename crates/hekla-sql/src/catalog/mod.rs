@@ -3,11 +3,16 @@
 //! from the engine and the stored definitions ([`store`]), and changed only
 //! by DDL under the database's catalog lock.
 
+pub mod constraint;
+pub mod counter;
+pub mod identity;
+pub mod sequence;
 pub mod store;
 pub mod table;
 
-use hekla_engine::{Database, SchemaId};
+use hekla_engine::{Database, SchemaId, Table};
 use hekla_types::{SqlError, SqlResult};
+use sequence::Sequence;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use store::{ObjectStore, ObjectType, StoredObject};
@@ -20,33 +25,73 @@ const FIRST_OBJECT_ID: i32 = 1 << 20;
 pub struct Catalog {
     schemas: BTreeMap<SchemaId, String>,
     tables: BTreeMap<i32, Arc<TableMeta>>,
+    sequences: BTreeMap<i32, Arc<Sequence>>,
     next_object_id: i32,
+    /// `sys.hekla_counters`, which IDENTITY columns and sequences record
+    /// their values in.
+    counters: Arc<Table>,
 }
 
 impl Catalog {
     /// Rebuilds the catalog of `db` from its stored definitions. Engine
     /// tables without a definition (a CREATE TABLE that crashed before its
     /// definition committed) are dropped.
+    ///
+    /// Objects are restored in id order, which is the order they were
+    /// created in, so whatever an object refers to (the table a foreign
+    /// key references, the sequence a DEFAULT uses) is restored before it.
     pub fn load(db: &Database, store: &ObjectStore) -> SqlResult<Catalog> {
         let mut catalog = Catalog {
             schemas: db.schemas().into_iter().collect(),
             tables: BTreeMap::new(),
+            sequences: BTreeMap::new(),
             next_object_id: FIRST_OBJECT_ID,
+            counters: store.counters().engine_table().clone(),
         };
+        let recorded = store.counters().load(db)?;
         let objects = store.load(db)?;
         for object in &objects {
             catalog.next_object_id = catalog.next_object_id.max(object.object_id + 1);
-            if object.object_type == ObjectType::Table {
-                let meta = TableMeta::restore(db, &catalog, object)?;
-                catalog.tables.insert(object.object_id, Arc::new(meta));
+            match object.object_type {
+                ObjectType::Table => {
+                    let meta = TableMeta::restore(db, &catalog, object)?;
+                    if let Some(identity) = &meta.identity {
+                        identity
+                            .counter
+                            .resume(recorded.get(&object.object_id).copied());
+                    }
+                    catalog.next_object_id = catalog
+                        .next_object_id
+                        .max(meta.last_object_id().saturating_add(1));
+                    catalog.tables.insert(object.object_id, Arc::new(meta));
+                }
+                ObjectType::Sequence => {
+                    let recorded = recorded.get(&object.object_id).copied();
+                    let sequence = Sequence::restore(&catalog, object, recorded)?;
+                    catalog
+                        .sequences
+                        .insert(object.object_id, Arc::new(sequence));
+                }
+                _ => {}
             }
         }
         let described: Vec<u32> = catalog.tables.values().map(|t| t.engine.id).collect();
-        let store_id = store.engine_table_id();
         for table in db.tables() {
-            if table.id != store_id && !described.contains(&table.id) {
+            if !store.owns_engine_table(table.id) && !described.contains(&table.id) {
                 db.drop_table(table.id)?;
             }
+        }
+        // Counters of objects that are gone (a DROP that raced a block
+        // reservation) would otherwise resume under a reused id.
+        let counted = |id: i32| {
+            catalog.sequences.contains_key(&id)
+                || catalog
+                    .tables
+                    .get(&id)
+                    .is_some_and(|table| table.identity.is_some())
+        };
+        if recorded.keys().any(|&id| !counted(id)) {
+            store.counters().retain(db, counted)?;
         }
         Ok(catalog)
     }
@@ -82,13 +127,86 @@ impl Catalog {
         self.tables.values()
     }
 
-    /// Any object named `name` in `schema` (for Msg 2714).
-    pub fn object_exists(&self, schema: SchemaId, name: &str) -> bool {
-        self.table(schema, name).is_some()
+    /// The table with object id `object_id`.
+    pub fn table_by_id(&self, object_id: i32) -> Option<&Arc<TableMeta>> {
+        self.tables.get(&object_id)
     }
 
+    /// Any object named `name` in `schema` (for Msg 2714): a table, a
+    /// sequence or a table's constraint.
+    pub fn object_exists(&self, schema: SchemaId, name: &str) -> bool {
+        self.table(schema, name).is_some()
+            || self.sequence(schema, name).is_some()
+            || self.tables.values().any(|table| {
+                table.schema_id == schema
+                    && table
+                        .constraint_names()
+                        .any(|constraint| constraint.eq_ignore_ascii_case(name))
+            })
+    }
+
+    /// Adds a table, reserving the object ids its constraints use.
     pub fn add_table(&mut self, table: TableMeta) {
+        self.next_object_id = self
+            .next_object_id
+            .max(table.last_object_id().saturating_add(1));
         self.tables.insert(table.object_id, Arc::new(table));
+    }
+
+    /// The foreign keys that reference the table with `object_id` (its own
+    /// included): each referencing table with the key's position in its
+    /// `foreign_keys`.
+    pub fn referencing_keys(&self, object_id: i32) -> Vec<(Arc<TableMeta>, usize)> {
+        self.tables
+            .values()
+            .flat_map(|table| {
+                table
+                    .foreign_keys
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, key)| key.referenced_table == object_id)
+                    .map(|(position, _)| (Arc::clone(table), position))
+            })
+            .collect()
+    }
+
+    /// The sequence `schema.name`.
+    pub fn sequence(&self, schema: SchemaId, name: &str) -> Option<&Arc<Sequence>> {
+        self.sequences
+            .values()
+            .find(|s| s.schema_id == schema && s.name.eq_ignore_ascii_case(name))
+    }
+
+    pub fn sequences(&self) -> impl Iterator<Item = &Arc<Sequence>> {
+        self.sequences.values()
+    }
+
+    pub fn add_sequence(&mut self, sequence: Sequence) {
+        self.sequences
+            .insert(sequence.object_id, Arc::new(sequence));
+    }
+
+    pub fn remove_sequence(&mut self, object_id: i32) -> Option<Arc<Sequence>> {
+        self.sequences.remove(&object_id)
+    }
+
+    /// What uses the sequence with `object_id` (a DEFAULT of some table's
+    /// column): the DEFAULT constraint's name, or the table's when the
+    /// constraint was not named.
+    pub fn sequence_user(&self, object_id: i32) -> Option<String> {
+        self.tables.values().find_map(|table| {
+            table.columns.iter().find_map(|column| {
+                let default = column.default.as_ref()?;
+                default
+                    .uses_sequence(object_id)
+                    .then(|| column.default_name.clone().unwrap_or(table.name.clone()))
+            })
+        })
+    }
+
+    /// `sys.hekla_counters`.
+    pub fn counter_table(&self) -> &Arc<Table> {
+        &self.counters
     }
 
     pub fn remove_table(&mut self, object_id: i32) -> Option<Arc<TableMeta>> {

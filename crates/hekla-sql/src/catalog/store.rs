@@ -97,47 +97,35 @@ mod column {
 
 pub struct ObjectStore {
     table: Arc<Table>,
+    /// `sys.hekla_counters`: IDENTITY and sequence values.
+    counters: super::counter::CounterTable,
 }
 
 impl ObjectStore {
     /// Finds the store in `db`, creating the `sys` schema and the table the
     /// first time a database is opened.
     pub fn open(db: &Database) -> SqlResult<ObjectStore> {
-        if let Some(table) = db.table_named(SYSTEM_SCHEMA, STORE_TABLE) {
-            return Ok(ObjectStore { table });
-        }
         let schema = match db.schema_id(SYSTEM_SCHEMA) {
             Some(id) => id,
             None => db.create_schema(SYSTEM_SCHEMA)?,
         };
-        let collation = Collation::default();
-        let nvarchar = |len| DataType::NVarChar { len, collation };
-        let columns = vec![
-            ColumnDef::new("object_id", DataType::Int, false),
-            ColumnDef::new("schema_id", DataType::Int, false),
-            ColumnDef::new("name", nvarchar(Length::Bounded(128)), false),
-            ColumnDef::new("type", DataType::Char { len: 2, collation }, false),
-            ColumnDef::new("engine_table", DataType::Int, true),
-            ColumnDef::new("definition", nvarchar(Length::Max), false),
-            ColumnDef::new("created_ms", DataType::BigInt, false),
-            ColumnDef::new("modified_ms", DataType::BigInt, false),
-        ];
-        let key = IndexDef::hash(
-            "PK_hekla_objects",
-            &[column::OBJECT_ID],
-            STORE_BUCKETS,
-            Uniqueness::PrimaryKey,
-        );
-        let mut def = TableDef::new(STORE_TABLE, columns, vec![key]);
-        def.schema = schema;
-        Ok(ObjectStore {
-            table: db.create_table(def)?,
-        })
+        let table = match db.table_named(SYSTEM_SCHEMA, STORE_TABLE) {
+            Some(table) => table,
+            None => db.create_table(store_table_def(schema))?,
+        };
+        let counters = super::counter::CounterTable::open(db, schema, SYSTEM_SCHEMA)?;
+        Ok(ObjectStore { table, counters })
     }
 
-    /// The engine table the store lives in (never a user table).
-    pub fn engine_table_id(&self) -> u32 {
-        self.table.id
+    /// Whether engine table `id` is one of the store's own (never a user
+    /// table).
+    pub fn owns_engine_table(&self, id: u32) -> bool {
+        id == self.table.id || id == self.counters.engine_table().id
+    }
+
+    /// The durable values of IDENTITY columns and sequences.
+    pub fn counters(&self) -> &super::counter::CounterTable {
+        &self.counters
     }
 
     /// Every stored object, in object id order.
@@ -171,8 +159,10 @@ impl ObjectStore {
         Ok(())
     }
 
-    /// Removes the object with `object_id` within `tx`; false if absent.
+    /// Removes the object with `object_id` within `tx`, with its counter
+    /// (IDENTITY or sequence) if it has one; false if absent.
     pub fn delete(&self, tx: &mut Transaction, object_id: i32) -> SqlResult<bool> {
+        self.counters.delete(tx, object_id)?;
         match tx.get(&self.table, 0, &[Value::Int(object_id)])? {
             Some(row) => {
                 tx.delete(&self.table, row)?;
@@ -181,6 +171,31 @@ impl ObjectStore {
             None => Ok(false),
         }
     }
+}
+
+/// The definition of `sys.hekla_objects`.
+fn store_table_def(schema: hekla_engine::SchemaId) -> TableDef {
+    let collation = Collation::default();
+    let nvarchar = |len| DataType::NVarChar { len, collation };
+    let columns = vec![
+        ColumnDef::new("object_id", DataType::Int, false),
+        ColumnDef::new("schema_id", DataType::Int, false),
+        ColumnDef::new("name", nvarchar(Length::Bounded(128)), false),
+        ColumnDef::new("type", DataType::Char { len: 2, collation }, false),
+        ColumnDef::new("engine_table", DataType::Int, true),
+        ColumnDef::new("definition", nvarchar(Length::Max), false),
+        ColumnDef::new("created_ms", DataType::BigInt, false),
+        ColumnDef::new("modified_ms", DataType::BigInt, false),
+    ];
+    let key = IndexDef::hash(
+        "PK_hekla_objects",
+        &[column::OBJECT_ID],
+        STORE_BUCKETS,
+        Uniqueness::PrimaryKey,
+    );
+    let mut def = TableDef::new(STORE_TABLE, columns, vec![key]);
+    def.schema = schema;
+    def
 }
 
 fn encode(object: &StoredObject) -> Vec<Value> {

@@ -2,6 +2,8 @@
 //! plus what SQL keeps about it, and the same binding replayed at open from
 //! the stored definition.
 
+use super::constraint::{self, CheckConstraint, ForeignKey, KeyTable};
+use super::identity::IdentityColumn;
 use super::store::StoredObject;
 use super::Catalog;
 use crate::ast::{self, ConstraintKind, OptionValue, TableElement};
@@ -23,6 +25,8 @@ pub struct ColumnMeta {
     /// the column's type; evaluated per inserted row (so `SYSDATETIME()`
     /// is the time of the insert).
     pub default: Option<Scalar>,
+    /// The name the DEFAULT constraint was given, if any.
+    pub default_name: Option<String>,
 }
 
 /// Which constraint an index enforces, if any.
@@ -49,6 +53,13 @@ pub struct TableMeta {
     pub columns: Vec<ColumnMeta>,
     pub indexes: Vec<IndexMeta>,
     pub durability: Durability,
+    /// CHECK constraints, in the order written.
+    pub checks: Vec<CheckConstraint>,
+    /// FOREIGN KEY constraints this table declares (it is the referencing
+    /// table), in the order written.
+    pub foreign_keys: Vec<ForeignKey>,
+    /// The IDENTITY column, if the table has one.
+    pub identity: Option<IdentityColumn>,
     /// The CREATE TABLE text.
     pub definition: String,
     pub created_ms: i64,
@@ -68,6 +79,12 @@ pub struct TableDesign {
     pub columns: Vec<ColumnMeta>,
     pub indexes: Vec<IndexMeta>,
     pub durability: Durability,
+    pub checks: Vec<CheckConstraint>,
+    pub foreign_keys: Vec<ForeignKey>,
+    pub identity: Option<IdentityColumn>,
+    /// The highest object id the table and its constraints use (CREATE
+    /// TABLE reserves the ids up to it).
+    pub last_object_id: i32,
 }
 
 impl TableDesign {
@@ -95,10 +112,19 @@ impl TableDesign {
         let (memory_optimized, durability) = table_options(&create.options)?;
         let mut builder = Builder {
             table: &name,
+            schema: schema_name,
+            schema_id,
             object_id,
+            catalog,
+            memory_optimized,
             columns: Vec::new(),
             declared_nullable: Vec::new(),
             indexes: Vec::new(),
+            checks: Vec::new(),
+            foreign_keys: Vec::new(),
+            pending_keys: Vec::new(),
+            identity: None,
+            last_object_id: object_id,
         };
         for element in &create.elements {
             if let TableElement::Column(column) = element {
@@ -113,6 +139,8 @@ impl TableDesign {
             }
         }
         builder.check_keys()?;
+        builder.bind_foreign_keys()?;
+        builder.check_names()?;
         let has_primary_key = builder
             .indexes
             .iter()
@@ -133,13 +161,25 @@ impl TableDesign {
                 format!("The memory optimized table '{name}' must have at least one index or a primary key."),
             ));
         }
-        let (columns, indexes) = (builder.columns, builder.indexes);
+        let Builder {
+            columns,
+            indexes,
+            checks,
+            foreign_keys,
+            identity,
+            last_object_id,
+            ..
+        } = builder;
         Ok(TableDesign {
             schema_id,
             name,
             columns,
             indexes,
             durability,
+            checks,
+            foreign_keys,
+            identity,
+            last_object_id,
         })
     }
 
@@ -168,6 +208,9 @@ impl TableMeta {
             columns: design.columns,
             indexes: design.indexes,
             durability: design.durability,
+            checks: design.checks,
+            foreign_keys: design.foreign_keys,
+            identity: design.identity,
             definition: definition.to_string(),
             created_ms: super::store::now_ms(),
         }
@@ -209,6 +252,33 @@ impl TableMeta {
         self.columns
             .iter()
             .position(|c| c.name.eq_ignore_ascii_case(name))
+    }
+
+    /// The highest object id the table and its constraints use.
+    pub fn last_object_id(&self) -> i32 {
+        self.checks
+            .iter()
+            .map(|c| c.object_id)
+            .chain(self.foreign_keys.iter().map(|f| f.object_id))
+            .fold(self.object_id, i32::max)
+    }
+
+    /// Names of the constraints that are objects of the table's schema:
+    /// the primary key, CHECK, FOREIGN KEY and named DEFAULTs. (UNIQUE
+    /// constraints are left out: hekla does not tell them from unique
+    /// indexes, whose names are per table.)
+    pub fn constraint_names(&self) -> impl Iterator<Item = &str> {
+        self.indexes
+            .iter()
+            .filter(|index| index.constraint == Some(KeyConstraint::PrimaryKey))
+            .map(|index| index.name.as_str())
+            .chain(self.checks.iter().map(|c| c.name.as_str()))
+            .chain(self.foreign_keys.iter().map(|f| f.name.as_str()))
+            .chain(
+                self.columns
+                    .iter()
+                    .filter_map(|c| c.default_name.as_deref()),
+            )
     }
 }
 
@@ -286,15 +356,35 @@ fn not_yet(feature: &str) -> SqlError {
 
 struct Builder<'a> {
     table: &'a str,
+    schema: &'a str,
+    schema_id: SchemaId,
     object_id: i32,
+    catalog: &'a Catalog,
+    memory_optimized: bool,
     columns: Vec<ColumnMeta>,
     /// Per column: `NULL` / `NOT NULL` as written, if written.
     declared_nullable: Vec<Option<bool>>,
     indexes: Vec<IndexMeta>,
+    checks: Vec<CheckConstraint>,
+    foreign_keys: Vec<ForeignKey>,
+    /// Foreign keys met, bound once every key of the table is known (a
+    /// table may reference its own keys): object id, name, whether the
+    /// name is the system's, referencing columns, the constraint.
+    pending_keys: Vec<PendingKey<'a>>,
+    identity: Option<IdentityColumn>,
+    /// The last object id handed to a constraint.
+    last_object_id: i32,
 }
 
-impl Builder<'_> {
-    fn column(&mut self, column: &ast::ColumnDef) -> SqlResult<()> {
+struct PendingKey<'a> {
+    object_id: i32,
+    name: Option<&'a ast::Ident>,
+    columns: Vec<ast::Ident>,
+    constraint: &'a ConstraintKind,
+}
+
+impl<'a> Builder<'a> {
+    fn column(&mut self, column: &'a ast::ColumnDef) -> SqlResult<()> {
         if self
             .columns
             .iter()
@@ -313,9 +403,6 @@ impl Builder<'_> {
         let Some(data_type) = &column.data_type else {
             return Err(not_yet("computed columns"));
         };
-        if column.identity.is_some() {
-            return Err(not_yet("IDENTITY columns"));
-        }
         let collation = match &column.collation {
             Some(name) => Collation::from_name(&name.value).ok_or_else(|| {
                 SqlError::new(448, 16, 1, format!("Invalid collation '{}'.", name.value))
@@ -324,22 +411,97 @@ impl Builder<'_> {
         };
         let ordinal = self.columns.len() + 1;
         let data_type = types::resolve(data_type, collation, TypeContext::Declaration { ordinal })?;
+        let mut nullable = column.nullable;
+        if let Some(arguments) = &column.identity {
+            self.identity_column(column, arguments, data_type)?;
+            nullable = Some(false);
+        }
         let default = match &column.default {
-            Some((_, value)) => Some(bind_default(value, &data_type)?),
+            Some((_, value)) => Some(bind_default(value, &data_type, self.catalog)?),
             None => None,
         };
         self.declared_nullable.push(column.nullable);
         self.columns.push(ColumnMeta {
             name: column.name.value.clone(),
             data_type,
-            nullable: column.nullable.unwrap_or(true),
+            nullable: nullable.unwrap_or(true),
             default,
+            default_name: column
+                .default
+                .as_ref()
+                .and_then(|(name, _)| name.as_ref())
+                .map(|name| name.value.clone()),
         });
         Ok(())
     }
 
-    /// A column's own key constraints and inline index.
-    fn column_keys(&mut self, column: &ast::ColumnDef) -> SqlResult<()> {
+    /// `IDENTITY (seed, increment)` on the column about to be added:
+    /// Msg 2744 for a second one, 8147 for an explicitly NULL column, 1754
+    /// with a DEFAULT.
+    fn identity_column(
+        &mut self,
+        column: &ast::ColumnDef,
+        arguments: &(ast::Expr, ast::Expr),
+        data_type: DataType,
+    ) -> SqlResult<()> {
+        let name = &column.name.value;
+        if self.identity.is_some() {
+            return Err(SqlError::new(
+                2744,
+                16,
+                2,
+                format!(
+                    "Multiple identity columns specified for table '{}'. Only one identity column per table is allowed.",
+                    self.table
+                ),
+            ));
+        }
+        let identity = super::identity::bind(
+            arguments,
+            name,
+            self.columns.len(),
+            data_type,
+            self.memory_optimized,
+            self.object_id,
+            self.catalog.counter_table().clone(),
+        )?;
+        if column.nullable == Some(true) {
+            return Err(SqlError::new(
+                8147,
+                16,
+                1,
+                format!(
+                    "Could not create IDENTITY attribute on nullable column '{name}', table '{}'.",
+                    self.table
+                ),
+            ));
+        }
+        if column.default.is_some() {
+            return Err(SqlError::new(
+                1754,
+                16,
+                0,
+                format!(
+                    "Defaults cannot be created on columns with an IDENTITY attribute. Table '{}', column '{name}'.",
+                    self.table
+                ),
+            ));
+        }
+        self.identity = Some(identity);
+        Ok(())
+    }
+
+    /// The object id of the next CHECK or FOREIGN KEY constraint.
+    fn next_object_id(&mut self) -> SqlResult<i32> {
+        self.last_object_id = self
+            .last_object_id
+            .checked_add(1)
+            .ok_or_else(|| SqlError::new(1105, 17, 1, "The database has run out of object ids."))?;
+        Ok(self.last_object_id)
+    }
+
+    /// A column's own constraints and inline index.
+    fn column_keys(&mut self, column: &'a ast::ColumnDef) -> SqlResult<()> {
         let ordinal = self
             .columns
             .iter()
@@ -359,9 +521,22 @@ impl Builder<'_> {
                     vec![(ordinal, SortOrder::Ascending)],
                     options,
                 )?,
-                ConstraintKind::Check(_) => return Err(not_yet("CHECK constraints")),
-                ConstraintKind::ForeignKey { .. } => {
-                    return Err(not_yet("FOREIGN KEY constraints"))
+                ConstraintKind::Check(condition) => {
+                    self.check(constraint.name.as_ref(), condition, Some(ordinal))?
+                }
+                ConstraintKind::ForeignKey { columns, .. } => {
+                    let columns = if columns.is_empty() {
+                        vec![column.name.clone()]
+                    } else {
+                        columns.clone()
+                    };
+                    let object_id = self.next_object_id()?;
+                    self.pending_keys.push(PendingKey {
+                        object_id,
+                        name: constraint.name.as_ref(),
+                        columns,
+                        constraint: &constraint.kind,
+                    });
                 }
                 ConstraintKind::Default { .. } => return Err(not_yet("DEFAULT constraints")),
             }
@@ -379,7 +554,7 @@ impl Builder<'_> {
         Ok(())
     }
 
-    fn table_constraint(&mut self, constraint: &ast::TableConstraint) -> SqlResult<()> {
+    fn table_constraint(&mut self, constraint: &'a ast::TableConstraint) -> SqlResult<()> {
         match &constraint.kind {
             ConstraintKind::Key {
                 primary,
@@ -396,10 +571,172 @@ impl Builder<'_> {
                     options,
                 )
             }
-            ConstraintKind::Check(_) => Err(not_yet("CHECK constraints")),
-            ConstraintKind::ForeignKey { .. } => Err(not_yet("FOREIGN KEY constraints")),
+            ConstraintKind::Check(condition) => {
+                self.check(constraint.name.as_ref(), condition, None)
+            }
+            ConstraintKind::ForeignKey { columns, .. } => {
+                let object_id = self.next_object_id()?;
+                self.pending_keys.push(PendingKey {
+                    object_id,
+                    name: constraint.name.as_ref(),
+                    columns: columns.clone(),
+                    constraint: &constraint.kind,
+                });
+                Ok(())
+            }
             ConstraintKind::Default { .. } => Err(not_yet("DEFAULT constraints")),
         }
+    }
+
+    /// `CHECK (condition)`, on column `column` or the table.
+    fn check(
+        &mut self,
+        name: Option<&ast::Ident>,
+        condition: &ast::Expr,
+        column: Option<usize>,
+    ) -> SqlResult<()> {
+        let (predicate, reads) =
+            constraint::bind_check(condition, self.table, self.schema, &self.columns, column)?;
+        let object_id = self.next_object_id()?;
+        let named_column = column.or(match reads.as_slice() {
+            [only] => Some(*only),
+            _ => None,
+        });
+        let (name, system_named) = match name {
+            Some(name) => (name.value.clone(), false),
+            None => (
+                constraint::system_name(
+                    "CK",
+                    self.table,
+                    named_column.map(|c| self.columns[c].name.as_str()),
+                    object_id,
+                ),
+                true,
+            ),
+        };
+        self.checks.push(CheckConstraint {
+            object_id,
+            name,
+            system_named,
+            condition: predicate,
+            column,
+            reads,
+            definition: format!("({condition})"),
+        });
+        Ok(())
+    }
+
+    /// Binds the foreign keys met, now that the table's own keys are known.
+    fn bind_foreign_keys(&mut self) -> SqlResult<()> {
+        for pending in std::mem::take(&mut self.pending_keys) {
+            let ConstraintKind::ForeignKey {
+                table,
+                referenced,
+                on_delete,
+                on_update,
+                ..
+            } = pending.constraint
+            else {
+                unreachable!("only foreign keys are pending");
+            };
+            let first = pending.columns.first().map(|c| c.value.as_str());
+            let (name, system_named) = match pending.name {
+                Some(name) => (name.value.clone(), false),
+                None => (
+                    constraint::system_name("FK", self.table, first, pending.object_id),
+                    true,
+                ),
+            };
+            constraint::check_actions(*on_delete, *on_update)?;
+            if table.database().is_some() {
+                return Err(not_yet("FOREIGN KEY references to another database"));
+            }
+            let referenced_name = super::sequence::written(table);
+            let schema_name = table.schema().map_or("dbo", |s| s.value.as_str());
+            let is_self = table.name().value.eq_ignore_ascii_case(self.table)
+                && schema_name.eq_ignore_ascii_case(self.schema);
+            let other = if is_self {
+                None
+            } else {
+                let found = self
+                    .catalog
+                    .schema_id(schema_name)
+                    .and_then(|schema| self.catalog.table(schema, &table.name().value));
+                Some(found.ok_or_else(|| {
+                    SqlError::new(
+                        1767,
+                        16,
+                        0,
+                        format!(
+                            "Foreign key '{name}' references invalid table '{referenced_name}'."
+                        ),
+                    )
+                })?)
+            };
+            let target = match other {
+                Some(other) => KeyTable {
+                    object_id: other.object_id,
+                    columns: &other.columns,
+                    indexes: &other.indexes,
+                },
+                None => KeyTable {
+                    object_id: self.object_id,
+                    columns: &self.columns,
+                    indexes: &self.indexes,
+                },
+            };
+            let resolved = constraint::bind_foreign_key(
+                &name,
+                self.table,
+                &self.columns,
+                &pending.columns,
+                &target,
+                &referenced_name,
+                referenced,
+            )?;
+            let referenced_table = target.object_id;
+            self.foreign_keys.push(ForeignKey {
+                object_id: pending.object_id,
+                name,
+                system_named,
+                columns: resolved.columns,
+                referenced_table,
+                referenced_columns: resolved.referenced_columns,
+                referenced_index: resolved.referenced_index,
+                key_order: resolved.key_order,
+            });
+        }
+        Ok(())
+    }
+
+    /// Constraint names are objects of the schema: Msg 2714 for one that is
+    /// taken, by another object or within this table.
+    fn check_names(&self) -> SqlResult<()> {
+        let names: Vec<&str> = self
+            .indexes
+            .iter()
+            .filter(|index| index.constraint == Some(KeyConstraint::PrimaryKey))
+            .map(|index| index.name.as_str())
+            .chain(self.checks.iter().map(|c| c.name.as_str()))
+            .chain(self.foreign_keys.iter().map(|f| f.name.as_str()))
+            .chain(
+                self.columns
+                    .iter()
+                    .filter_map(|c| c.default_name.as_deref()),
+            )
+            .collect();
+        for (position, name) in names.iter().enumerate() {
+            let repeated = names[..position]
+                .iter()
+                .any(|earlier| earlier.eq_ignore_ascii_case(name));
+            if repeated
+                || name.eq_ignore_ascii_case(self.table)
+                || self.catalog.object_exists(self.schema_id, name)
+            {
+                return Err(hekla_engine::errors::object_exists(name));
+            }
+        }
+        Ok(())
     }
 
     fn table_index(&mut self, index: &ast::IndexDef) -> SqlResult<()> {
@@ -565,11 +902,15 @@ impl Builder<'_> {
     }
 }
 
-/// A DEFAULT expression: constants and functions only (a column name is
-/// Msg 128, as in SQL Server).
-fn bind_default(value: &ast::Expr, data_type: &DataType) -> SqlResult<Scalar> {
+/// A DEFAULT expression: constants, functions and NEXT VALUE FOR (a column
+/// name is Msg 128, as in SQL Server).
+fn bind_default(value: &ast::Expr, data_type: &DataType, catalog: &Catalog) -> SqlResult<Scalar> {
     let variables = Variables::default();
-    let scalar = Binder::new(&variables).scalar(value).map_err(|error| {
+    let binder = Binder {
+        catalog: Some(catalog),
+        ..Binder::new(&variables)
+    };
+    let scalar = binder.scalar(value).map_err(|error| {
         if error.number == 207 || error.number == 137 {
             SqlError::new(
                 128,

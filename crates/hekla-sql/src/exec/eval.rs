@@ -87,6 +87,7 @@ impl Scalar {
                 }
                 otherwise.eval(row)
             }
+            ScalarKind::NextValue(sequence) => sequence.0.next_value(row.context.db.engine()),
             ScalarKind::Subquery(subquery) => {
                 let mut first = None;
                 let mut count = 0;

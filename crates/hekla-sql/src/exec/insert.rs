@@ -2,8 +2,12 @@
 //! the statement's transaction so the statement is all or nothing. Values
 //! convert to their columns as an assignment does: the engine raises 515
 //! for NULL into NOT NULL, 2628 for a value longer than its column,
-//! 2627/2601 for a duplicate key.
+//! 2627/2601 for a duplicate key. An IDENTITY column takes its next value
+//! in every row (giving it a value is Msg 544, or 8101 without a column
+//! list); CHECK and FOREIGN KEY constraints are checked per row and at the
+//! end (see `constraints`).
 
+use super::constraints::{Statement, StatementChecks};
 use super::context::Context;
 use super::eval::Inputs;
 use super::run::for_each;
@@ -28,13 +32,32 @@ pub fn run(context: &Context, planner: &Planner, insert: &ast::Insert) -> SqlRes
         return Err(not_yet("table hints other than TABLOCK on INSERT"));
     }
     let table = resolve_table(context.db, name)?;
-    let targets = target_columns(&table.columns, &insert.columns)?;
+    let targets = target_columns(&table, &insert.columns)?;
+    // Without a column list, one value too many is the IDENTITY column's.
+    let explicit_identity = |given: usize| {
+        if table.identity.is_some() && insert.columns.is_empty() && given == targets.len() + 1 {
+            return Some(SqlError::new(
+                8101,
+                16,
+                1,
+                format!(
+                    "An explicit value for the identity column in table '{}' can only be specified when a column list is used and IDENTITY_INSERT is ON.",
+                    crate::catalog::sequence::written(name)
+                ),
+            ));
+        }
+        None
+    };
+    let checks = StatementChecks::new(context.db, &table, Statement::Insert);
     let inputs = Inputs::top(context);
     let binder = crate::exec::variables::binder(planner);
-    match &insert.source {
+    let rows = match &insert.source {
         InsertSource::Values(rows) => {
             for row in rows {
                 if row.len() != targets.len() {
+                    if let Some(error) = explicit_identity(row.len()) {
+                        return Err(error);
+                    }
                     return Err(count_mismatch(row.len() > targets.len()));
                 }
                 let mut given: Vec<Option<Value>> = vec![None; table.columns.len()];
@@ -46,17 +69,20 @@ pub fn run(context: &Context, planner: &Planner, insert: &ast::Insert) -> SqlRes
                     let target = assignment_type(&table.columns[column].data_type);
                     given[column] = Some(implicit(scalar, &target)?.eval(&inputs)?);
                 }
-                write(context, &table, given)?;
+                write(context, &table, &checks, given)?;
             }
-            Ok(Some(rows.len() as u64))
+            rows.len() as u64
         }
         InsertSource::DefaultValues => {
-            write(context, &table, vec![None; table.columns.len()])?;
-            Ok(Some(1))
+            write(context, &table, &checks, vec![None; table.columns.len()])?;
+            1
         }
         InsertSource::Query(query) => {
             let plan = planner.insert_source(query)?;
             if plan.columns.len() != targets.len() {
+                if let Some(error) = explicit_identity(plan.columns.len()) {
+                    return Err(error);
+                }
                 return Err(select_count_mismatch(plan.columns.len() > targets.len()));
             }
             // Each source column converted to its target column's type.
@@ -80,31 +106,50 @@ pub fn run(context: &Context, planner: &Planner, insert: &ast::Insert) -> SqlRes
                 for (converter, &column) in converters.iter().zip(&targets) {
                     given[column] = Some(converter.eval(&row_inputs)?);
                 }
-                write(context, &table, given)?;
+                write(context, &table, &checks, given)?;
                 count += 1;
                 Ok(())
             })?;
-            Ok(Some(count))
+            count
         }
-        InsertSource::Exec(_) | InsertSource::ExecString(_) => Err(not_yet("INSERT ... EXEC")),
-    }
+        InsertSource::Exec(_) | InsertSource::ExecString(_) => {
+            return Err(not_yet("INSERT ... EXEC"))
+        }
+    };
+    checks.finish(context)?;
+    Ok(Some(rows))
 }
 
 /// Inserts one row; columns not given (or given DEFAULT) take their
-/// default or NULL.
-fn write(context: &Context, table: &TableMeta, given: Vec<Option<Value>>) -> SqlResult<()> {
+/// default or NULL, the IDENTITY column its next value.
+fn write(
+    context: &Context,
+    table: &TableMeta,
+    checks: &StatementChecks,
+    given: Vec<Option<Value>>,
+) -> SqlResult<()> {
     let inputs = Inputs::top(context);
+    let identity = table.identity.as_ref().map(|identity| identity.column);
     let values = given
         .into_iter()
         .zip(&table.columns)
-        .map(|(value, column)| match (value, &column.default) {
-            (Some(value), _) => Ok(value),
-            (None, Some(default)) => default.eval(&inputs),
-            (None, None) => Ok(Value::Null),
-        })
+        .enumerate()
+        .map(
+            |(position, (value, column))| match (value, &column.default) {
+                (Some(value), _) => Ok(value),
+                (None, _) if identity == Some(position) => {
+                    let identity = table.identity.as_ref().expect("the table has one");
+                    let value = identity.next(context.db.engine())?;
+                    context.last_identity.set(Some(value.clone()));
+                    Ok(value)
+                }
+                (None, Some(default)) => default.eval(&inputs),
+                (None, None) => Ok(Value::Null),
+            },
+        )
         .collect::<SqlResult<Vec<Value>>>()?;
     context.transaction()?.insert(&table.engine, &values)?;
-    Ok(())
+    checks.inserted(context, &values)
 }
 
 /// Msg 121 (the select list has more items than the column list) or 120.
@@ -126,13 +171,16 @@ fn select_count_mismatch(more_values: bool) -> SqlError {
     }
 }
 
-/// Column positions in VALUES order: the list given, or every column.
-fn target_columns(
-    columns: &[crate::catalog::table::ColumnMeta],
-    named: &[ast::Ident],
-) -> SqlResult<Vec<usize>> {
+/// Column positions in VALUES order: the list given, or every column but
+/// the IDENTITY column. Naming the IDENTITY column is Msg 544 (hekla has
+/// no SET IDENTITY_INSERT).
+fn target_columns(table: &TableMeta, named: &[ast::Ident]) -> SqlResult<Vec<usize>> {
+    let columns = &table.columns;
+    let identity = table.identity.as_ref().map(|identity| identity.column);
     if named.is_empty() {
-        return Ok((0..columns.len()).collect());
+        return Ok((0..columns.len())
+            .filter(|&c| Some(c) != identity)
+            .collect());
     }
     let mut targets: Vec<usize> = Vec::with_capacity(named.len());
     for ident in named {
@@ -159,6 +207,17 @@ fn target_columns(
             ));
         }
         targets.push(position);
+    }
+    if identity.is_some_and(|c| targets.contains(&c)) {
+        return Err(SqlError::new(
+            544,
+            16,
+            1,
+            format!(
+                "Cannot insert explicit value for identity column in table '{}' when IDENTITY_INSERT is set to OFF.",
+                table.name
+            ),
+        ));
     }
     Ok(targets)
 }

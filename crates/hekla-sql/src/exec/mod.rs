@@ -2,6 +2,7 @@
 
 pub mod access;
 pub mod aggregate;
+pub mod constraints;
 pub mod context;
 pub mod eval;
 pub mod functions;

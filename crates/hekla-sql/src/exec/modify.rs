@@ -1,8 +1,12 @@
 //! UPDATE and DELETE, first slice: one table, rows found by a full scan
 //! with WHERE, changed in one engine transaction so the statement is all or
-//! nothing. Write-write conflicts surface as the engine's 41302.
+//! nothing. Write-write conflicts surface as the engine's 41302. CHECK
+//! and FOREIGN KEY constraints are checked as rows change and when the
+//! statement's writes are done (see `constraints`); an IDENTITY column
+//! cannot be set (Msg 8102).
 
 use super::access::for_each_row;
+use super::constraints::{Statement, StatementChecks};
 use super::context::Context;
 use super::eval::Inputs;
 use super::{not_yet, resolve_table, table_scope};
@@ -44,6 +48,17 @@ pub fn update(
             return Err(not_yet("variable assignment in UPDATE"));
         };
         let position = binder.scope.resolve(column)?;
+        if table.identity.as_ref().map(|i| i.column) == Some(position) {
+            return Err(SqlError::new(
+                8102,
+                16,
+                1,
+                format!(
+                    "Cannot update identity column '{}'.",
+                    table.columns[position].name
+                ),
+            ));
+        }
         if changes.iter().any(|(c, _)| *c == position) {
             return Err(SqlError::new(
                 264,
@@ -62,6 +77,8 @@ pub fn update(
         let stored = assignment_type(&current.data_type);
         changes.push((position, binder.assignment(current, *op, value, &stored)?));
     }
+    let checks = StatementChecks::new(context.db, &table, Statement::Update);
+    let changed: Vec<usize> = changes.iter().map(|(column, _)| *column).collect();
     let rows = matching_rows(context, &table, filter.as_ref())?;
     for (id, values) in &rows {
         let inputs = Inputs::top(context).with_row(values);
@@ -72,7 +89,15 @@ pub fn update(
         context
             .transaction()?
             .update(&table.engine, *id, &new_values)?;
+        if !checks.is_empty() {
+            let mut new_row = values.clone();
+            for (column, value) in new_values {
+                new_row[column] = value;
+            }
+            checks.updated(context, values, &new_row, &changed)?;
+        }
     }
+    checks.finish(context)?;
     Ok(Some(rows.len() as u64))
 }
 
@@ -96,10 +121,13 @@ pub fn delete(
         .as_ref()
         .map(|c| binder.predicate(c))
         .transpose()?;
+    let checks = StatementChecks::new(context.db, &table, Statement::Delete);
     let rows = matching_rows(context, &table, filter.as_ref())?;
-    for (id, _) in &rows {
+    for (id, values) in &rows {
         context.transaction()?.delete(&table.engine, *id)?;
+        checks.deleted(values);
     }
+    checks.finish(context)?;
     Ok(Some(rows.len() as u64))
 }
 

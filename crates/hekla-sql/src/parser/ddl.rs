@@ -395,7 +395,13 @@ impl Parser<'_> {
         }
         let columns = if self.eat_word("FOREIGN") {
             self.expect_word("KEY")?;
-            self.ident_list_in_parens()?
+            // A column constraint may leave its one column unsaid:
+            // `c int FOREIGN KEY REFERENCES t (id)`.
+            if table_level || self.at(TokenKind::LParen) {
+                self.ident_list_in_parens()?
+            } else {
+                Vec::new()
+            }
         } else {
             Vec::new()
         };

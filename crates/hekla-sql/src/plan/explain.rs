@@ -379,6 +379,7 @@ fn scalar(s: &Scalar, names: &[String], p: &Printer) -> String {
         }
         ScalarKind::Case { .. } => "CASE WHEN ... END".to_string(),
         ScalarKind::Subquery(_) => "(subquery)".to_string(),
+        ScalarKind::NextValue(sequence) => format!("NEXT VALUE FOR [{}]", sequence.0.name),
     }
 }
 

@@ -15,8 +15,8 @@
 //!
 //! | module | views |
 //! |---|---|
-//! | `objects` | sys.schemas, sys.objects, sys.tables, sys.views, sys.procedures, sys.sequences, sys.foreign_keys |
-//! | `table_columns` | sys.columns, sys.types |
+//! | `objects` | sys.schemas, sys.objects, sys.tables, sys.views, sys.procedures, sys.sequences, sys.foreign_keys, sys.foreign_key_columns, sys.check_constraints |
+//! | `table_columns` | sys.columns, sys.identity_columns, sys.types |
 //! | `indexes` | sys.indexes, sys.hash_indexes, sys.index_columns, sys.key_constraints |
 //! | `modules` | sys.sql_modules, sys.parameters, sys.table_types |
 //! | `storage` | sys.databases, sys.filegroups, sys.database_files, sys.partitions, sys.allocation_units |
@@ -124,7 +124,10 @@ pub static VIEWS: &[SystemView] = &[
     objects::PROCEDURES,
     objects::SEQUENCES,
     objects::FOREIGN_KEYS,
+    objects::FOREIGN_KEY_COLUMNS,
+    objects::CHECK_CONSTRAINTS,
     table_columns::COLUMNS,
+    table_columns::IDENTITY_COLUMNS,
     table_columns::TYPES,
     indexes::INDEXES,
     indexes::HASH_INDEXES,

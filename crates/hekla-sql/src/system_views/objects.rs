@@ -1,13 +1,17 @@
 //! `sys.schemas`, `sys.objects` and the views that extend `sys.objects`
-//! with columns of their own: `sys.tables` (and, empty until hekla has
-//! such objects, `sys.views`, `sys.procedures`, `sys.sequences`,
-//! `sys.foreign_keys`).
+//! with columns of their own: `sys.tables`, `sys.sequences`,
+//! `sys.foreign_keys` (with `sys.foreign_key_columns`),
+//! `sys.check_constraints` (and, empty until hekla has such objects,
+//! `sys.views` and `sys.procedures`).
 
 use super::shared::{
     bit, char, datetime_ms, int, not_null, nullable, nvarchar, or_null, padded, sysname, text,
     tinyint, MEMORY_OPTIMIZED_DATA_SPACE,
 };
 use super::{Scope, SystemView, ViewColumn};
+use crate::catalog::constraint::{CheckConstraint, ForeignKey};
+use crate::catalog::counter::as_decimal;
+use crate::catalog::sequence::Sequence;
 use crate::catalog::store::ObjectType;
 use crate::catalog::table::TableMeta;
 use crate::session::SqlDatabase;
@@ -40,6 +44,48 @@ impl ObjectRow<'_> {
             parent_object_id: 0,
             type_code: ObjectType::Table.code(),
             type_desc: "USER_TABLE",
+            created_ms: table.created_ms,
+            modified_ms: table.created_ms,
+        }
+    }
+
+    /// A sequence. Sequences cannot be altered in hekla either.
+    pub fn sequence(sequence: &Sequence) -> ObjectRow<'_> {
+        ObjectRow {
+            name: &sequence.name,
+            object_id: Some(sequence.object_id),
+            schema_id: sequence.schema_id,
+            parent_object_id: 0,
+            type_code: ObjectType::Sequence.code(),
+            type_desc: "SEQUENCE_OBJECT",
+            created_ms: sequence.created_ms,
+            modified_ms: sequence.created_ms,
+        }
+    }
+
+    /// A CHECK constraint of `table`, created with it.
+    pub fn check<'a>(table: &'a TableMeta, check: &'a CheckConstraint) -> ObjectRow<'a> {
+        ObjectRow {
+            name: &check.name,
+            object_id: Some(check.object_id),
+            schema_id: table.schema_id,
+            parent_object_id: table.object_id,
+            type_code: "C",
+            type_desc: "CHECK_CONSTRAINT",
+            created_ms: table.created_ms,
+            modified_ms: table.created_ms,
+        }
+    }
+
+    /// A FOREIGN KEY constraint of `table`, created with it.
+    pub fn foreign_key<'a>(table: &'a TableMeta, key: &'a ForeignKey) -> ObjectRow<'a> {
+        ObjectRow {
+            name: &key.name,
+            object_id: Some(key.object_id),
+            schema_id: table.schema_id,
+            parent_object_id: table.object_id,
+            type_code: "F",
+            type_desc: "FOREIGN_KEY_CONSTRAINT",
             created_ms: table.created_ms,
             modified_ms: table.created_ms,
         }
@@ -106,6 +152,11 @@ pub fn user_tables(db: &SqlDatabase) -> Vec<std::sync::Arc<TableMeta>> {
     db.catalog().tables().cloned().collect()
 }
 
+/// The sequences, in object id order.
+pub fn sequences(db: &SqlDatabase) -> Vec<std::sync::Arc<Sequence>> {
+    db.catalog().sequences().cloned().collect()
+}
+
 /// The rows of a view of things hekla does not have yet.
 pub(super) fn no_rows(_: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
     Ok(Vec::new())
@@ -155,14 +206,28 @@ fn objects_columns() -> Vec<ViewColumn> {
     object_columns(false)
 }
 
-/// hekla's objects are its tables. PRIMARY KEY and UNIQUE constraints,
-/// which SQL Server also lists here, get no object id in hekla; they are
-/// in `sys.key_constraints`.
+/// hekla's objects are its tables with their CHECK and FOREIGN KEY
+/// constraints, and its sequences, in object id order. PRIMARY KEY and
+/// UNIQUE constraints, which SQL Server also lists here, get no object id
+/// in hekla; they are in `sys.key_constraints`.
 fn objects_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
-    Ok(user_tables(db)
-        .iter()
-        .map(|table| ObjectRow::table(table).values())
-        .collect())
+    let tables = user_tables(db);
+    let sequences = sequences(db);
+    let mut rows: Vec<(i32, Vec<Value>)> = Vec::new();
+    for table in &tables {
+        rows.push((table.object_id, ObjectRow::table(table).values()));
+        for check in &table.checks {
+            rows.push((check.object_id, ObjectRow::check(table, check).values()));
+        }
+        for key in &table.foreign_keys {
+            rows.push((key.object_id, ObjectRow::foreign_key(table, key).values()));
+        }
+    }
+    for sequence in &sequences {
+        rows.push((sequence.object_id, ObjectRow::sequence(sequence).values()));
+    }
+    rows.sort_by_key(|(id, _)| *id);
+    Ok(rows.into_iter().map(|(_, row)| row).collect())
 }
 
 // ---- sys.tables -----------------------------------------------------------
@@ -280,7 +345,7 @@ fn table_row(table: &TableMeta) -> Vec<Value> {
     row
 }
 
-// ---- views, procedures, sequences, foreign keys ----------------------------
+// ---- views, procedures -------------------------------------------------------
 // hekla stores none of these objects yet: each view has SQL Server's
 // columns and no rows.
 
@@ -320,12 +385,14 @@ fn procedures_columns() -> Vec<ViewColumn> {
     ])
 }
 
+// ---- sys.sequences ----------------------------------------------------------
+
 pub const SEQUENCES: SystemView = SystemView {
     schema: "sys",
     name: "sequences",
     scope: Scope::Database,
     columns: sequences_columns,
-    rows: no_rows,
+    rows: sequences_rows,
 };
 
 /// SQL Server types the value columns sql_variant; hekla has no
@@ -353,12 +420,44 @@ fn sequences_columns() -> Vec<ViewColumn> {
     ])
 }
 
+fn sequences_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+    Ok(sequences(db)
+        .iter()
+        .map(|sequence| {
+            let info = super::types::describe(&sequence.data_type);
+            let mut row = ObjectRow::sequence(sequence).values();
+            row.extend([
+                as_decimal(sequence.start),
+                as_decimal(sequence.increment),
+                as_decimal(sequence.min),
+                as_decimal(sequence.max),
+                bit(sequence.cycle),
+                bit(sequence.cache.is_some()),
+                // NULL for NO CACHE and for CACHE without a size (SQL
+                // Server chooses the size; hekla's is 50).
+                or_null(sequence.cache.flatten(), |size| {
+                    int(i32::try_from(size).unwrap_or(i32::MAX))
+                }),
+                tinyint(info.system_type_id),
+                int(info.user_type_id),
+                tinyint(info.precision),
+                tinyint(info.scale),
+                as_decimal(sequence.current_value()),
+                bit(sequence.is_exhausted()),
+            ]);
+            row
+        })
+        .collect())
+}
+
+// ---- sys.foreign_keys, sys.foreign_key_columns -------------------------------
+
 pub const FOREIGN_KEYS: SystemView = SystemView {
     schema: "sys",
     name: "foreign_keys",
     scope: Scope::Database,
     columns: foreign_keys_columns,
-    rows: no_rows,
+    rows: foreign_keys_rows,
 };
 
 fn foreign_keys_columns() -> Vec<ViewColumn> {
@@ -374,4 +473,117 @@ fn foreign_keys_columns() -> Vec<ViewColumn> {
         nullable("update_referential_action_desc", nvarchar(60)),
         not_null("is_system_named", DataType::Bit),
     ])
+}
+
+/// Every foreign key is enabled, trusted and NO ACTION (the only action
+/// hekla runs).
+fn foreign_keys_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+    let mut rows = Vec::new();
+    for table in user_tables(db) {
+        for key in &table.foreign_keys {
+            let mut row = ObjectRow::foreign_key(&table, key).values();
+            row.extend([
+                int(key.referenced_table),
+                int(super::shared::index_id(key.referenced_index)),
+                bit(false),
+                bit(false),
+                bit(false),
+                tinyint(0),
+                text("NO_ACTION"),
+                tinyint(0),
+                text("NO_ACTION"),
+                bit(key.system_named),
+            ]);
+            rows.push(row);
+        }
+    }
+    Ok(rows)
+}
+
+pub const FOREIGN_KEY_COLUMNS: SystemView = SystemView {
+    schema: "sys",
+    name: "foreign_key_columns",
+    scope: Scope::Database,
+    columns: foreign_key_columns_columns,
+    rows: foreign_key_columns_rows,
+};
+
+fn foreign_key_columns_columns() -> Vec<ViewColumn> {
+    vec![
+        not_null("constraint_object_id", DataType::Int),
+        not_null("constraint_column_id", DataType::Int),
+        not_null("parent_object_id", DataType::Int),
+        not_null("parent_column_id", DataType::Int),
+        not_null("referenced_object_id", DataType::Int),
+        not_null("referenced_column_id", DataType::Int),
+    ]
+}
+
+fn foreign_key_columns_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+    let column_id = |ordinal: usize| int(i32::try_from(ordinal + 1).unwrap_or(i32::MAX));
+    let mut rows = Vec::new();
+    for table in user_tables(db) {
+        for key in &table.foreign_keys {
+            for (position, (&column, &referenced)) in
+                key.columns.iter().zip(&key.referenced_columns).enumerate()
+            {
+                rows.push(vec![
+                    int(key.object_id),
+                    column_id(position),
+                    int(table.object_id),
+                    column_id(column),
+                    int(key.referenced_table),
+                    column_id(referenced),
+                ]);
+            }
+        }
+    }
+    Ok(rows)
+}
+
+// ---- sys.check_constraints ----------------------------------------------------
+
+pub const CHECK_CONSTRAINTS: SystemView = SystemView {
+    schema: "sys",
+    name: "check_constraints",
+    scope: Scope::Database,
+    columns: check_constraints_columns,
+    rows: check_constraints_rows,
+};
+
+fn check_constraints_columns() -> Vec<ViewColumn> {
+    extended(vec![
+        not_null("is_disabled", DataType::Bit),
+        not_null("is_not_for_replication", DataType::Bit),
+        not_null("is_not_trusted", DataType::Bit),
+        not_null("parent_column_id", DataType::Int),
+        nullable("definition", super::shared::nvarchar_max()),
+        nullable("uses_database_collation", DataType::Bit),
+        not_null("is_system_named", DataType::Bit),
+    ])
+}
+
+/// `definition` is the condition as written, in parentheses (SQL Server
+/// stores a normalized form, such as `([a]>(0))`); `parent_column_id` is
+/// 0 for a table-level constraint.
+fn check_constraints_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+    let mut rows = Vec::new();
+    for table in user_tables(db) {
+        for check in &table.checks {
+            let mut row = ObjectRow::check(&table, check).values();
+            row.extend([
+                bit(false),
+                bit(false),
+                bit(false),
+                int(check
+                    .column
+                    .map_or(0, |c| i32::try_from(c + 1).unwrap_or(i32::MAX))),
+                text(&check.definition),
+                bit(true),
+                bit(check.system_named),
+            ]);
+            rows.push(row);
+        }
+    }
+    Ok(rows)
 }

@@ -1,5 +1,6 @@
-//! `sys.columns` (every column of every user table) and `sys.types` (the
-//! system types hekla supports).
+//! `sys.columns` (every column of every user table), `sys.identity_columns`
+//! (the IDENTITY ones, with their seed, increment and last value) and
+//! `sys.types` (the system types hekla supports).
 
 use super::objects::user_tables;
 use super::shared::{
@@ -7,6 +8,7 @@ use super::shared::{
 };
 use super::types::{describe, system_types, TypeInfo};
 use super::{Scope, SystemView, ViewColumn};
+use crate::catalog::table::TableMeta;
 use crate::session::SqlDatabase;
 use hekla_types::{DataType, SqlResult, Value};
 
@@ -44,7 +46,7 @@ pub const COLUMNS: SystemView = SystemView {
     rows: columns_rows,
 };
 
-fn columns_columns() -> Vec<ViewColumn> {
+pub(super) fn columns_columns() -> Vec<ViewColumn> {
     let mut columns = vec![
         not_null("object_id", DataType::Int),
         nullable("name", sysname()),
@@ -85,54 +87,112 @@ fn columns_columns() -> Vec<ViewColumn> {
 fn columns_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
     let mut rows = Vec::new();
     for table in user_tables(db) {
-        for (ordinal, column) in table.columns.iter().enumerate() {
-            let mut row = vec![
-                int(table.object_id),
-                text(&column.name),
-                int(i32::try_from(ordinal + 1).unwrap_or(i32::MAX)),
-            ];
-            row.extend(type_values(&describe(&column.data_type)));
-            row.extend([
-                bit(column.nullable),
-                // Character and binary columns keep trailing spaces and
-                // zeros as ANSI_PADDING ON does; other types have no padding.
-                bit(is_padded(&column.data_type)),
-                // hekla refuses ROWGUIDCOL, IDENTITY, computed, FILESTREAM,
-                // sparse, encrypted, hidden and masked columns, xml and
-                // replication: SQL Server's values for a column without them.
-                bit(false),
-                bit(false),
-                bit(false),
-                bit(false),
-                bit(false),
-                bit(false),
-                bit(false),
-                bit(false),
-                bit(false),
-                int(0),
-                // A DEFAULT is a constraint object in SQL Server; hekla
-                // gives it no object id, so a column with a default says
-                // NULL (unknown) rather than 0, which means "no default".
-                if column.default.is_some() {
-                    Value::Null
-                } else {
-                    int(0)
-                },
-                int(0),
-                bit(false),
-                bit(false),
-                tinyint(0),
-                text("NOT_APPLICABLE"),
-                Value::Null,
-                Value::Null,
-                Value::Null,
-                Value::Null,
-                Value::Null,
-                bit(false),
-                bit(false),
-            ]);
-            rows.push(row);
+        for ordinal in 0..table.columns.len() {
+            rows.push(column_row(&table, ordinal));
         }
+    }
+    Ok(rows)
+}
+
+/// The `sys.columns` row of column `ordinal` of `table`.
+fn column_row(table: &TableMeta, ordinal: usize) -> Vec<Value> {
+    let column = &table.columns[ordinal];
+    let is_identity = table
+        .identity
+        .as_ref()
+        .is_some_and(|identity| identity.column == ordinal);
+    let mut row = vec![
+        int(table.object_id),
+        text(&column.name),
+        int(i32::try_from(ordinal + 1).unwrap_or(i32::MAX)),
+    ];
+    row.extend(type_values(&describe(&column.data_type)));
+    row.extend([
+        bit(column.nullable),
+        // Character and binary columns keep trailing spaces and
+        // zeros as ANSI_PADDING ON does; other types have no padding.
+        bit(is_padded(&column.data_type)),
+        // hekla refuses ROWGUIDCOL, computed, FILESTREAM, sparse,
+        // encrypted, hidden and masked columns, xml and replication:
+        // SQL Server's values for a column without them.
+        bit(false),
+        bit(is_identity),
+        bit(false),
+        bit(false),
+        bit(false),
+        bit(false),
+        bit(false),
+        bit(false),
+        bit(false),
+        int(0),
+        // A DEFAULT is a constraint object in SQL Server; hekla
+        // gives it no object id, so a column with a default says
+        // NULL (unknown) rather than 0, which means "no default".
+        if column.default.is_some() {
+            Value::Null
+        } else {
+            int(0)
+        },
+        int(0),
+        bit(false),
+        bit(false),
+        tinyint(0),
+        text("NOT_APPLICABLE"),
+        Value::Null,
+        Value::Null,
+        Value::Null,
+        Value::Null,
+        Value::Null,
+        bit(false),
+        bit(false),
+    ]);
+    row
+}
+
+// ---- sys.identity_columns ---------------------------------------------------
+
+pub const IDENTITY_COLUMNS: SystemView = SystemView {
+    schema: "sys",
+    name: "identity_columns",
+    scope: Scope::Database,
+    columns: identity_columns_columns,
+    rows: identity_columns_rows,
+};
+
+/// `sys.columns`' columns, then the identity's. SQL Server types the
+/// values sql_variant; hekla has no sql_variant and gives decimal(38, 0),
+/// which holds every value of every type an IDENTITY column may have.
+fn identity_columns_columns() -> Vec<ViewColumn> {
+    let value = DataType::Decimal {
+        precision: 38,
+        scale: 0,
+    };
+    let mut columns = columns_columns();
+    columns.extend([
+        nullable("seed_value", value),
+        nullable("increment_value", value),
+        nullable("last_value", value),
+        nullable("is_not_for_replication", DataType::Bit),
+    ]);
+    columns
+}
+
+fn identity_columns_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+    use crate::catalog::counter::as_decimal;
+    let mut rows = Vec::new();
+    for table in user_tables(db) {
+        let Some(identity) = &table.identity else {
+            continue;
+        };
+        let mut row = column_row(&table, identity.column);
+        row.extend([
+            as_decimal(identity.seed),
+            as_decimal(identity.increment),
+            // NULL until the first value is generated, as in SQL Server.
+            or_null(identity.counter.last(), as_decimal),
+            bit(false),
+        ]);
+        rows.push(row);
     }
     Ok(rows)
 }
