@@ -105,12 +105,10 @@ pub fn is_grouped(group_by: &[ast::Expr], outputs: &[&ast::Expr]) -> bool {
     !group_by.is_empty() || outputs.iter().any(|expr| contains_aggregate(expr))
 }
 
-pub(crate) fn bind_call(input: &Binder, expr: &ast::Expr) -> SqlResult<AggregateCall> {
+fn bind_call(input: &Binder, expr: &ast::Expr) -> SqlResult<AggregateCall> {
     let ExprKind::Function(call) = &expr.kind else {
         unreachable!("aggregate_calls collects calls only");
     };
-    let function = AggregateFunction::from_name(&call.name.name().value)
-        .expect("aggregate_calls collects aggregates only");
     if call.args.iter().any(contains_aggregate) {
         return Err(SqlError::new(
             130,
@@ -119,6 +117,18 @@ pub(crate) fn bind_call(input: &Binder, expr: &ast::Expr) -> SqlResult<Aggregate
             "Cannot perform an aggregate function on an expression containing an aggregate or a subquery.",
         ));
     }
+    bind_aggregate(input, expr)
+}
+
+/// An aggregate call, its argument bound with `input`: the FROM row for a
+/// grouped query, the grouped row for a window aggregate (where
+/// `SUM(COUNT(*)) OVER ()` is allowed).
+pub(crate) fn bind_aggregate(input: &Binder, expr: &ast::Expr) -> SqlResult<AggregateCall> {
+    let ExprKind::Function(call) = &expr.kind else {
+        unreachable!("callers pass calls only");
+    };
+    let function = AggregateFunction::from_name(&call.name.name().value)
+        .expect("callers pass aggregates only");
     let counting = matches!(
         function,
         AggregateFunction::Count | AggregateFunction::CountBig

@@ -174,6 +174,14 @@ pub enum Predicate {
         operand: Scalar,
         negated: bool,
     },
+    /// `operand [NOT] LIKE pattern [ESCAPE escape]`, both sides strings
+    /// (other types convert, as in SQL Server).
+    Like {
+        operand: Scalar,
+        pattern: Scalar,
+        escape: Option<Scalar>,
+        collation: Collation,
+    },
     /// `EXISTS (subquery)`.
     Exists(SubqueryRef),
     /// `x op ANY|ALL (subquery)`; `x IN (subquery)` is `x = ANY (...)`.
@@ -202,6 +210,18 @@ impl Reads for Predicate {
             }
             Predicate::Not(operand) => operand.leaves(visit),
             Predicate::IsNull { operand, .. } => operand.leaves(visit),
+            Predicate::Like {
+                operand,
+                pattern,
+                escape,
+                ..
+            } => {
+                operand.leaves(visit);
+                pattern.leaves(visit);
+                if let Some(escape) = escape {
+                    escape.leaves(visit);
+                }
+            }
             Predicate::Exists(subquery) => subquery.leaves(visit),
             Predicate::Quantified {
                 operand, subquery, ..
@@ -332,7 +352,9 @@ pub struct Binder<'a> {
     pub collation: Collation,
     pub scope: Scope,
     pub variables: &'a Variables,
-    /// After GROUP BY: keys and aggregates are read from the grouped row.
+    /// After GROUP BY: keys and aggregates are read from the grouped row;
+    /// `scope` then still names the FROM clause's columns, only to tell
+    /// them (Msg 8120 unless grouped) from outer references.
     pub grouping: Option<&'a Grouping>,
     /// Window function results, read from the end of the row (only the
     /// select list and ORDER BY may use them).
@@ -376,6 +398,10 @@ impl<'a> Binder<'a> {
                 });
             }
             if let ExprKind::Column(parts) = &expr.kind {
+                // A column of an enclosing query is one value per group.
+                if self.scope.resolve(parts).is_err() {
+                    return self.column(expr, parts);
+                }
                 let name: Vec<&str> = parts.iter().map(|p| p.value.as_str()).collect();
                 return Err(SqlError::new(
                     8120,
@@ -500,6 +526,15 @@ impl<'a> Binder<'a> {
                 let any = any.expect("the parser requires a non-empty IN list");
                 Ok(negate_if(any, *negated))
             }
+            ExprKind::Like {
+                expr,
+                negated,
+                pattern,
+                escape,
+            } => Ok(negate_if(
+                self.like(expr, pattern, escape.as_deref())?,
+                *negated,
+            )),
             ExprKind::Exists(query) => self.exists(query),
             ExprKind::InSubquery {
                 expr,
@@ -522,6 +557,44 @@ impl<'a> Binder<'a> {
             _ if is_predicate(expr) => Err(not_yet(expr)),
             _ => Err(non_boolean()),
         }
+    }
+
+    /// LIKE: both sides as strings of the operand's collation.
+    fn like(
+        &self,
+        operand: &ast::Expr,
+        pattern: &ast::Expr,
+        escape: Option<&ast::Expr>,
+    ) -> SqlResult<Predicate> {
+        let (operand, pattern) = typed_nulls(self.scalar(operand)?, self.scalar(pattern)?);
+        let collation = operand
+            .data_type
+            .collation()
+            .or(pattern.data_type.collation())
+            .unwrap_or(self.collation);
+        let unicode =
+            |t: &DataType| matches!(t, DataType::NChar { .. } | DataType::NVarChar { .. });
+        let text = if unicode(&operand.data_type) || unicode(&pattern.data_type) {
+            DataType::NVarChar {
+                len: hekla_types::Length::Max,
+                collation,
+            }
+        } else {
+            DataType::VarChar {
+                len: hekla_types::Length::Max,
+                collation,
+            }
+        };
+        let escape = match escape {
+            Some(escape) => Some(implicit(self.scalar(escape)?, &text)?),
+            None => None,
+        };
+        Ok(Predicate::Like {
+            operand: implicit(operand, &text)?,
+            pattern: implicit(pattern, &text)?,
+            escape,
+            collation,
+        })
     }
 
     /// A column of this query's FROM clause, else of an enclosing query's
@@ -864,13 +937,22 @@ pub fn implicit(scalar: Scalar, target: &DataType) -> SqlResult<Scalar> {
 }
 
 /// The type operands convert to before `op`: the result type, except that
-/// datetime arithmetic takes a number of days on the other side.
+/// datetime arithmetic takes a number of days on the other side, and a
+/// decimal remainder's type is narrower than its dividend (`12.34 % 7` is
+/// decimal(3,2)), so its operands keep the result's scale at full
+/// precision.
 fn operand_type(op: ArithOp, result: &DataType, left: &DataType, right: &DataType) -> DataType {
     let is_datetime = |t: &DataType| matches!(t, DataType::DateTime | DataType::SmallDateTime);
     if matches!(op, ArithOp::Add | ArithOp::Subtract) && (is_datetime(left) || is_datetime(right)) {
         return DataType::DateTime;
     }
-    *result
+    match (op, *result) {
+        (ArithOp::Modulo, DataType::Decimal { scale, .. }) => DataType::Decimal {
+            precision: 38,
+            scale,
+        },
+        _ => *result,
+    }
 }
 
 /// A bare `NULL` literal: typed int, but it takes the type of whatever it

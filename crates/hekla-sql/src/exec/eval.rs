@@ -5,6 +5,7 @@
 use super::context::Context;
 use crate::bind::expr::{Predicate, Scalar, ScalarKind};
 use crate::bind::subquery::SubqueryRef;
+use crate::exec::functions::matching::Matcher;
 use hekla_types::convert::{convert_from, try_convert};
 use hekla_types::{ops, SqlError, SqlResult, Value};
 use std::ops::ControlFlow;
@@ -143,6 +144,35 @@ impl Predicate {
             Predicate::Not(operand) => operand.eval(row)?.map(|truth| !truth),
             Predicate::IsNull { operand, negated } => {
                 Some(operand.eval(row)?.is_null() != *negated)
+            }
+            Predicate::Like {
+                operand,
+                pattern,
+                escape,
+                collation,
+            } => {
+                let (text, pattern) = (operand.eval(row)?, pattern.eval(row)?);
+                let escape = match escape {
+                    Some(escape) => match escape.eval(row)? {
+                        Value::Null => return Ok(None),
+                        Value::String(e) if e.chars().count() == 1 => e.chars().next(),
+                        other => {
+                            return Err(SqlError::new(
+                                506,
+                                16,
+                                1,
+                                format!("The invalid escape character \"{other}\" was specified in a LIKE predicate."),
+                            ))
+                        }
+                    },
+                    None => None,
+                };
+                match (text, pattern) {
+                    (Value::String(text), Value::String(pattern)) => {
+                        Some(Matcher::new(*collation).like_match(&text, &pattern, escape))
+                    }
+                    _ => None, // NULL on either side
+                }
             }
             Predicate::Exists(subquery) => {
                 let mut any = false;

@@ -421,6 +421,13 @@ fn predicate(pred: &Predicate, names: &[String], p: &Printer) -> String {
             let not = if *negated { " NOT" } else { "" };
             format!("{} IS{not} NULL", scalar(operand, names, p))
         }
+        Predicate::Like {
+            operand, pattern, ..
+        } => format!(
+            "{} like {}",
+            scalar(operand, names, p),
+            scalar(pattern, names, p)
+        ),
         Predicate::Exists(_) => "EXISTS (subquery)".to_string(),
         Predicate::Quantified { operand, all, .. } => {
             let quantifier = if *all { "ALL" } else { "ANY" };

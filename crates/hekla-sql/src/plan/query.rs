@@ -378,6 +378,9 @@ impl<'a> Planner<'a> {
             None
         };
         let grouped = grouping.as_ref().map(|grouping| Binder {
+            scope: Scope {
+                columns: binder.scope.columns.clone(),
+            },
             grouping: Some(grouping),
             ..self.binder(outer)
         });

@@ -6,7 +6,7 @@
 
 use super::SortKey;
 use crate::ast::{self, ExprKind, FrameBound, FrameUnits};
-use crate::bind::aggregate::{bind_call, children, AggregateCall};
+use crate::bind::aggregate::{bind_aggregate, children, AggregateCall};
 use crate::bind::expr::{Binder, Leaf, Reads, Scalar, ScalarKind};
 use hekla_types::{DataType, SqlError, SqlResult};
 
@@ -280,7 +280,7 @@ fn bind_window(input: &Binder, expr: &ast::Expr) -> SqlResult<WindowCall> {
                     "Use of DISTINCT is not allowed with the OVER clause.",
                 ));
             }
-            let aggregate = bind_call(input, expr)?;
+            let aggregate = bind_aggregate(input, expr)?;
             let result_type = aggregate.result_type;
             (
                 WindowFunction::Aggregate(aggregate),

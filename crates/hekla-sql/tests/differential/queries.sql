@@ -37,7 +37,6 @@ FROM sales s JOIN emp e ON e.id = s.emp_id WHERE s.id <= 80 ORDER BY s.id
 -- ;
 
 -- name: like_patterns
--- known-difference: LIKE is refused with Msg 10794 (not built yet)
 SELECT id, name, city FROM emp WHERE name LIKE '%a%' AND city LIKE 'b_rg%'
 -- ;
 
@@ -458,7 +457,6 @@ SELECT s.id, e.name, ROW_NUMBER() OVER (PARTITION BY e.id ORDER BY s.price DESC,
 -- ;
 
 -- name: window_sum_of_count
--- known-difference: an aggregate inside a window aggregate, SUM(COUNT(*)) OVER (...), is Msg 130
 -- ordered
 SELECT grade, COUNT(*), SUM(COUNT(*)) OVER (ORDER BY grade) FROM emp GROUP BY grade ORDER BY grade
 -- ;
@@ -600,7 +598,6 @@ SELECT id, CAST(price / qty AS decimal(12, 4)), CAST(price * price / 100 AS deci
 
 -- name: decimal_modulo_int
 -- ordered
--- known-difference: decimal % int converts the dividend to the (narrow) result type first: Msg 8115
 SELECT id, price % 7, price % 2.5, 12.34 % 7 FROM sales WHERE id <= 50 ORDER BY id
 -- ;
 
@@ -651,7 +648,6 @@ SELECT d.id FROM dept d WHERE EXISTS (SELECT 1 FROM emp e WHERE e.dept_id = d.id
 -- ;
 
 -- name: correlated_subquery_outer_reference_in_select
--- known-difference: an outer column beside an aggregate in a subquery's select list is Msg 8120
 SELECT e.id, (SELECT MAX(s.price) + e.grade FROM sales s WHERE s.emp_id = e.id) FROM emp e WHERE e.id % 11 = 0
 -- ;
 

@@ -83,6 +83,17 @@ impl Matcher {
         out
     }
 
+    /// `text LIKE pattern [ESCAPE escape]`: the pattern matches all of the
+    /// text; after `escape`, a character stands for itself.
+    pub fn like_match(self, text: &str, pattern: &str, escape: Option<char>) -> bool {
+        let tokens = match escape {
+            Some(escape) => tokenize_escaped(pattern, escape),
+            None => tokenize(pattern),
+        };
+        let text: Vec<char> = text.chars().collect();
+        self.like(&text, &tokens)
+    }
+
     /// PATINDEX: the 1-based position where `pattern` first matches, 0 if
     /// nowhere. The pattern matches the whole rest of the text, so a
     /// pattern that does not start with `%` can only match at position 1
@@ -168,6 +179,29 @@ fn tokenize(pattern: &str) -> Vec<Token> {
         tokens.push(token);
         i += 1;
     }
+    tokens
+}
+
+/// The tokens of a pattern with an ESCAPE character: the escape makes the
+/// next character (`%`, `_`, `[` or itself) a literal.
+fn tokenize_escaped(pattern: &str, escape: char) -> Vec<Token> {
+    let mut tokens = Vec::new();
+    let mut rest = pattern;
+    while let Some(at) = rest.find(escape) {
+        tokens.extend(tokenize(&rest[..at]));
+        let after = &rest[at + escape.len_utf8()..];
+        match after.chars().next() {
+            Some(c) => {
+                tokens.push(Token::Literal(c));
+                rest = &after[c.len_utf8()..];
+            }
+            None => {
+                tokens.push(Token::Literal(escape));
+                rest = after;
+            }
+        }
+    }
+    tokens.extend(tokenize(rest));
     tokens
 }
 

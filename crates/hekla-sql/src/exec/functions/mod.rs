@@ -9,7 +9,7 @@ mod date;
 mod digest;
 mod digits;
 mod format;
-mod matching;
+pub(crate) mod matching;
 mod math;
 mod misc;
 mod random;
