@@ -9,7 +9,7 @@ use crate::catalog::store::{ObjectStore, ObjectType};
 use crate::catalog::table::{TableDesign, TableMeta};
 use crate::catalog::{stored_object, Catalog};
 use crate::error::SyntaxError;
-use crate::exec::context::Context;
+use crate::exec::context::{Context, SessionState};
 use crate::exec::not_yet;
 use crate::plan::Planner;
 use hekla_engine::{Database, DatabaseConfig, IsolationLevel, StorageConfig};
@@ -126,12 +126,18 @@ impl SqlDatabase {
 
     /// A new session; Msg 17809 when every session id is taken.
     pub fn session(self: &Arc<Self>) -> SqlResult<Session> {
+        let registration = crate::system_views::sessions::register(self)?;
+        let state = SessionState {
+            spid: registration.session_id(),
+            ..SessionState::default()
+        };
         Ok(Session {
-            registration: crate::system_views::sessions::register(self)?,
+            registration,
             db: Arc::clone(self),
             nocount: false,
             showplan: false,
             variables: Variables::default(),
+            state,
         })
     }
 }
@@ -148,6 +154,8 @@ pub struct Session {
     showplan: bool,
     /// The running batch's local variables.
     variables: Variables,
+    /// What `@@SPID`, `@@ROWCOUNT`, `@@ERROR` and `@@IDENTITY` read.
+    state: SessionState,
 }
 
 impl Session {
@@ -165,6 +173,7 @@ impl Session {
             self.registration.begin_request(statement.kind.keywords());
             let outcome = self.statement(statement, text, sink);
             self.registration.end_request();
+            self.record_outcome(&statement.kind, &outcome);
             match outcome {
                 Ok(rows) => sink.done(rows.filter(|_| !self.nocount)),
                 Err(error) => sink.error(&ErrorEvent {
@@ -172,6 +181,23 @@ impl Session {
                     line: statement.span.line,
                     procedure: None,
                 }),
+            }
+        }
+    }
+
+    /// What `@@ROWCOUNT` and `@@ERROR` say after a statement. DECLARE
+    /// leaves them alone; other statements without a row count set
+    /// `@@ROWCOUNT` to 0, as SET and PRINT do in SQL Server.
+    fn record_outcome(&mut self, kind: &StatementKind, outcome: &SqlResult<Option<u64>>) {
+        match outcome {
+            Ok(_) if matches!(kind, StatementKind::Declare(_)) => {}
+            Ok(rows) => {
+                self.state.rowcount = rows.map_or(0, |n| i64::try_from(n).unwrap_or(i64::MAX));
+                self.state.error = 0;
+            }
+            Err(error) => {
+                self.state.rowcount = 0;
+                self.state.error = i32::try_from(error.number).unwrap_or(i32::MAX);
             }
         }
     }
@@ -195,7 +221,12 @@ impl Session {
                 crate::exec::modify::delete(context, planner, delete)
             }),
             StatementKind::Declare(declarations) => {
-                crate::exec::variables::declare(&self.db, declarations, &mut self.variables)?;
+                crate::exec::variables::declare(
+                    &self.db,
+                    declarations,
+                    &mut self.variables,
+                    &self.state,
+                )?;
                 Ok(None)
             }
             StatementKind::SetVariable {
@@ -203,13 +234,25 @@ impl Session {
                 op,
                 value,
             } => {
-                crate::exec::variables::set(&self.db, variable, *op, value, &mut self.variables)?;
+                crate::exec::variables::set(
+                    &self.db,
+                    variable,
+                    *op,
+                    value,
+                    &mut self.variables,
+                    &self.state,
+                )?;
                 Ok(None)
             }
             StatementKind::Print(expr) => {
                 let planner = Planner::new(&self.db, &self.variables);
                 let bound = crate::exec::variables::binder(&planner).scalar(expr)?;
-                let value = crate::exec::variables::evaluate(&self.db, &self.variables, &bound)?;
+                let value = crate::exec::variables::evaluate(
+                    &self.db,
+                    &self.variables,
+                    &self.state,
+                    &bound,
+                )?;
                 let text = hekla_types::convert::to_text(&value, &bound.data_type)?;
                 sink.message(text.as_deref().unwrap_or(""));
                 Ok(None)
@@ -267,7 +310,7 @@ impl Session {
         let planner = Planner::new(&self.db, &self.variables);
         if is_assignment(select) {
             let (plan, slots) = planner.assignment(select)?;
-            let context = Context::new(&self.db, self.variables.values());
+            let context = self.context();
             crate::exec::variables::assign_rows(&context, &plan, &slots)?;
             context.commit()?;
             for (slot, value) in context.into_variables().into_iter().enumerate() {
@@ -281,7 +324,7 @@ impl Session {
             show_plan(text, operators, sink);
             return Ok(None);
         }
-        let context = Context::new(&self.db, self.variables.values());
+        let context = self.context();
         let rows = crate::exec::select::run(&context, &plan, sink)?;
         context.commit()?;
         Ok(rows)
@@ -290,14 +333,26 @@ impl Session {
     /// Runs a data-changing statement in its own transaction: committed
     /// if it succeeds, rolled back (nothing changed) if it fails.
     fn in_statement(
-        &self,
+        &mut self,
         body: impl FnOnce(&Context, &Planner) -> SqlResult<Option<u64>>,
     ) -> SqlResult<Option<u64>> {
         let planner = Planner::new(&self.db, &self.variables);
-        let context = Context::new(&self.db, self.variables.values());
-        let rows = body(&context, &planner)?;
-        context.commit()?;
-        Ok(rows)
+        let context = self.context();
+        let outcome = body(&context, &planner).and_then(|rows| {
+            context.commit()?;
+            Ok(rows)
+        });
+        // An identity handed out stays handed out, even if the statement
+        // then failed (as in SQL Server).
+        if let Some(identity) = context.last_identity() {
+            self.state.identity = Some(identity);
+        }
+        outcome
+    }
+
+    /// A statement's context: the database, the variables, the session.
+    fn context(&self) -> Context<'_> {
+        Context::new(&self.db, self.variables.values()).with_session(&self.state)
     }
 
     fn create_schema(&self, name: &str) -> SqlResult<()> {

@@ -74,7 +74,9 @@ impl Reads for Scalar {
             ScalarKind::Negate(operand)
             | ScalarKind::BitNot(operand)
             | ScalarKind::Convert { operand, .. } => operand.leaves(visit),
-            ScalarKind::Builtin { args, .. } => args.iter().for_each(|arg| arg.leaves(visit)),
+            ScalarKind::Builtin { args, .. } | ScalarKind::Server { args, .. } => {
+                args.iter().for_each(|arg| arg.leaves(visit))
+            }
             ScalarKind::Case { whens, otherwise } => {
                 for (condition, result) in whens {
                     condition.leaves(visit);
@@ -132,6 +134,12 @@ pub enum ScalarKind {
     },
     /// `NEXT VALUE FOR sequence`: a new value each time it is evaluated.
     NextValue(crate::catalog::sequence::SequenceRef),
+    /// A function of the server, catalog or session (`OBJECT_ID`,
+    /// `@@ROWCOUNT` ...), evaluated against the statement's context.
+    Server {
+        function: super::server::ServerFunction,
+        args: Vec<Scalar>,
+    },
 }
 
 impl Scalar {
@@ -146,7 +154,9 @@ impl Scalar {
             ScalarKind::Negate(operand)
             | ScalarKind::BitNot(operand)
             | ScalarKind::Convert { operand, .. } => operand.uses_sequence(object_id),
-            ScalarKind::Builtin { args, .. } => args.iter().any(|a| a.uses_sequence(object_id)),
+            ScalarKind::Builtin { args, .. } | ScalarKind::Server { args, .. } => {
+                args.iter().any(|a| a.uses_sequence(object_id))
+            }
             ScalarKind::Case { whens, otherwise } => {
                 whens
                     .iter()
@@ -461,7 +471,11 @@ impl<'a> Binder<'a> {
                     data_type: self.variables.data_type(slot),
                 })
             }
-            ExprKind::Function(call) => self.function(call),
+            ExprKind::Function(call) => match self.server_function(call) {
+                Some(bound) => bound,
+                None => self.function(call),
+            },
+            ExprKind::GlobalVariable(name) => self.global_variable(name),
             ExprKind::NextValueFor(name) => self.next_value_for(name),
             _ if is_predicate(expr) => Err(SqlError::new(
                 4145,

@@ -5,6 +5,7 @@ pub mod aggregate;
 pub mod expr;
 pub mod functions;
 pub mod literal;
+pub mod server;
 pub mod subquery;
 pub mod types;
 pub mod variables;

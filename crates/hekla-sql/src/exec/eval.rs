@@ -80,6 +80,13 @@ impl Scalar {
                     .collect::<SqlResult<Vec<Value>>>()?;
                 super::functions::evaluate(*function, &values, &self.data_type)
             }
+            ScalarKind::Server { function, args } => {
+                let values = args
+                    .iter()
+                    .map(|arg| arg.eval(row))
+                    .collect::<SqlResult<Vec<Value>>>()?;
+                super::server::evaluate(*function, &values, &self.data_type, row.context)
+            }
             ScalarKind::Case { whens, otherwise } => {
                 for (condition, result) in whens {
                     if condition.eval(row)? == Some(true) {

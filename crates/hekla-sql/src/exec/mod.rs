@@ -12,6 +12,7 @@ pub mod join;
 pub mod modify;
 pub mod run;
 pub mod select;
+pub mod server;
 pub mod variables;
 pub mod window;
 

@@ -3,7 +3,7 @@
 //! too long for it are cut, as SQL Server cuts them for variables. A
 //! value may be a subquery (`SET @n = (SELECT COUNT(*) FROM t)`).
 
-use super::context::Context;
+use super::context::{Context, SessionState};
 use super::eval::Inputs;
 use super::not_yet;
 use super::run::for_each;
@@ -19,6 +19,7 @@ pub fn declare(
     db: &SqlDatabase,
     declarations: &[ast::Declaration],
     variables: &mut Variables,
+    session: &SessionState,
 ) -> SqlResult<()> {
     for (ordinal, declaration) in declarations.iter().enumerate() {
         let data_type = types::resolve(
@@ -37,7 +38,7 @@ pub fn declare(
             Some(expr) => {
                 let planner = Planner::new(db, variables);
                 let scalar = implicit(binder(&planner).scalar(expr)?, &data_type)?;
-                Some(evaluate(db, variables, &scalar)?)
+                Some(evaluate(db, variables, session, &scalar)?)
             }
             None => None,
         };
@@ -55,6 +56,7 @@ pub fn set(
     op: AssignOp,
     value: &ast::Expr,
     variables: &mut Variables,
+    session: &SessionState,
 ) -> SqlResult<()> {
     let slot = variables.resolve(name)?;
     let data_type = variables.data_type(slot);
@@ -64,7 +66,7 @@ pub fn set(
     };
     let planner = Planner::new(db, variables);
     let scalar = binder(&planner).assignment(current, op, value, &data_type)?;
-    let value = evaluate(db, variables, &scalar)?;
+    let value = evaluate(db, variables, session, &scalar)?;
     variables.assign(slot, value);
     Ok(())
 }
@@ -78,8 +80,13 @@ pub fn binder<'a>(planner: &'a Planner<'a>) -> Binder<'a> {
 }
 
 /// The value of an expression outside any query, in its own statement.
-pub fn evaluate(db: &SqlDatabase, variables: &Variables, scalar: &Scalar) -> SqlResult<Value> {
-    let context = Context::new(db, variables.values());
+pub fn evaluate(
+    db: &SqlDatabase,
+    variables: &Variables,
+    session: &SessionState,
+    scalar: &Scalar,
+) -> SqlResult<Value> {
+    let context = Context::new(db, variables.values()).with_session(session);
     let value = scalar.eval(&Inputs::top(&context))?;
     context.commit()?;
     Ok(value)

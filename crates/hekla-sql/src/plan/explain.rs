@@ -377,6 +377,10 @@ fn scalar(s: &Scalar, names: &[String], p: &Printer) -> String {
                 .collect();
             format!("{}({})", function.name(), args.join(","))
         }
+        ScalarKind::Server { function, args } => {
+            let args: Vec<String> = args.iter().map(|a| scalar(a, names, p)).collect();
+            format!("{}({})", function.name(), args.join(","))
+        }
         ScalarKind::Case { .. } => "CASE WHEN ... END".to_string(),
         ScalarKind::Subquery(_) => "(subquery)".to_string(),
         ScalarKind::NextValue(sequence) => format!("NEXT VALUE FOR [{}]", sequence.0.name),

@@ -32,7 +32,7 @@ mod dmv_xtp;
 mod indexes;
 mod information_schema;
 mod modules;
-mod objects;
+pub(crate) mod objects;
 pub mod sessions;
 mod shared;
 mod spt_values;

@@ -1,0 +1,204 @@
+//! Functions that read the server, the database's catalog or the session
+//! rather than their arguments alone: `OBJECT_ID`, `DB_NAME`,
+//! `SERVERPROPERTY`, `@@SPID`, `@@ROWCOUNT`, `SCOPE_IDENTITY()` ... They
+//! are bound here and evaluated against the statement's context
+//! (`exec::server`).
+
+use super::expr::{implicit, Binder, Scalar, ScalarKind};
+use crate::ast;
+use hekla_types::{Collation, DataType, Length, SqlError, SqlResult};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ServerFunction {
+    ObjectId,
+    ObjectName,
+    ObjectSchemaName,
+    SchemaName,
+    SchemaId,
+    DbId,
+    DbName,
+    ServerProperty,
+    DatabasePropertyEx,
+    UserName,
+    SuserSname,
+    ScopeIdentity,
+    /// `@@...`
+    Spid,
+    Version,
+    RowCount,
+    TranCount,
+    Error,
+    Identity,
+    ServerName,
+    Language,
+    DateFirst,
+    MaxPrecision,
+}
+
+impl ServerFunction {
+    /// The name a plan shows.
+    pub fn name(self) -> &'static str {
+        use ServerFunction::*;
+        match self {
+            ObjectId => "object_id",
+            ObjectName => "object_name",
+            ObjectSchemaName => "object_schema_name",
+            SchemaName => "schema_name",
+            SchemaId => "schema_id",
+            DbId => "db_id",
+            DbName => "db_name",
+            ServerProperty => "serverproperty",
+            DatabasePropertyEx => "databasepropertyex",
+            UserName => "user_name",
+            SuserSname => "suser_sname",
+            ScopeIdentity => "scope_identity",
+            Spid => "@@spid",
+            Version => "@@version",
+            RowCount => "@@rowcount",
+            TranCount => "@@trancount",
+            Error => "@@error",
+            Identity => "@@identity",
+            ServerName => "@@servername",
+            Language => "@@language",
+            DateFirst => "@@datefirst",
+            MaxPrecision => "@@max_precision",
+        }
+    }
+}
+
+fn sysname() -> DataType {
+    DataType::NVarChar {
+        len: Length::Bounded(128),
+        collation: Collation::default(),
+    }
+}
+
+/// The type of `@@IDENTITY` and `SCOPE_IDENTITY()`.
+fn identity_type() -> DataType {
+    DataType::Decimal {
+        precision: 38,
+        scale: 0,
+    }
+}
+
+impl Binder<'_> {
+    /// `@@name`; Msg 137 for one hekla does not know (SQL Server reads an
+    /// unknown `@@x` as an undeclared variable).
+    pub(super) fn global_variable(&self, name: &str) -> SqlResult<Scalar> {
+        use ServerFunction::*;
+        let (function, data_type) = match name.to_ascii_uppercase().as_str() {
+            "SPID" => (Spid, DataType::SmallInt),
+            "VERSION" => (
+                Version,
+                DataType::NVarChar {
+                    len: Length::Bounded(300),
+                    collation: Collation::default(),
+                },
+            ),
+            "ROWCOUNT" => (RowCount, DataType::Int),
+            "TRANCOUNT" => (TranCount, DataType::Int),
+            "ERROR" => (Error, DataType::Int),
+            "IDENTITY" => (Identity, identity_type()),
+            "SERVERNAME" => (ServerName, sysname()),
+            "LANGUAGE" => (Language, sysname()),
+            "DATEFIRST" => (DateFirst, DataType::TinyInt),
+            "MAX_PRECISION" => (MaxPrecision, DataType::TinyInt),
+            _ => {
+                return Err(SqlError::new(
+                    137,
+                    15,
+                    2,
+                    format!("Must declare the scalar variable \"@@{name}\"."),
+                ))
+            }
+        };
+        Ok(server(function, Vec::new(), data_type))
+    }
+
+    /// A call of a server function, or None for any other name.
+    pub(super) fn server_function(&self, call: &ast::FunctionCall) -> Option<SqlResult<Scalar>> {
+        use ServerFunction::*;
+        if call.name.parts.len() > 1 || call.over.is_some() {
+            return None;
+        }
+        let name = call.name.name().value.to_ascii_uppercase();
+        let (function, arguments, data_type) = match name.as_str() {
+            "OBJECT_ID" => (ObjectId, 1..=2, DataType::Int),
+            "OBJECT_NAME" => (ObjectName, 1..=2, sysname()),
+            "OBJECT_SCHEMA_NAME" => (ObjectSchemaName, 1..=2, sysname()),
+            "SCHEMA_NAME" => (SchemaName, 0..=1, sysname()),
+            "SCHEMA_ID" => (SchemaId, 0..=1, DataType::Int),
+            "DB_ID" => (DbId, 0..=1, DataType::Int),
+            "DB_NAME" => (DbName, 0..=1, sysname()),
+            // sql_variant in SQL Server; hekla has no sql_variant, so the
+            // value comes as text (numbers as their digits).
+            "SERVERPROPERTY" => (ServerProperty, 1..=1, sysname()),
+            "DATABASEPROPERTYEX" => (DatabasePropertyEx, 2..=2, sysname()),
+            "USER_NAME" => (UserName, 0..=1, sysname()),
+            "SUSER_SNAME" | "SUSER_NAME" => (SuserSname, 0..=0, sysname()),
+            "SCOPE_IDENTITY" => (ScopeIdentity, 0..=0, identity_type()),
+            _ => return None,
+        };
+        Some(self.server_call(call, function, arguments, data_type))
+    }
+
+    fn server_call(
+        &self,
+        call: &ast::FunctionCall,
+        function: ServerFunction,
+        arguments: std::ops::RangeInclusive<usize>,
+        data_type: DataType,
+    ) -> SqlResult<Scalar> {
+        if !arguments.contains(&call.args.len()) || call.star || call.distinct {
+            return Err(SqlError::new(
+                174,
+                15,
+                1,
+                format!(
+                    "The {} function requires {} argument(s).",
+                    function.name(),
+                    // The bound the call missed.
+                    if call.args.len() < *arguments.start() {
+                        arguments.start()
+                    } else {
+                        arguments.end()
+                    }
+                ),
+            ));
+        }
+        // Names are text, ids int; each argument converts to what its
+        // position takes.
+        let text = DataType::NVarChar {
+            len: Length::Max,
+            collation: self.collation,
+        };
+        let args = call
+            .args
+            .iter()
+            .enumerate()
+            .map(|(position, arg)| {
+                let takes_id = matches!(
+                    (function, position),
+                    (
+                        ServerFunction::ObjectName | ServerFunction::ObjectSchemaName,
+                        0
+                    ) | (
+                        ServerFunction::ObjectName | ServerFunction::ObjectSchemaName,
+                        1
+                    ) | (ServerFunction::SchemaName | ServerFunction::DbName, 0)
+                        | (ServerFunction::UserName, 0)
+                );
+                let target = if takes_id { DataType::Int } else { text };
+                implicit(self.scalar(arg)?, &target)
+            })
+            .collect::<SqlResult<Vec<_>>>()?;
+        Ok(server(function, args, data_type))
+    }
+}
+
+fn server(function: ServerFunction, args: Vec<Scalar>, data_type: DataType) -> Scalar {
+    Scalar {
+        kind: ScalarKind::Server { function, args },
+        data_type,
+    }
+}

@@ -1,0 +1,263 @@
+//! Evaluating the server, catalog and session functions of
+//! [`crate::bind::server`]. Object lookups read `sys.objects` (so they
+//! see tables, sequences and constraints alike); session values come from
+//! the statement's context, as of the statement's start.
+
+use super::context::Context;
+use crate::bind::server::ServerFunction;
+use crate::system_views::{self, DATABASE_ID, DATABASE_NAME, MASTER_ID, MASTER_NAME};
+use hekla_types::convert::convert_from;
+use hekla_types::{Collation, DataType, SqlResult, Value};
+
+/// The SQL Server release whose T-SQL and TDS behaviour hekla follows;
+/// tools and drivers read it to decide which features to use.
+pub const PRODUCT_VERSION: &str = "16.0.1000.6";
+
+pub fn evaluate(
+    function: ServerFunction,
+    args: &[Value],
+    result_type: &DataType,
+    context: &Context,
+) -> SqlResult<Value> {
+    use ServerFunction::*;
+    let session = &context.session;
+    let text = |index: usize| match args.get(index) {
+        Some(Value::String(text)) => Some(text.as_str()),
+        _ => None,
+    };
+    let id = |index: usize| args.get(index).and_then(Value::as_i64);
+    let string = |s: &str| Value::String(s.to_string());
+    Ok(match function {
+        ObjectId => match text(0) {
+            Some(name) => object_id(context, name, text(1))?,
+            None => Value::Null,
+        },
+        ObjectName | ObjectSchemaName => {
+            let in_database = args.len() < 2 || id(1) == Some(i64::from(DATABASE_ID));
+            match id(0).filter(|_| in_database) {
+                Some(object) => object_name(context, object, function == ObjectSchemaName)?,
+                None => Value::Null,
+            }
+        }
+        SchemaName => match args.first() {
+            None => string("dbo"),
+            Some(_) => match id(0).and_then(|i| u32::try_from(i).ok()) {
+                Some(schema) => context
+                    .db
+                    .catalog()
+                    .schema_name(schema)
+                    .map_or(Value::Null, string),
+                None => Value::Null,
+            },
+        },
+        SchemaId => {
+            let name = if args.is_empty() {
+                Some("dbo")
+            } else {
+                text(0)
+            };
+            match name.and_then(|n| context.db.catalog().schema_id(n)) {
+                Some(schema) => Value::Int(system_views::objects::schema_id(schema)),
+                None => Value::Null,
+            }
+        }
+        DbId => match (args.is_empty(), text(0)) {
+            (true, _) => Value::Int(DATABASE_ID),
+            (_, Some(name)) if name.eq_ignore_ascii_case(DATABASE_NAME) => Value::Int(DATABASE_ID),
+            (_, Some(name)) if name.eq_ignore_ascii_case(MASTER_NAME) => Value::Int(MASTER_ID),
+            _ => Value::Null,
+        },
+        DbName => match (args.is_empty(), id(0)) {
+            (true, _) => string(DATABASE_NAME),
+            (_, Some(i)) if i == i64::from(DATABASE_ID) => string(DATABASE_NAME),
+            (_, Some(i)) if i == i64::from(MASTER_ID) => string(MASTER_NAME),
+            _ => Value::Null,
+        },
+        ServerProperty => text(0).map_or(Value::Null, server_property),
+        DatabasePropertyEx => {
+            let known = text(0).is_some_and(|db| {
+                db.eq_ignore_ascii_case(DATABASE_NAME) || db.eq_ignore_ascii_case(MASTER_NAME)
+            });
+            match text(1).filter(|_| known) {
+                Some(property) => database_property(property),
+                None => Value::Null,
+            }
+        }
+        // Every session acts as the database owner until logins and
+        // permissions exist.
+        UserName => match id(0) {
+            None if args.is_empty() => string("dbo"),
+            Some(1) => string("dbo"),
+            _ => Value::Null,
+        },
+        SuserSname => session.login.as_deref().map_or(Value::Null, string),
+        ScopeIdentity | Identity => match &session.identity {
+            Some(value) => convert_identity(value, result_type)?,
+            None => Value::Null,
+        },
+        Spid => Value::SmallInt(session.spid),
+        Version => string(&version()),
+        RowCount => Value::Int(i32::try_from(session.rowcount).unwrap_or(i32::MAX)),
+        // Every statement is its own transaction until explicit
+        // transactions exist, so none is open between statements.
+        TranCount => Value::Int(0),
+        Error => Value::Int(session.error),
+        ServerName => string(&host_name()),
+        Language => string("us_english"),
+        DateFirst => Value::TinyInt(7),
+        MaxPrecision => Value::TinyInt(38),
+    })
+}
+
+fn convert_identity(value: &Value, target: &DataType) -> SqlResult<Value> {
+    let source = match value {
+        Value::TinyInt(_) => DataType::TinyInt,
+        Value::SmallInt(_) => DataType::SmallInt,
+        Value::Int(_) => DataType::Int,
+        Value::BigInt(_) => DataType::BigInt,
+        _ => *target,
+    };
+    convert_from(value, &source, target, None)
+}
+
+/// The rows of `sys.objects`: name, object_id, principal_id, schema_id,
+/// parent_object_id, type ...
+fn objects(context: &Context) -> SqlResult<Vec<Vec<Value>>> {
+    let view = system_views::lookup(None, "sys", "objects").expect("sys.objects exists");
+    (view.rows)(context.db)
+}
+
+/// `OBJECT_ID('[db.][schema.]name' [, 'type'])`: NULL for names in other
+/// databases, temporary objects and objects that do not exist.
+fn object_id(context: &Context, name: &str, object_type: Option<&str>) -> SqlResult<Value> {
+    let parts: Vec<String> = split_name(name);
+    let (database, schema, object) = match parts.as_slice() {
+        [object] => (None, "dbo", object.as_str()),
+        [schema, object] => (None, schema.as_str(), object.as_str()),
+        [database, schema, object] => (
+            Some(database.as_str()),
+            if schema.is_empty() {
+                "dbo"
+            } else {
+                schema.as_str()
+            },
+            object.as_str(),
+        ),
+        _ => return Ok(Value::Null),
+    };
+    if object.starts_with('#') || database.is_some_and(|d| !d.eq_ignore_ascii_case(DATABASE_NAME)) {
+        return Ok(Value::Null);
+    }
+    let Some(schema_id) = context.db.catalog().schema_id(schema) else {
+        return Ok(Value::Null);
+    };
+    let schema_id = Value::Int(system_views::objects::schema_id(schema_id));
+    let found = objects(context)?.into_iter().find(|row| {
+        let named = matches!(&row[0], Value::String(n) if n.eq_ignore_ascii_case(object));
+        let typed = match (object_type, &row[5]) {
+            (Some(wanted), Value::String(code)) => code.trim().eq_ignore_ascii_case(wanted.trim()),
+            (Some(_), _) => false,
+            (None, _) => true,
+        };
+        named && typed && row[3] == schema_id
+    });
+    Ok(found.map_or(Value::Null, |row| row[1].clone()))
+}
+
+/// OBJECT_NAME / OBJECT_SCHEMA_NAME of an object id.
+fn object_name(context: &Context, object: i64, schema: bool) -> SqlResult<Value> {
+    let row = objects(context)?
+        .into_iter()
+        .find(|row| row[1].as_i64() == Some(object));
+    let Some(row) = row else {
+        return Ok(Value::Null);
+    };
+    if !schema {
+        return Ok(row[0].clone());
+    }
+    let schema_id = row[3].as_i64().and_then(|i| u32::try_from(i).ok());
+    Ok(schema_id
+        .and_then(|i| context.db.catalog().schema_name(i).map(str::to_string))
+        .map_or(Value::Null, Value::String))
+}
+
+/// `a.b.c`, `[a].[b.c]`, `a..c` into their parts, brackets removed.
+fn split_name(name: &str) -> Vec<String> {
+    let mut parts = vec![String::new()];
+    let mut chars = name.trim().chars().peekable();
+    let mut bracketed = false;
+    while let Some(c) = chars.next() {
+        match c {
+            '[' if !bracketed => bracketed = true,
+            ']' if bracketed && chars.peek() == Some(&']') => {
+                chars.next();
+                parts.last_mut().expect("one part").push(']');
+            }
+            ']' if bracketed => bracketed = false,
+            '.' if !bracketed => parts.push(String::new()),
+            c => parts.last_mut().expect("one part").push(c),
+        }
+    }
+    parts
+}
+
+fn server_property(property: &str) -> Value {
+    let text = |s: String| Value::String(s);
+    match property.to_ascii_lowercase().as_str() {
+        "productversion" => text(PRODUCT_VERSION.to_string()),
+        "productmajorversion" => text("16".to_string()),
+        "productlevel" => text("RTM".to_string()),
+        "edition" => text(format!("hekla {}", env!("CARGO_PKG_VERSION"))),
+        "servername" | "machinename" | "computernamephysicalnetbios" => text(host_name()),
+        "collation" => text(Collation::default().name().to_string()),
+        "isxtpsupported" => text("1".to_string()),
+        "issingleuser" | "isclustered" | "ishadrenabled" | "isfulltextinstalled" => {
+            text("0".to_string())
+        }
+        "processid" => text(std::process::id().to_string()),
+        // SQL Server answers NULL for a property it does not know.
+        _ => Value::Null,
+    }
+}
+
+fn database_property(property: &str) -> Value {
+    let text = |s: &str| Value::String(s.to_string());
+    match property.to_ascii_lowercase().as_str() {
+        "collation" => text(Collation::default().name()),
+        "status" => text("ONLINE"),
+        "updateability" => text("READ_WRITE"),
+        "useraccess" => text("MULTI_USER"),
+        "recovery" => text("FULL"),
+        "isautoclose" | "isautoshrink" | "isinstandby" => text("0"),
+        _ => Value::Null,
+    }
+}
+
+fn version() -> String {
+    format!(
+        "hekla {} - {} (in-memory OLTP database engine following Microsoft SQL Server 2022)\n\tLinux {}",
+        env!("CARGO_PKG_VERSION"),
+        PRODUCT_VERSION,
+        std::env::consts::ARCH
+    )
+}
+
+/// The machine's name, as the kernel reports it.
+fn host_name() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|name| name.trim().to_string())
+        .unwrap_or_else(|_| "localhost".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_name;
+
+    #[test]
+    fn names_split_into_parts() {
+        assert_eq!(split_name("dbo.t"), ["dbo", "t"]);
+        assert_eq!(split_name("[my.schema].[t]]x]"), ["my.schema", "t]x"]);
+        assert_eq!(split_name("hekla..t"), ["hekla", "", "t"]);
+        assert_eq!(split_name("t"), ["t"]);
+    }
+}
