@@ -8,7 +8,7 @@ use super::aggregate::Groups;
 use super::eval::Inputs;
 use crate::bind::aggregate::{AggregateCall, AggregateFunction, Grouping};
 use crate::bind::expr::Predicate;
-use crate::plan::{Node, SetOperation, TableRead};
+use crate::plan::{Limit, Node, SetOperation, SortKey, TableRead};
 use hekla_types::{encode_key, DataType, SortOrder, SqlError, SqlResult, Value};
 use std::cmp::Ordering;
 use std::collections::HashSet;
@@ -109,7 +109,12 @@ pub fn run(node: &Node, params: &Inputs<'_>, emit: &mut Emit<'_>) -> SqlResult<C
             });
             emit_all(rows.into_iter().map(|(_, row)| row), emit)
         }
-        Node::Top { input, skip, limit } => top(input, *skip, *limit, params, emit),
+        Node::Top {
+            input,
+            skip,
+            limit,
+            ties,
+        } => top(input, *skip, *limit, ties, params, emit),
         Node::Distinct { input, types } => {
             let mut seen = RowSet::new(types);
             run(input, params, &mut |row| {
@@ -277,11 +282,56 @@ fn count_only(
     Ok(Some(row))
 }
 
-/// OFFSET `skip` rows, then at most `limit`; stops its input once full.
+/// OFFSET `skip` rows, then at most `limit` (and, with `ties`, the rows
+/// after the last one that equal it on those keys); stops its input once
+/// done. A PERCENT limit needs the input's size, so it reads it first.
 fn top(
     input: &Node,
     skip: u64,
+    limit: Option<Limit>,
+    ties: &[SortKey],
+    params: &Inputs<'_>,
+    emit: &mut Emit<'_>,
+) -> SqlResult<ControlFlow<()>> {
+    let limit = match limit {
+        Some(Limit::Percent(percent)) => {
+            let rows = collect(input, params)?;
+            let count = (rows.len() as f64 * percent / 100.0).ceil() as u64;
+            return limited(
+                &mut |visit| {
+                    for row in &rows {
+                        if visit(row)?.is_break() {
+                            break;
+                        }
+                    }
+                    Ok(())
+                },
+                skip,
+                Some(count),
+                ties,
+                params,
+                emit,
+            );
+        }
+        Some(Limit::Rows(rows)) => Some(rows),
+        None => None,
+    };
+    limited(
+        &mut |visit| run(input, params, visit).map(|_| ()),
+        skip,
+        limit,
+        ties,
+        params,
+        emit,
+    )
+}
+
+/// The rows `source` produces, with OFFSET, the limit and ties applied.
+fn limited(
+    source: &mut dyn FnMut(&mut Emit<'_>) -> SqlResult<()>,
+    skip: u64,
     limit: Option<u64>,
+    ties: &[SortKey],
     params: &Inputs<'_>,
     emit: &mut Emit<'_>,
 ) -> SqlResult<ControlFlow<()>> {
@@ -290,21 +340,39 @@ fn top(
     }
     let (mut skipped, mut sent) = (0, 0);
     let mut stopped = false;
-    let _ = run(input, params, &mut |row| {
+    // With ties: the sort keys of the last row the limit let through.
+    let mut last_keys: Option<Vec<Value>> = None;
+    let keys_of = |row: &[Value]| -> SqlResult<Vec<Value>> {
+        let inputs = params.with_row(row);
+        ties.iter().map(|key| key.expr.eval(&inputs)).collect()
+    };
+    source(&mut |row| {
         if skipped < skip {
             skipped += 1;
             return Ok(ControlFlow::Continue(()));
+        }
+        if let Some(last) = &last_keys {
+            let keys = keys_of(row)?;
+            let tied = ties
+                .iter()
+                .zip(last.iter().zip(&keys))
+                .all(|(key, (a, b))| key.compare(a, b).is_eq());
+            if !tied {
+                return Ok(ControlFlow::Break(()));
+            }
         }
         if emit(row)?.is_break() {
             stopped = true;
             return Ok(ControlFlow::Break(()));
         }
         sent += 1;
-        Ok(if limit.is_some_and(|limit| sent >= limit) {
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
-        })
+        if last_keys.is_none() && limit.is_some_and(|limit| sent >= limit) {
+            if ties.is_empty() {
+                return Ok(ControlFlow::Break(()));
+            }
+            last_keys = Some(keys_of(row)?);
+        }
+        Ok(ControlFlow::Continue(()))
     })?;
     Ok(if stopped {
         ControlFlow::Break(())

@@ -6,7 +6,7 @@
 use super::aggregate::Accumulator;
 use super::eval::Inputs;
 use super::run::{collect, emit_all, run as run_node, Emit};
-use crate::plan::window::{Frame, WindowCall, WindowFunction};
+use crate::plan::window::{Frame, FrameEdge, WindowCall, WindowFunction};
 use crate::plan::Node;
 use hekla_types::{encode_key, SortOrder, SqlError, SqlResult, Value};
 use std::cmp::Ordering;
@@ -45,6 +45,29 @@ pub fn run(
         row.extend(columns.iter().map(|column| column[index].clone()));
     }
     emit_all(rows, emit)
+}
+
+/// The first and last positions of the frame of the row at `position` in a
+/// partition of `len` rows; None when the frame holds no row.
+fn frame_bounds(
+    frame: Frame,
+    position: usize,
+    len: usize,
+    peer_span: &dyn Fn(usize) -> (usize, usize),
+) -> Option<(usize, usize)> {
+    let at = position as i64;
+    let first = match frame.start {
+        FrameEdge::Unbounded => 0,
+        FrameEdge::Rows(offset) => at.saturating_add(offset),
+        FrameEdge::Peers => peer_span(position).0 as i64,
+    };
+    let last = match frame.end {
+        FrameEdge::Unbounded => len as i64 - 1,
+        FrameEdge::Rows(offset) => at.saturating_add(offset),
+        FrameEdge::Peers => peer_span(position).1 as i64,
+    };
+    let (first, last) = (first.max(0), last.min(len as i64 - 1));
+    (first <= last).then_some((first as usize, last as usize))
 }
 
 /// One row's partition key (encoded) and order values.
@@ -119,13 +142,16 @@ fn partition_values(
     result: &mut [Value],
 ) -> SqlResult<()> {
     let arg = |n: usize, row: usize| call.args[n].eval(&params.with_row(&rows[row]));
-    // The last position of the current row's peer group.
-    let peer_end = |position: usize| {
-        let mut end = position;
-        while end + 1 < partition.len() && peers(partition[position], partition[end + 1]) {
-            end += 1;
+    // The first and last positions of the current row's peer group.
+    let peer_span = |position: usize| {
+        let (mut first, mut last) = (position, position);
+        while first > 0 && peers(partition[position], partition[first - 1]) {
+            first -= 1;
         }
-        end
+        while last + 1 < partition.len() && peers(partition[position], partition[last + 1]) {
+            last += 1;
+        }
+        (first, last)
     };
     match &call.function {
         WindowFunction::RowNumber => {
@@ -200,14 +226,19 @@ fn partition_values(
             }
         }
         WindowFunction::FirstValue | WindowFunction::LastValue => {
-            for (position, &row) in partition.iter().enumerate() {
-                let source = match (&call.function, call.frame) {
-                    (WindowFunction::FirstValue, _) => partition[0],
-                    (_, Frame::Partition) => partition[partition.len() - 1],
-                    (_, Frame::ToPeers) => partition[peer_end(position)],
-                    (_, Frame::ToRow) => row,
+            for position in 0..partition.len() {
+                let row = partition[position];
+                let source = match frame_bounds(call.frame, position, partition.len(), &peer_span) {
+                    Some((first, _)) if call.function == WindowFunction::FirstValue => {
+                        Some(partition[first])
+                    }
+                    Some((_, last)) => Some(partition[last]),
+                    None => None,
                 };
-                result[row] = arg(0, source)?;
+                result[row] = match source {
+                    Some(source) => arg(0, source)?,
+                    None => Value::Null,
+                };
             }
         }
         WindowFunction::Aggregate(aggregate) => {
@@ -217,31 +248,34 @@ fn partition_values(
                     None => Ok(None),
                 }
             };
+            // From the partition's start, frames only grow: keep one
+            // running accumulator. Otherwise each row's frame is added up
+            // afresh.
+            let running = call.frame.start == FrameEdge::Unbounded;
             let mut accumulator = Accumulator::new(aggregate);
-            if call.frame == Frame::Partition {
-                for &row in partition {
-                    accumulator.add(aggregate, value_of(row)?)?;
-                }
-                let total = accumulator.finish(aggregate)?;
-                for &row in partition {
-                    result[row] = total.clone();
-                }
-                return Ok(());
-            }
-            let mut position = 0;
-            while position < partition.len() {
-                let end = match call.frame {
-                    Frame::ToPeers => peer_end(position),
-                    _ => position,
+            let mut added = 0;
+            for position in 0..partition.len() {
+                let bounds = frame_bounds(call.frame, position, partition.len(), &peer_span);
+                let value = match bounds {
+                    Some((first, last)) if running => {
+                        debug_assert_eq!(first, 0);
+                        while added <= last {
+                            accumulator.add(aggregate, value_of(partition[added])?)?;
+                            added += 1;
+                        }
+                        accumulator.clone().finish(aggregate)?
+                    }
+                    Some((first, last)) => {
+                        let mut fresh = Accumulator::new(aggregate);
+                        for &row in &partition[first..=last] {
+                            fresh.add(aggregate, value_of(row)?)?;
+                        }
+                        fresh.finish(aggregate)?
+                    }
+                    // An empty frame: what the aggregate gives over no rows.
+                    None => Accumulator::new(aggregate).finish(aggregate)?,
                 };
-                for &row in &partition[position..=end] {
-                    accumulator.add(aggregate, value_of(row)?)?;
-                }
-                let running = accumulator.clone().finish(aggregate)?;
-                for &row in &partition[position..=end] {
-                    result[row] = running.clone();
-                }
-                position = end + 1;
+                result[partition[position]] = value;
             }
         }
     }

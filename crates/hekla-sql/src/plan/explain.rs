@@ -3,7 +3,7 @@
 //! names of the columns they read (`[t].[id]`).
 
 use super::window::WindowFunction;
-use super::{JoinKind, JoinMethod, Node, QueryPlan, SetOperation};
+use super::{JoinKind, JoinMethod, Limit, Node, QueryPlan, SetOperation};
 use crate::bind::expr::{CompareOp, Predicate, Scalar, ScalarKind};
 use crate::bind::variables::Variables;
 use crate::exec::access::AccessPath;
@@ -236,15 +236,27 @@ impl Printer<'_> {
                 self.fill(at, depth, format!("Sort(ORDER BY:({}))", order.join(", ")));
                 names
             }
-            Node::Top { input, skip, limit } => {
+            Node::Top {
+                input,
+                skip,
+                limit,
+                ties,
+            } => {
                 let at = self.reserve(depth);
                 let names = self.node(input, depth + 1, prefix);
                 let mut parts = Vec::new();
                 if *skip > 0 {
                     parts.push(format!("OFFSET EXPRESSION:(({skip}))"));
                 }
-                if let Some(limit) = limit {
-                    parts.push(format!("TOP EXPRESSION:(({limit}))"));
+                match limit {
+                    Some(Limit::Rows(rows)) => parts.push(format!("TOP EXPRESSION:(({rows}))")),
+                    Some(Limit::Percent(p)) => {
+                        parts.push(format!("TOP EXPRESSION:(({p})), PERCENT"))
+                    }
+                    None => {}
+                }
+                if !ties.is_empty() {
+                    parts.push("WITH TIES".to_string());
                 }
                 self.fill(at, depth, format!("Top({})", parts.join(", ")));
                 names

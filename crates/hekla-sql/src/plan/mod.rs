@@ -80,10 +80,13 @@ pub enum Node {
         input: Box<Node>,
         keys: Vec<SortKey>,
     },
+    /// OFFSET `skip` rows, then at most `limit`; with `ties` (TOP ... WITH
+    /// TIES), also the rows after the last one that equal it on these keys.
     Top {
         input: Box<Node>,
         skip: u64,
-        limit: Option<u64>,
+        limit: Option<Limit>,
+        ties: Vec<SortKey>,
     },
     /// Drops repeated rows (compared on the first `width` columns).
     Distinct {
@@ -150,6 +153,14 @@ pub enum JoinMethod {
         outer_keys: Vec<Scalar>,
         inner_keys: Vec<Scalar>,
     },
+}
+
+/// How many rows TOP or FETCH lets through.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Limit {
+    Rows(u64),
+    /// `TOP (p) PERCENT`: p% of the input's rows, rounded up.
+    Percent(f64),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -243,11 +254,12 @@ impl Node {
                 }
             }
             Node::Window { calls, .. } => calls.iter().for_each(|call| call.expressions(visit)),
-            Node::Sort { keys, .. } => keys.iter().for_each(|key| visit(&key.expr)),
+            Node::Sort { keys, .. } | Node::Top { ties: keys, .. } => {
+                keys.iter().for_each(|key| visit(&key.expr))
+            }
             Node::Single
             | Node::View { .. }
             | Node::Derived { .. }
-            | Node::Top { .. }
             | Node::Distinct { .. }
             | Node::SetOp { .. } => {}
         }

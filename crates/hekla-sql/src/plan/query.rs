@@ -5,7 +5,7 @@
 
 use super::from::{self, FromTree};
 use super::window::WindowSet;
-use super::{Node, QueryPlan, SetOperation, SortKey};
+use super::{Limit, Node, QueryPlan, SetOperation, SortKey};
 use crate::ast::{self, QueryBody, SelectItem};
 use crate::bind::aggregate::{is_grouped, Grouping};
 use crate::bind::expr::{
@@ -285,11 +285,7 @@ impl<'a> Planner<'a> {
         };
         if let Some(offset) = offset {
             let (skip, limit) = offset_fetch(&binder, offset)?;
-            root = Node::Top {
-                input: root.boxed(),
-                skip,
-                limit,
-            };
+            root = with_top(root, skip, limit.map(Limit::Rows), Vec::new());
         }
         Ok(QueryPlan {
             columns: plan.columns,
@@ -322,6 +318,15 @@ impl<'a> Planner<'a> {
             Some(top) => Some(top_count(&binder, top)?),
             None => None,
         };
+        let with_ties = select.top.as_ref().is_some_and(|top| top.with_ties);
+        if with_ties && order_by.is_empty() {
+            return Err(SqlError::new(
+                1062,
+                16,
+                1,
+                "The TOP N WITH TIES clause is not allowed without a corresponding ORDER BY clause.",
+            ));
+        }
         let mut skip = 0;
         if let Some(offset) = offset {
             if select.top.is_some() {
@@ -332,7 +337,9 @@ impl<'a> Planner<'a> {
                     "A TOP can not be used in the same query or sub-query as a OFFSET.",
                 ));
             }
-            (skip, limit) = offset_fetch(&binder, offset)?;
+            let (offset_skip, fetch) = offset_fetch(&binder, offset)?;
+            skip = offset_skip;
+            limit = fetch.map(Limit::Rows);
         }
         let filter = match &select.where_clause {
             Some(condition) => Some(binder.predicate(condition)?),
@@ -444,7 +451,7 @@ impl<'a> Planner<'a> {
             // DISTINCT compares result rows, and ORDER BY may only name
             // result columns (checked above): sort after projecting.
             let types: Vec<DataType> = projection.iter().map(|e| e.data_type).collect();
-            let keys = keys
+            let keys: Vec<SortKey> = keys
                 .into_iter()
                 .map(|key| SortKey {
                     expr: Scalar {
@@ -464,12 +471,14 @@ impl<'a> Planner<'a> {
                 input: projected.boxed(),
                 types,
             };
-            with_top(sorted(distinct, keys), skip, limit)
+            let ties = if with_ties { keys.clone() } else { Vec::new() };
+            with_top(sorted(distinct, keys), skip, limit, ties)
         } else {
             // Sort and TOP before projecting, so ORDER BY may name any
             // column and an assignment SELECT assigns in sorted order.
+            let ties = if with_ties { keys.clone() } else { Vec::new() };
             Node::Project {
-                input: with_top(sorted(root, keys), skip, limit).boxed(),
+                input: with_top(sorted(root, keys), skip, limit, ties).boxed(),
                 exprs: projection,
             }
         };
@@ -487,7 +496,7 @@ fn sorted(input: Node, keys: Vec<SortKey>) -> Node {
     }
 }
 
-fn with_top(input: Node, skip: u64, limit: Option<u64>) -> Node {
+fn with_top(input: Node, skip: u64, limit: Option<Limit>, ties: Vec<SortKey>) -> Node {
     if limit.is_none() && skip == 0 {
         return input;
     }
@@ -495,6 +504,7 @@ fn with_top(input: Node, skip: u64, limit: Option<u64>) -> Node {
         input: input.boxed(),
         skip,
         limit,
+        ties,
     }
 }
 
@@ -724,19 +734,36 @@ fn row_count(
     }
 }
 
-/// `TOP (n)`; PERCENT and WITH TIES are not built yet.
-fn top_count(binder: &Binder, top: &ast::Top) -> SqlResult<u64> {
-    if top.percent || top.with_ties {
-        return Err(not_yet("TOP ... PERCENT and WITH TIES"));
+/// `TOP (n)` or `TOP (p) PERCENT` (p from 0 to 100, Msg 1061 otherwise).
+fn top_count(binder: &Binder, top: &ast::Top) -> SqlResult<Limit> {
+    if !top.percent {
+        let rows = row_count(binder, &top.count, 0, || {
+            SqlError::new(
+                1060,
+                16,
+                1,
+                "The number of rows in the TOP clause must be an integer.",
+            )
+        })?;
+        return Ok(Limit::Rows(rows));
     }
-    row_count(binder, &top.count, 0, || {
-        SqlError::new(
-            1060,
+    let scalar = implicit(
+        Binder::new(binder.variables).scalar(&top.count)?,
+        &DataType::Float,
+    )?;
+    let Some(planner) = binder.planner else {
+        unreachable!("query binders have a planner");
+    };
+    let context = crate::exec::context::Context::new(planner.db, binder.variables.values());
+    match scalar.eval(&Inputs::top(&context))? {
+        hekla_types::Value::Float(p) if (0.0..=100.0).contains(&p) => Ok(Limit::Percent(p)),
+        _ => Err(SqlError::new(
+            1061,
             16,
             1,
-            "The number of rows in the TOP clause must be an integer.",
-        )
-    })
+            "The TOP clause contains an invalid value.",
+        )),
+    }
 }
 
 /// Msg 10744 for a FETCH of no rows.

@@ -42,16 +42,32 @@ pub enum WindowFunction {
     Aggregate(AggregateCall),
 }
 
-/// The rows an aggregate or FIRST/LAST_VALUE sees for each row.
+/// The rows of its partition an aggregate or FIRST/LAST_VALUE sees for
+/// each row: from `start` to `end`, both included.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Frame {
-    /// The whole partition (no ORDER BY, or UNBOUNDED on both sides).
-    Partition,
-    /// From the partition's start to the current row and its peers (the
-    /// default with ORDER BY: RANGE UNBOUNDED PRECEDING).
-    ToPeers,
-    /// From the partition's start to the current row (ROWS).
-    ToRow,
+pub struct Frame {
+    pub start: FrameEdge,
+    pub end: FrameEdge,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FrameEdge {
+    /// The partition's first row (as start) or last (as end).
+    Unbounded,
+    /// ROWS: this many rows after the current one (negative: before;
+    /// 0: the current row).
+    Rows(i64),
+    /// RANGE CURRENT ROW: the current row's first peer (as start) or last
+    /// peer (as end), peers being rows equal in the window's ORDER BY.
+    Peers,
+}
+
+impl Frame {
+    /// The whole partition (no ORDER BY).
+    pub const PARTITION: Frame = Frame {
+        start: FrameEdge::Unbounded,
+        end: FrameEdge::Unbounded,
+    };
 }
 
 impl WindowCall {
@@ -297,7 +313,7 @@ fn bind_window(input: &Binder, expr: &ast::Expr) -> SqlResult<WindowCall> {
             ))
         }
     };
-    let frame = frame(window, &order)?;
+    let frame = frame(input, window, &order)?;
     Ok(WindowCall {
         function,
         args,
@@ -308,26 +324,79 @@ fn bind_window(input: &Binder, expr: &ast::Expr) -> SqlResult<WindowCall> {
     })
 }
 
-/// The frame an aggregate or FIRST/LAST_VALUE sees.
-fn frame(window: &ast::Window, order: &[SortKey]) -> SqlResult<Frame> {
+/// The frame an aggregate or FIRST/LAST_VALUE sees: with ORDER BY and no
+/// frame, RANGE UNBOUNDED PRECEDING (to the current row's last peer);
+/// without ORDER BY, the whole partition.
+fn frame(input: &Binder, window: &ast::Window, order: &[SortKey]) -> SqlResult<Frame> {
     let Some(frame) = &window.frame else {
         return Ok(if order.is_empty() {
-            Frame::Partition
+            Frame::PARTITION
         } else {
-            Frame::ToPeers
+            Frame {
+                start: FrameEdge::Unbounded,
+                end: FrameEdge::Peers,
+            }
         });
     };
+    if order.is_empty() {
+        return Err(SqlError::new(
+            10756,
+            15,
+            1,
+            "Window frame with ROWS or RANGE must have an ORDER BY clause.",
+        ));
+    }
     let end = frame.end.as_ref().unwrap_or(&FrameBound::CurrentRow);
-    match (&frame.start, end, frame.units) {
-        (FrameBound::UnboundedPreceding, FrameBound::UnboundedFollowing, _) => Ok(Frame::Partition),
-        (FrameBound::UnboundedPreceding, FrameBound::CurrentRow, FrameUnits::Rows) => {
-            Ok(Frame::ToRow)
+    let edge = |bound: &FrameBound| -> SqlResult<FrameEdge> {
+        Ok(match (bound, frame.units) {
+            (FrameBound::UnboundedPreceding | FrameBound::UnboundedFollowing, _) => {
+                FrameEdge::Unbounded
+            }
+            (FrameBound::CurrentRow, FrameUnits::Rows) => FrameEdge::Rows(0),
+            (FrameBound::CurrentRow, FrameUnits::Range) => FrameEdge::Peers,
+            (FrameBound::Preceding(n), FrameUnits::Rows) => FrameEdge::Rows(-offset(input, n)?),
+            (FrameBound::Following(n), FrameUnits::Rows) => FrameEdge::Rows(offset(input, n)?),
+            (_, FrameUnits::Range) => return Err(SqlError::new(
+                4194,
+                16,
+                1,
+                "RANGE is only supported with UNBOUNDED and CURRENT ROW window frame delimiters.",
+            )),
+        })
+    };
+    let misplaced = matches!(frame.start, FrameBound::UnboundedFollowing)
+        || matches!(end, FrameBound::UnboundedPreceding);
+    if misplaced {
+        return Err(SqlError::new(
+            102,
+            15,
+            1,
+            "Incorrect syntax near 'UNBOUNDED'.",
+        ));
+    }
+    Ok(Frame {
+        start: edge(&frame.start)?,
+        end: edge(end)?,
+    })
+}
+
+/// A ROWS offset: a constant integer of at least 0 (Msg 102 otherwise).
+fn offset(input: &Binder, expr: &ast::Expr) -> SqlResult<i64> {
+    let bound = input.scalar(expr)?;
+    let integer = matches!(
+        bound.data_type,
+        DataType::TinyInt | DataType::SmallInt | DataType::Int | DataType::BigInt
+    );
+    match (&bound.kind, integer) {
+        (ScalarKind::Constant(value), true) if value.as_i64().is_some_and(|n| n >= 0) => {
+            Ok(value.as_i64().expect("checked"))
         }
-        (FrameBound::UnboundedPreceding, FrameBound::CurrentRow, FrameUnits::Range) => {
-            Ok(Frame::ToPeers)
-        }
-        _ => Err(crate::exec::not_yet(
-            "window frames other than UNBOUNDED PRECEDING to CURRENT ROW or UNBOUNDED FOLLOWING",
+        // SQL Server's grammar takes an unsigned integer here.
+        _ => Err(SqlError::new(
+            102,
+            15,
+            1,
+            format!("Incorrect syntax near '{expr}'."),
         )),
     }
 }

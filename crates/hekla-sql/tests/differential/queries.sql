@@ -467,7 +467,6 @@ SELECT grade, COUNT(*), RANK() OVER (ORDER BY COUNT(*) DESC) FROM emp GROUP BY g
 -- ;
 
 -- name: window_frame_rows
--- known-difference: ROWS BETWEEN n PRECEDING AND ... frames are refused with Msg 10794
 -- ordered
 SELECT id, SUM(qty) OVER (ORDER BY id ROWS BETWEEN 2 PRECEDING AND CURRENT ROW), MAX(price) OVER (PARTITION BY product ORDER BY id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING)
 FROM sales ORDER BY id
@@ -559,7 +558,6 @@ SELECT name AS n FROM emp WHERE id < 6 UNION SELECT product FROM sales WHERE id 
 
 -- name: top_with_ties
 -- Rows among ties come in any order: compared as a multiset.
--- known-difference: TOP ... WITH TIES is refused with Msg 10794
 SELECT TOP (5) WITH TIES grade, id FROM emp ORDER BY grade
 -- pg: SELECT grade, id FROM emp ORDER BY grade FETCH FIRST 5 ROWS WITH TIES
 -- ;
