@@ -176,11 +176,17 @@ impl Session {
             self.record_outcome(&statement.kind, &outcome);
             match outcome {
                 Ok(rows) => sink.done(rows.filter(|_| !self.nocount)),
-                Err(error) => sink.error(&ErrorEvent {
-                    error,
-                    line: statement.span.line,
-                    procedure: None,
-                }),
+                Err(error) => {
+                    let terminated = terminates_statement(&statement.kind, &error);
+                    sink.error(&ErrorEvent {
+                        error,
+                        line: statement.span.line,
+                        procedure: None,
+                    });
+                    if terminated {
+                        sink.message("The statement has been terminated.");
+                    }
+                }
             }
         }
     }
@@ -476,6 +482,22 @@ fn show_plan(statement: &str, operators: Vec<String>, sink: &mut dyn ResultSink)
     for line in operators {
         sink.row(&[Value::String(line)]);
     }
+}
+
+/// True if SQL Server follows `error` with its informational message 3621,
+/// "The statement has been terminated.": a data-changing statement that
+/// failed while changing rows (a key, constraint, conversion, arithmetic
+/// or conflict error), not one that never ran (a name or syntax error).
+fn terminates_statement(kind: &StatementKind, error: &SqlError) -> bool {
+    let changes_rows = matches!(
+        kind,
+        StatementKind::Insert(_) | StatementKind::Update(_) | StatementKind::Delete(_)
+    );
+    const WHILE_CHANGING_ROWS: &[u32] = &[
+        220, 232, 245, 512, 515, 517, 535, 547, 2601, 2627, 2628, 8114, 8115, 8134, 8152, 41301,
+        41302, 41305, 41325,
+    ];
+    changes_rows && WHILE_CHANGING_ROWS.contains(&error.number)
 }
 
 /// `SELECT @v = ...`: every item assigns a variable.
