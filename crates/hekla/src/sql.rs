@@ -1,14 +1,15 @@
 //! `hekla sql`: a sqlcmd-like runner on a local data directory, no server.
 //! `-Q` runs a query and exits, `-i` runs script files, and with neither it
 //! reads batches from standard input: at a terminal with sqlcmd's numbered
-//! prompt (`1>`, `2>` ...), where `GO` runs the batch and `EXIT` leaves.
+//! prompt (`1>`, `2>` ...), line editing and a history kept across runs,
+//! where `GO` runs the batch and `EXIT` leaves.
 
 use clap::Args;
 use hekla_engine::{DatabaseConfig, StorageConfig};
 use hekla_sql::script::split_batches;
 use hekla_sql::session::{Session, SqlDatabase};
 use hekla_sql::text_output::{TextOptions, TextSink};
-use std::io::{self, BufRead, IsTerminal, Write};
+use std::io::{self, BufRead, IsTerminal};
 use std::path::PathBuf;
 
 #[derive(Args)]
@@ -97,24 +98,16 @@ fn run_script(session: &mut Session, sink: &mut TextSink<io::StdoutLock<'static>
 
 /// Standard input, batch by batch: a line holding only `GO` (or `GO n`)
 /// runs what came before; `EXIT` or `QUIT` (or the end of input) runs what
-/// is pending and stops. At a terminal, sqlcmd's numbered prompt shows.
+/// is pending and stops. At a terminal, sqlcmd's numbered prompt shows,
+/// with line editing and a history kept across runs (see [`Lines`]).
 fn read_batches(
     session: &mut Session,
     sink: &mut TextSink<io::StdoutLock<'static>>,
 ) -> Result<(), String> {
-    let stdin = io::stdin();
-    let interactive = stdin.is_terminal();
+    let mut lines = Lines::open()?;
     let mut pending = String::new();
     let mut line_number = 1;
-    let prompt = |n: usize| {
-        if interactive {
-            eprint!("{n}> ");
-            let _ = io::stderr().flush();
-        }
-    };
-    prompt(line_number);
-    for line in stdin.lock().lines() {
-        let line = line.map_err(|e| format!("cannot read standard input: {e}"))?;
+    while let Some(line) = lines.next(line_number)? {
         let command = line.trim();
         if command.eq_ignore_ascii_case("exit") || command.eq_ignore_ascii_case("quit") {
             break;
@@ -127,10 +120,84 @@ fn read_batches(
             line_number = 0;
         }
         line_number += 1;
-        prompt(line_number);
     }
     run_script(session, sink, &pending);
+    lines.close();
     Ok(())
+}
+
+/// Where interactive input comes from: a line editor at a terminal (arrow
+/// keys, history in `$HEKLA_HISTORY` or `~/.hekla_history`), plain lines
+/// otherwise (pipes and files, no prompt).
+enum Lines {
+    Terminal {
+        editor: rustyline::DefaultEditor,
+        history: Option<PathBuf>,
+    },
+    Piped(io::Lines<io::StdinLock<'static>>),
+}
+
+/// Lines kept in the history file.
+const HISTORY_LINES: usize = 1000;
+
+impl Lines {
+    fn open() -> Result<Lines, String> {
+        if !io::stdin().is_terminal() {
+            return Ok(Lines::Piped(io::stdin().lock().lines()));
+        }
+        let config = rustyline::Config::builder()
+            .max_history_size(HISTORY_LINES)
+            .map_err(|e| e.to_string())?
+            .auto_add_history(true)
+            .build();
+        let mut editor = rustyline::DefaultEditor::with_config(config)
+            .map_err(|e| format!("cannot start the line editor: {e}"))?;
+        let history = std::env::var_os("HEKLA_HISTORY")
+            .map(PathBuf::from)
+            .or_else(|| {
+                std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".hekla_history"))
+            });
+        if let Some(path) = &history {
+            // A missing history file is the first run, not an error.
+            let _ = editor.load_history(path);
+        }
+        Ok(Lines::Terminal { editor, history })
+    }
+
+    /// The next line, after the prompt `n> ` at a terminal; None at the
+    /// end of input (Ctrl-D). Ctrl-C abandons the line being typed.
+    fn next(&mut self, number: usize) -> Result<Option<String>, String> {
+        match self {
+            Lines::Piped(lines) => lines
+                .next()
+                .transpose()
+                .map_err(|e| format!("cannot read standard input: {e}")),
+            Lines::Terminal { editor, .. } => loop {
+                match editor.readline(&format!("{number}> ")) {
+                    Ok(line) => return Ok(Some(line)),
+                    Err(rustyline::error::ReadlineError::Interrupted) => continue,
+                    Err(rustyline::error::ReadlineError::Eof) => return Ok(None),
+                    Err(error) => return Err(format!("cannot read the terminal: {error}")),
+                }
+            },
+        }
+    }
+
+    /// Saves the history of a terminal session.
+    fn close(self) {
+        if let Lines::Terminal {
+            mut editor,
+            history: Some(path),
+        } = self
+        {
+            if let Err(error) = editor.save_history(&path) {
+                eprintln!(
+                    "hekla sql: cannot save history to {}: {error}",
+                    path.display()
+                );
+            }
+        }
+    }
 }
 
 fn is_go(line: &str) -> bool {

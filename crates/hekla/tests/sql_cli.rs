@@ -69,3 +69,44 @@ fn query_script_and_stdin_share_one_durable_catalog() {
     std::fs::remove_dir_all(&dir).unwrap();
     std::fs::remove_file(&script).unwrap();
 }
+
+/// At a terminal (a pseudo-terminal from util-linux's `script`), lines are
+/// read through the line editor, batches run on GO, and what was typed is
+/// kept in the history file for the next run.
+#[test]
+fn terminal_sessions_keep_a_history() {
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("skipped: util-linux `script` (for a pseudo-terminal) is not installed");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("hekla-cli-tty-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let history = dir.with_extension("history");
+    let _ = std::fs::remove_file(&history);
+    let command = format!(
+        "{} sql --data-dir {}",
+        env!("CARGO_BIN_EXE_hekla"),
+        dir.display()
+    );
+    let mut child = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .env("HEKLA_HISTORY", &history)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("script runs");
+    let mut input = child.stdin.take().unwrap();
+    for line in ["SELECT 40 + 2 AS answer", "GO", "exit"] {
+        // Typed one line at a time, as a user would.
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        input.write_all(format!("{line}\r").as_bytes()).unwrap();
+    }
+    let output = child.wait_with_output().unwrap();
+    let shown = text(&output.stdout);
+    assert!(shown.contains("1> "), "{shown}");
+    assert!(shown.contains("42"), "{shown}");
+    let kept = std::fs::read_to_string(&history).expect("history saved");
+    assert!(kept.contains("SELECT 40 + 2 AS answer") && kept.contains("GO"), "{kept}");
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_file(&history).unwrap();
+}
