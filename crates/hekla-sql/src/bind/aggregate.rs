@@ -48,23 +48,90 @@ pub struct AggregateCall {
 pub struct Grouping {
     pub keys: Vec<(String, Scalar)>,
     pub aggregates: Vec<(String, AggregateCall)>,
+    /// GROUP BY ROLLUP / CUBE: the grouping sets, each saying which keys
+    /// it groups by (the others are NULL in its rows). Empty for a plain
+    /// GROUP BY, which is the one set of all keys. With sets, a grouped
+    /// row ends with one GROUPING() flag per key (1: rolled up).
+    pub sets: Vec<Vec<bool>>,
 }
+
+/// The most grouping sets one GROUP BY may make, as in SQL Server.
+const MAX_GROUPING_SETS: usize = 4096;
 
 impl Grouping {
     /// Binds GROUP BY keys and the aggregate calls found in `outputs` (the
     /// select list and HAVING) with `input`, the FROM-scope binder.
     pub fn bind(input: &Binder, group_by: &[ast::Expr], outputs: &[&ast::Expr]) -> SqlResult<Self> {
         let mut grouping = Grouping::default();
-        for key in group_by {
-            if contains_aggregate(key) {
-                return Err(SqlError::new(
-                    144,
-                    15,
-                    1,
-                    "Cannot use an aggregate or a subquery in an expression used for the group by list of a GROUP BY clause.",
-                ));
+        // Each GROUP BY item's keys and the ways it groups them.
+        let mut choices: Vec<Vec<Vec<bool>>> = Vec::new();
+        for item in group_by {
+            let (keys, kind) = match &item.kind {
+                ExprKind::Function(call) if call.name.parts.len() == 1 && call.over.is_none() => {
+                    match call.name.name().value.to_ascii_uppercase().as_str() {
+                        "ROLLUP" => (call.args.iter().collect(), Some(true)),
+                        "CUBE" => (call.args.iter().collect(), Some(false)),
+                        _ => (vec![item], None),
+                    }
+                }
+                _ => (vec![item], None),
+            };
+            let first = grouping.keys.len();
+            for key in &keys {
+                if contains_aggregate(key) {
+                    return Err(SqlError::new(
+                        144,
+                        15,
+                        1,
+                        "Cannot use an aggregate or a subquery in an expression used for the group by list of a GROUP BY clause.",
+                    ));
+                }
+                grouping.keys.push((key.to_string(), input.scalar(key)?));
             }
-            grouping.keys.push((key.to_string(), input.scalar(key)?));
+            let count = keys.len();
+            choices.push(match kind {
+                // ROLLUP (a, b): (a, b), (a), ().
+                Some(true) => (0..=count)
+                    .rev()
+                    .map(|n| (0..count).map(|i| i < n).collect())
+                    .collect(),
+                // CUBE (a, b): every subset.
+                Some(false) => {
+                    if count > 12 {
+                        return Err(too_many_sets());
+                    }
+                    (0..1usize << count)
+                        .rev()
+                        .map(|mask| {
+                            (0..count)
+                                .map(|i| mask & (1 << (count - 1 - i)) != 0)
+                                .collect()
+                        })
+                        .collect()
+                }
+                None => vec![vec![true; count]],
+            });
+            debug_assert_eq!(first + count, grouping.keys.len());
+        }
+        if group_by.iter().any(|item| is_rollup_or_cube(item)) {
+            // The cross product of the items' choices, keys in order.
+            let mut sets: Vec<Vec<bool>> = vec![Vec::new()];
+            for choice in &choices {
+                sets = sets
+                    .iter()
+                    .flat_map(|set| {
+                        choice.iter().map(move |part| {
+                            let mut combined = set.clone();
+                            combined.extend(part);
+                            combined
+                        })
+                    })
+                    .collect();
+                if sets.len() > MAX_GROUPING_SETS {
+                    return Err(too_many_sets());
+                }
+            }
+            grouping.sets = sets;
         }
         let mut calls = Vec::new();
         for expr in outputs {
@@ -78,6 +145,21 @@ impl Grouping {
             grouping.aggregates.push((text, bind_call(input, &call)?));
         }
         Ok(grouping)
+    }
+
+    /// `GROUPING(key)`: where its flag is in the grouped row (0 without
+    /// grouping sets, so None); Msg 8161 when `key` is not a GROUP BY key.
+    pub fn grouping_flag(&self, key: &ast::Expr) -> SqlResult<Option<usize>> {
+        let text = key.to_string();
+        let Some(index) = self.keys.iter().position(|(t, _)| *t == text) else {
+            return Err(SqlError::new(
+                8161,
+                16,
+                1,
+                "Argument 1 of the GROUPING function does not match any of the expressions in the GROUP BY clause.",
+            ));
+        };
+        Ok((!self.sets.is_empty()).then(|| self.keys.len() + self.aggregates.len() + index))
     }
 
     /// The position in the grouped row of an expression that is a key or
@@ -97,6 +179,22 @@ impl Grouping {
                 )
             })
     }
+}
+
+fn is_rollup_or_cube(item: &ast::Expr) -> bool {
+    matches!(&item.kind, ExprKind::Function(call)
+        if call.name.parts.len() == 1
+            && matches!(call.name.name().value.to_ascii_uppercase().as_str(), "ROLLUP" | "CUBE"))
+}
+
+/// Msg 10715: more grouping sets than SQL Server allows.
+fn too_many_sets() -> SqlError {
+    SqlError::new(
+        10715,
+        16,
+        1,
+        "Too many grouping sets. The maximum number is 4096.",
+    )
 }
 
 /// True if a query needs grouping: GROUP BY, or an aggregate in its

@@ -15,7 +15,8 @@ use std::collections::{HashMap, HashSet};
 pub struct Groups<'a> {
     grouping: &'a Grouping,
     index: HashMap<Vec<u8>, usize>,
-    groups: Vec<(Vec<Value>, Vec<Accumulator>)>,
+    /// Each group's key values, grouping set and accumulators.
+    groups: Vec<(Vec<Value>, Option<usize>, Vec<Accumulator>)>,
     key_types: Vec<(DataType, SortOrder)>,
 }
 
@@ -41,7 +42,7 @@ impl<'a> Groups<'a> {
             .collect()
     }
 
-    /// Adds one input row to its group.
+    /// Adds one input row to its group (to one group per grouping set).
     pub fn add(&mut self, inputs: &Inputs<'_>) -> SqlResult<()> {
         let keys = self
             .grouping
@@ -49,44 +50,99 @@ impl<'a> Groups<'a> {
             .iter()
             .map(|(_, key)| key.eval(inputs))
             .collect::<SqlResult<Vec<Value>>>()?;
-        let position = if keys.is_empty() {
+        let values = self
+            .grouping
+            .aggregates
+            .iter()
+            .map(|(_, call)| match &call.argument {
+                Some(argument) => argument.eval(inputs).map(Some),
+                None => Ok(None),
+            })
+            .collect::<SqlResult<Vec<Option<Value>>>>()?;
+        if self.grouping.sets.is_empty() {
+            let position = self.position(keys, None)?;
+            return self.accumulate(position, values);
+        }
+        for set in 0..self.grouping.sets.len() {
+            let rolled: Vec<Value> = keys
+                .iter()
+                .zip(&self.grouping.sets[set])
+                .map(|(key, &kept)| if kept { key.clone() } else { Value::Null })
+                .collect();
+            let position = self.position(rolled, Some(set))?;
+            self.accumulate(position, values.clone())?;
+        }
+        Ok(())
+    }
+
+    /// The group of `keys` (in grouping set `set`), made if new.
+    fn position(&mut self, keys: Vec<Value>, set: Option<usize>) -> SqlResult<usize> {
+        if keys.is_empty() {
             // No GROUP BY: one group, no key to encode.
             if self.groups.is_empty() {
-                self.groups.push((keys, self.fresh_accumulators()));
+                self.groups.push((keys, set, self.fresh_accumulators()));
             }
-            0
-        } else {
-            let mut encoded = Vec::new();
-            encode_key(&self.key_types, &keys, &mut encoded)?;
-            let next = self.groups.len();
-            let position = *self.index.entry(encoded).or_insert(next);
-            if position == next {
-                self.groups.push((keys, self.fresh_accumulators()));
-            }
-            position
-        };
-        let accumulators = &mut self.groups[position].1;
-        for ((_, call), accumulator) in self.grouping.aggregates.iter().zip(accumulators) {
-            let value = match &call.argument {
-                Some(argument) => Some(argument.eval(inputs)?),
-                None => None,
-            };
+            return Ok(0);
+        }
+        let mut encoded = Vec::new();
+        if let Some(set) = set {
+            // Rows of different sets never share a group, even when the
+            // keys they keep are equal.
+            encoded.extend_from_slice(&(set as u16).to_be_bytes());
+        }
+        encode_key(&self.key_types, &keys, &mut encoded)?;
+        let next = self.groups.len();
+        let position = *self.index.entry(encoded).or_insert(next);
+        if position == next {
+            self.groups.push((keys, set, self.fresh_accumulators()));
+        }
+        Ok(position)
+    }
+
+    fn accumulate(&mut self, position: usize, values: Vec<Option<Value>>) -> SqlResult<()> {
+        let accumulators = &mut self.groups[position].2;
+        for (((_, call), accumulator), value) in self
+            .grouping
+            .aggregates
+            .iter()
+            .zip(accumulators)
+            .zip(values)
+        {
             accumulator.add(call, value)?;
         }
         Ok(())
     }
 
-    /// The grouped rows: key values, then aggregate results. A query with
-    /// aggregates and no GROUP BY has one group even over no rows.
+    /// The grouped rows: key values, then aggregate results, then (with
+    /// grouping sets) the GROUPING() flags. A query with aggregates and no
+    /// GROUP BY, and a grand-total grouping set, has its group even over
+    /// no rows.
     pub fn finish(mut self) -> SqlResult<Vec<Vec<Value>>> {
         if self.groups.is_empty() && self.grouping.keys.is_empty() {
-            self.groups.push((Vec::new(), self.fresh_accumulators()));
+            self.groups
+                .push((Vec::new(), None, self.fresh_accumulators()));
         }
+        for (set, kept) in self.grouping.sets.iter().enumerate() {
+            let grand_total = kept.iter().all(|k| !k);
+            if grand_total && !self.groups.iter().any(|(_, s, _)| *s == Some(set)) {
+                let nulls = vec![Value::Null; self.grouping.keys.len()];
+                self.groups
+                    .push((nulls, Some(set), self.fresh_accumulators()));
+            }
+        }
+        let sets = &self.grouping.sets;
         self.groups
             .into_iter()
-            .map(|(mut row, accumulators)| {
+            .map(|(mut row, set, accumulators)| {
                 for ((_, call), accumulator) in self.grouping.aggregates.iter().zip(accumulators) {
                     row.push(accumulator.finish(call)?);
+                }
+                if let Some(set) = set {
+                    row.extend(
+                        sets[set]
+                            .iter()
+                            .map(|&kept| Value::TinyInt(u8::from(!kept))),
+                    );
                 }
                 Ok(row)
             })

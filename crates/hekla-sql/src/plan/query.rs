@@ -393,7 +393,7 @@ impl<'a> Planner<'a> {
         });
         let pre_window = grouped.as_ref().unwrap_or(&binder);
         let width = match &grouping {
-            Some(g) => g.keys.len() + g.aggregates.len(),
+            Some(g) => g.keys.len() * (1 + usize::from(!g.sets.is_empty())) + g.aggregates.len(),
             None => binder.scope.columns.len(),
         };
         let having = match &select.having {

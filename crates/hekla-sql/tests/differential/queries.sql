@@ -1061,6 +1061,5 @@ SELECT id, CAST(discount AS decimal(6, 3)), CAST(price AS float) / 3 FROM sales 
 -- ;
 
 -- name: group_by_rollup
--- known-difference: GROUP BY ROLLUP (...) is not parsed (Msg 195, 'rollup' is not a recognized built-in function name)
 SELECT grade, dept_id, COUNT(*), SUM(salary) FROM emp GROUP BY ROLLUP (grade, dept_id)
 -- ;
