@@ -113,7 +113,7 @@ impl Grouping {
             });
             debug_assert_eq!(first + count, grouping.keys.len());
         }
-        if group_by.iter().any(|item| is_rollup_or_cube(item)) {
+        if group_by.iter().any(is_rollup_or_cube) {
             // The cross product of the items' choices, keys in order.
             let mut sets: Vec<Vec<bool>> = vec![Vec::new()];
             for choice in &choices {
