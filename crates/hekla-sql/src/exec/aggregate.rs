@@ -50,19 +50,20 @@ impl<'a> Groups<'a> {
             .iter()
             .map(|(_, key)| key.eval(inputs))
             .collect::<SqlResult<Vec<Value>>>()?;
+        if self.grouping.sets.is_empty() {
+            let position = self.position(keys, None)?;
+            let accumulators = &mut self.groups[position].2;
+            for ((_, call), accumulator) in self.grouping.aggregates.iter().zip(accumulators) {
+                accumulator.add(call, argument(call, inputs)?)?;
+            }
+            return Ok(());
+        }
         let values = self
             .grouping
             .aggregates
             .iter()
-            .map(|(_, call)| match &call.argument {
-                Some(argument) => argument.eval(inputs).map(Some),
-                None => Ok(None),
-            })
+            .map(|(_, call)| argument(call, inputs))
             .collect::<SqlResult<Vec<Option<Value>>>>()?;
-        if self.grouping.sets.is_empty() {
-            let position = self.position(keys, None)?;
-            return self.accumulate(position, values);
-        }
         for set in 0..self.grouping.sets.len() {
             let rolled: Vec<Value> = keys
                 .iter()
@@ -70,7 +71,16 @@ impl<'a> Groups<'a> {
                 .map(|(key, &kept)| if kept { key.clone() } else { Value::Null })
                 .collect();
             let position = self.position(rolled, Some(set))?;
-            self.accumulate(position, values.clone())?;
+            let accumulators = &mut self.groups[position].2;
+            for (((_, call), accumulator), value) in self
+                .grouping
+                .aggregates
+                .iter()
+                .zip(accumulators)
+                .zip(&values)
+            {
+                accumulator.add(call, value.clone())?;
+            }
         }
         Ok(())
     }
@@ -97,20 +107,6 @@ impl<'a> Groups<'a> {
             self.groups.push((keys, set, self.fresh_accumulators()));
         }
         Ok(position)
-    }
-
-    fn accumulate(&mut self, position: usize, values: Vec<Option<Value>>) -> SqlResult<()> {
-        let accumulators = &mut self.groups[position].2;
-        for (((_, call), accumulator), value) in self
-            .grouping
-            .aggregates
-            .iter()
-            .zip(accumulators)
-            .zip(values)
-        {
-            accumulator.add(call, value)?;
-        }
-        Ok(())
     }
 
     /// The grouped rows: key values, then aggregate results, then (with
@@ -147,6 +143,14 @@ impl<'a> Groups<'a> {
                 Ok(row)
             })
             .collect()
+    }
+}
+
+/// The value an aggregate call adds for a row (None for COUNT(*)).
+fn argument(call: &AggregateCall, inputs: &Inputs<'_>) -> SqlResult<Option<Value>> {
+    match &call.argument {
+        Some(argument) => argument.eval(inputs).map(Some),
+        None => Ok(None),
     }
 }
 
