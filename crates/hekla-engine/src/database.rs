@@ -93,6 +93,17 @@ pub(crate) struct Shared {
 
 static NEXT_DATABASE_SERIAL: AtomicU64 = AtomicU64::new(1);
 
+/// How a new table's name is checked against the tables already there.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Names {
+    /// No other table of the schema may have it.
+    Unique,
+    /// Only the given table (the one being replaced) may have it too.
+    SharedWith(TableId),
+    /// Not checked (recovery).
+    Unchecked,
+}
+
 pub struct Database {
     shared: Arc<Shared>,
     gc_stop: Arc<AtomicBool>,
@@ -366,15 +377,28 @@ impl Database {
     }
 
     pub fn create_table(&self, def: TableDef) -> SqlResult<Arc<Table>> {
-        self.add_table(None, def)
+        self.add_table(None, def, Names::Unique)
+    }
+
+    /// Creates a table that is to take the place of table `replaces`: a
+    /// rebuild (ALTER TABLE) copies the rows of `replaces` into it and then
+    /// drops one of the two. Until then both may carry the same name in the
+    /// same schema (so that the replacement's error messages already name
+    /// the table as the user knows it); any other clash is refused as by
+    /// [`Database::create_table`].
+    pub fn create_replacement(&self, replaces: TableId, def: TableDef) -> SqlResult<Arc<Table>> {
+        self.add_table(None, def, Names::SharedWith(replaces))
     }
 
     /// Re-creates a table under the id it had before a restart (recovery).
+    /// Names are not checked again: they were when the table was created,
+    /// and a crash during a rebuild leaves a table and its replacement
+    /// under one name (the SQL layer drops the one it no longer describes).
     pub fn restore_table(&self, id: TableId, def: TableDef) -> SqlResult<Arc<Table>> {
-        self.add_table(Some(id), def)
+        self.add_table(Some(id), def, Names::Unchecked)
     }
 
-    fn add_table(&self, id: Option<TableId>, def: TableDef) -> SqlResult<Arc<Table>> {
+    fn add_table(&self, id: Option<TableId>, def: TableDef, names: Names) -> SqlResult<Arc<Table>> {
         def.validate()?;
         let mut catalog = self.shared.catalog.write().expect("catalog");
         let schema_name = catalog
@@ -382,10 +406,12 @@ impl Database {
             .get(&def.schema)
             .cloned()
             .ok_or_else(|| errors::invalid_object(&format!("schema {}", def.schema)))?;
-        let taken = catalog
-            .tables
-            .values()
-            .any(|t| t.def.schema == def.schema && t.def.name.eq_ignore_ascii_case(&def.name));
+        let taken = names != Names::Unchecked
+            && catalog.tables.values().any(|t| {
+                t.def.schema == def.schema
+                    && t.def.name.eq_ignore_ascii_case(&def.name)
+                    && names != Names::SharedWith(t.id)
+            });
         if taken {
             return Err(errors::object_exists(&format!(
                 "{schema_name}.{}",

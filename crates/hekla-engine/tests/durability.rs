@@ -82,6 +82,47 @@ fn checkpoints_hold_rows_and_deletes_and_truncate_the_log() {
     assert_eq!(report.rows_loaded as usize, model.len());
 }
 
+/// A rebuild (ALTER TABLE in the SQL layer) creates a replacement under
+/// the same name before it drops the original; a restart in between, with
+/// both in the log or in a checkpoint, must bring both back.
+#[test]
+fn a_replacement_shares_its_name_until_the_original_goes() {
+    let dir = Scratch::new("durability-replacement");
+    let (original, replacement) = {
+        let db = open(&dir.0);
+        let original = create_accounts(&db);
+        seed(&db, &original, &[(1, 100)]);
+        expect_err(db.create_table(accounts_def(8)).map(|_| ()), 2714);
+        let replacement = db.create_replacement(original.id, accounts_def(8)).unwrap();
+        seed(&db, &replacement, &[(1, 100), (2, 200)]);
+        // A third table of that name is still refused.
+        expect_err(
+            db.create_replacement(original.id, accounts_def(8))
+                .map(|_| ()),
+            2714,
+        );
+        (original.id, replacement.id)
+    };
+    // First from the log (then checkpoint), then from the checkpoint
+    // (then drop the original).
+    for from_checkpoint in [false, true] {
+        let db = open(&dir.0);
+        let original = db.table(original).expect("the original is back");
+        let replacement = db.table(replacement).expect("the replacement is back");
+        assert_eq!(original.name(), replacement.name());
+        assert_eq!(committed_balances(&db, &original).len(), 1);
+        assert_eq!(committed_balances(&db, &replacement).len(), 2);
+        if from_checkpoint {
+            db.drop_table(original.id).unwrap();
+        } else {
+            db.checkpoint().unwrap();
+        }
+    }
+    let db = open(&dir.0);
+    assert!(db.table(original).is_none());
+    assert_eq!(committed_balances(&db, &accounts(&db)).len(), 2);
+}
+
 #[test]
 fn schema_only_tables_come_back_empty_and_dropped_tables_stay_dropped() {
     let dir = Scratch::new("durability-schema-only");

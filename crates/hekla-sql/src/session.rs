@@ -78,6 +78,10 @@ pub struct SqlDatabase {
     engine: Arc<Database>,
     store: ObjectStore,
     catalog: RwLock<Catalog>,
+    /// Every session's `#temp` and `##global` tables.
+    temp: crate::catalog::temp::TempTables,
+    /// Statements hold it shared, table rebuilds alone (Sch-S / Sch-M).
+    schema_lock: crate::catalog::alter::SchemaLock,
 }
 
 impl SqlDatabase {
@@ -98,11 +102,15 @@ impl SqlDatabase {
     fn over(engine: Database) -> SqlResult<Arc<SqlDatabase>> {
         let store = ObjectStore::open(&engine)?;
         let catalog = Catalog::load(&engine, &store)?;
-        Ok(Arc::new(SqlDatabase {
+        let db = Arc::new(SqlDatabase {
             engine: Arc::new(engine),
             store,
             catalog: RwLock::new(catalog),
-        }))
+            temp: Default::default(),
+            schema_lock: Default::default(),
+        });
+        crate::catalog::view::bind_restored(&db);
+        Ok(db)
     }
 
     pub fn engine(&self) -> &Arc<Database> {
@@ -124,6 +132,60 @@ impl SqlDatabase {
         &self.store
     }
 
+    /// The schema lock (see `catalog::alter::gate`).
+    pub(crate) fn schema_lock(&self) -> &crate::catalog::alter::SchemaLock {
+        &self.schema_lock
+    }
+
+    /// The temporary tables of every session.
+    pub(crate) fn temp_tables(&self) -> &crate::catalog::temp::TempTables {
+        &self.temp
+    }
+
+    /// Creates the engine table, then commits its definition; if that
+    /// fails the engine table goes again (and a crash in between is undone
+    /// at the next open, see [`Catalog::load`]).
+    pub(crate) fn create_table(
+        &self,
+        create: &ast::CreateTable,
+        text: &str,
+    ) -> SqlResult<Arc<TableMeta>> {
+        let mut catalog = self.catalog.write().expect("catalog lock");
+        let schema = create.name.schema().map_or("dbo", |s| s.value.as_str());
+        let name = &create.name.name().value;
+        if let Some(schema_id) = catalog.schema_id(schema) {
+            if catalog.object_exists(schema_id, name) {
+                return Err(hekla_engine::errors::object_exists(name));
+            }
+        }
+        let object_id = catalog.allocate_object_id()?;
+        let design = TableDesign::bind(create, &catalog, object_id)?;
+        let engine = self.engine.create_table(design.engine_def())?;
+        let object = stored_object(
+            object_id,
+            design.schema_id,
+            &design.name,
+            ObjectType::Table,
+            Some(engine.id),
+            text,
+        );
+        let stored = self
+            .engine
+            .begin(IsolationLevel::Snapshot)
+            .and_then(|mut tx| {
+                self.store.insert(&mut tx, &object)?;
+                tx.commit()
+            });
+        if let Err(error) = stored {
+            let _ = self.engine.drop_table(engine.id);
+            return Err(error);
+        }
+        catalog.add_table(TableMeta::new(design, object_id, engine, text));
+        Ok(Arc::clone(
+            catalog.table_by_id(object_id).expect("just added"),
+        ))
+    }
+
     /// A new session; Msg 17809 when every session id is taken.
     pub fn session(self: &Arc<Self>) -> SqlResult<Session> {
         let registration = crate::system_views::sessions::register(self)?;
@@ -136,7 +198,7 @@ impl SqlDatabase {
             db: Arc::clone(self),
             nocount: false,
             showplan: false,
-            variables: Variables::default(),
+            variables: Variables::for_session(state.spid),
             state,
         })
     }
@@ -163,7 +225,7 @@ impl Session {
     /// batch before anything runs; a failing statement reports its error
     /// and the batch goes on with the next one, as in SQL Server.
     pub fn execute(&mut self, batch: &str, sink: &mut dyn ResultSink) {
-        self.variables = Variables::default();
+        self.variables = Variables::for_session(self.state.spid);
         let parsed = match crate::parse_batch(batch) {
             Ok(parsed) => parsed,
             Err(error) => return sink.error(&ErrorEvent::from_syntax(error)),
@@ -171,7 +233,9 @@ impl Session {
         for statement in &parsed.statements {
             let text = statement.span.text(batch);
             self.registration.begin_request(statement.kind.keywords());
-            let outcome = self.statement(statement, text, sink);
+            let outcome = self
+                .statement(statement, text, sink)
+                .map_err(|error| crate::catalog::temp::present_error(&self.variables, error));
             self.registration.end_request();
             self.record_outcome(&statement.kind, &outcome);
             match outcome {
@@ -181,7 +245,7 @@ impl Session {
                     sink.error(&ErrorEvent {
                         error,
                         line: statement.span.line,
-                        procedure: None,
+                        procedure: crate::catalog::view::procedure_of(&statement.kind),
                     });
                     if terminated {
                         sink.message("The statement has been terminated.");
@@ -189,6 +253,7 @@ impl Session {
                 }
             }
         }
+        crate::catalog::temp::end_batch(&self.db, &mut self.variables);
     }
 
     /// What `@@ROWCOUNT` and `@@ERROR` say after a statement. DECLARE
@@ -196,7 +261,11 @@ impl Session {
     /// `@@ROWCOUNT` to 0, as SET and PRINT do in SQL Server.
     fn record_outcome(&mut self, kind: &StatementKind, outcome: &SqlResult<Option<u64>>) {
         match outcome {
-            Ok(_) if matches!(kind, StatementKind::Declare(_)) => {}
+            Ok(_)
+                if matches!(
+                    kind,
+                    StatementKind::Declare(_) | StatementKind::DeclareTable { .. }
+                ) => {}
             Ok(rows) => {
                 self.state.rowcount = rows.map_or(0, |n| i64::try_from(n).unwrap_or(i64::MAX));
                 self.state.error = 0;
@@ -215,17 +284,28 @@ impl Session {
         text: &str,
         sink: &mut dyn ResultSink,
     ) -> SqlResult<Option<u64>> {
+        let db = Arc::clone(&self.db);
+        let _schema_stability = crate::catalog::alter::stability(&db, &statement.kind);
         match &statement.kind {
             StatementKind::Select(select) => self.select(select, text, sink),
             StatementKind::Insert(insert) => self.in_statement(|context, planner| {
-                crate::exec::insert::run(context, planner, insert)
+                crate::exec::insert::run(context, planner, insert, sink)
             }),
             StatementKind::Update(update) => self.in_statement(|context, planner| {
-                crate::exec::modify::update(context, planner, update)
+                crate::exec::modify::update(context, planner, update, sink)
             }),
             StatementKind::Delete(delete) => self.in_statement(|context, planner| {
-                crate::exec::modify::delete(context, planner, delete)
+                crate::exec::modify::delete(context, planner, delete, sink)
             }),
+            StatementKind::DeclareTable { variable, elements } => {
+                crate::catalog::temp::declare_table(
+                    &self.db,
+                    &mut self.variables,
+                    variable,
+                    elements,
+                )?;
+                Ok(None)
+            }
             StatementKind::Declare(declarations) => {
                 crate::exec::variables::declare(
                     &self.db,
@@ -273,8 +353,16 @@ impl Session {
                 self.create_schema(&name.value)?;
                 Ok(None)
             }
+            StatementKind::CreateTable(create) if crate::catalog::temp::is_temp(&create.name) => {
+                let (_, messages) =
+                    crate::catalog::temp::create(&self.db, self.state.spid, create)?;
+                for message in messages {
+                    sink.message(&message);
+                }
+                Ok(None)
+            }
             StatementKind::CreateTable(create) => {
-                self.create_table(create, text)?;
+                self.db.create_table(create, text)?;
                 Ok(None)
             }
             StatementKind::Drop {
@@ -301,7 +389,23 @@ impl Session {
                 crate::catalog::sequence::drop(&self.db, names, *if_exists)?;
                 Ok(None)
             }
+            StatementKind::CreateView(create) => {
+                crate::catalog::view::create(&self.db, create, text)?;
+                Ok(None)
+            }
+            StatementKind::Drop {
+                object_type: ast::DropType::View,
+                if_exists,
+                names,
+                ..
+            } => {
+                crate::catalog::view::drop(&self.db, names, *if_exists)?;
+                Ok(None)
+            }
             StatementKind::SetOption { options, value } => self.set_option(options, value),
+            kind if crate::catalog::alter::rebuilds(kind) => {
+                crate::catalog::alter::run(&self.db, statement, sink)
+            }
             _ => Err(not_yet(statement.kind.keywords())),
         }
     }
@@ -313,6 +417,9 @@ impl Session {
         text: &str,
         sink: &mut dyn ResultSink,
     ) -> SqlResult<Option<u64>> {
+        if crate::exec::select_into::target(select).is_some() && !self.showplan {
+            return self.select_into(select);
+        }
         let planner = Planner::new(&self.db, &self.variables);
         if is_assignment(select) {
             let (plan, slots) = planner.assignment(select)?;
@@ -334,6 +441,17 @@ impl Session {
         let rows = crate::exec::select::run(&context, &plan, sink)?;
         context.commit()?;
         Ok(rows)
+    }
+
+    /// `SELECT ... INTO t`: creates `t` and fills it, in one statement.
+    fn select_into(&mut self, select: &ast::SelectStatement) -> SqlResult<Option<u64>> {
+        let context = self.context();
+        let planner = Planner::new(&self.db, &self.variables);
+        let outcome = crate::exec::select_into::run(&context, &planner, select);
+        if let Some(identity) = context.last_identity() {
+            self.state.identity = Some(identity);
+        }
+        outcome
     }
 
     /// Runs a data-changing statement in its own transaction: committed
@@ -368,49 +486,13 @@ impl Session {
         Ok(())
     }
 
-    /// Creates the engine table, then commits its definition; if that
-    /// fails the engine table goes again (and a crash in between is undone
-    /// at the next open, see [`Catalog::load`]).
-    fn create_table(&self, create: &ast::CreateTable, text: &str) -> SqlResult<()> {
-        let mut catalog = self.db.catalog.write().expect("catalog lock");
-        let schema = create.name.schema().map_or("dbo", |s| s.value.as_str());
-        let name = &create.name.name().value;
-        if let Some(schema_id) = catalog.schema_id(schema) {
-            if catalog.object_exists(schema_id, name) {
-                return Err(hekla_engine::errors::object_exists(name));
-            }
-        }
-        let object_id = catalog.allocate_object_id()?;
-        let design = TableDesign::bind(create, &catalog, object_id)?;
-        let engine = self.db.engine.create_table(design.engine_def())?;
-        let object = stored_object(
-            object_id,
-            design.schema_id,
-            &design.name,
-            ObjectType::Table,
-            Some(engine.id),
-            text,
-        );
-        let stored = self
-            .db
-            .engine
-            .begin(IsolationLevel::Snapshot)
-            .and_then(|mut tx| {
-                self.db.store.insert(&mut tx, &object)?;
-                tx.commit()
-            });
-        if let Err(error) = stored {
-            let _ = self.db.engine.drop_table(engine.id);
-            return Err(error);
-        }
-        catalog.add_table(TableMeta::new(design, object_id, engine, text));
-        Ok(())
-    }
-
     /// Deletes the definition first, then the engine table: a crash in
     /// between leaves an engine table without a definition, which the next
     /// open drops.
     fn drop_table(&self, name: &ast::ObjectName, if_exists: bool) -> SqlResult<()> {
+        if crate::catalog::temp::is_temp(name) {
+            return crate::catalog::temp::drop(&self.db, self.state.spid, name, if_exists);
+        }
         let mut catalog = self.db.catalog.write().expect("catalog lock");
         let schema = name.schema().map_or("dbo", |s| s.value.as_str());
         let table = catalog
@@ -421,6 +503,7 @@ impl Session {
             if if_exists {
                 return Ok(());
             }
+            crate::catalog::view::refuse_drop_table(&catalog, name)?;
             return Err(SqlError::new(
                 3701,
                 11,
@@ -431,6 +514,7 @@ impl Session {
                 ),
             ));
         };
+        crate::catalog::view::refuse_if_bound(&catalog, table.object_id, "DROP TABLE", name)?;
         crate::exec::constraints::prepare_drop(&catalog, &table, name)?;
         let mut tx = self.db.engine.begin(IsolationLevel::Snapshot)?;
         self.db.store.delete(&mut tx, table.object_id)?;
@@ -462,6 +546,14 @@ impl Session {
             }
         }
         Ok(None)
+    }
+}
+
+/// A session's `#temp` and `##global` tables go with it.
+impl Drop for Session {
+    fn drop(&mut self) {
+        crate::catalog::temp::end_batch(&self.db, &mut self.variables);
+        crate::catalog::temp::end_session(&self.db, self.state.spid);
     }
 }
 
@@ -498,6 +590,7 @@ fn terminates_statement(kind: &StatementKind, error: &SqlError) -> bool {
         41302, 41305, 41325,
     ];
     changes_rows && WHILE_CHANGING_ROWS.contains(&error.number)
+        || crate::catalog::alter::terminates(kind, error)
 }
 
 /// `SELECT @v = ...`: every item assigns a variable.

@@ -264,3 +264,324 @@ INSERT INTO dbo.orders (customer) VALUES (9)
     drop(db);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn views_survive_restarts() {
+    let dir = scratch("views");
+    // A query's rows, each as its values separated by one space.
+    let rows = |db: &Arc<SqlDatabase>, query: &str| -> Vec<String> {
+        let out = run_in(db, &format!("SET NOCOUNT ON\n{query}"));
+        assert!(!out.contains("Msg "), "{query}\n{out}");
+        out.lines()
+            .skip(2)
+            .filter(|line| !line.trim().is_empty())
+            .map(|line| line.split_whitespace().collect::<Vec<_>>().join(" "))
+            .collect()
+    };
+    let changed_id;
+    {
+        let db = open(&dir);
+        let setup = "
+CREATE TABLE dbo.items (id int NOT NULL PRIMARY KEY NONCLUSTERED, price int NOT NULL)
+    WITH (MEMORY_OPTIMIZED = ON)
+GO
+SET NOCOUNT ON
+INSERT INTO dbo.items VALUES (1, 10), (2, 20), (3, 30)
+GO
+CREATE VIEW dbo.cheap (item) AS SELECT id FROM dbo.items WHERE price < 25
+GO
+CREATE VIEW dbo.changed AS SELECT id FROM dbo.items
+GO
+ALTER VIEW dbo.changed AS SELECT id, price * 2 AS doubled FROM dbo.items WHERE id = 3
+GO
+CREATE VIEW dbo.gone AS SELECT 1 AS one
+GO
+DROP VIEW dbo.gone
+GO
+CREATE VIEW dbo.bound WITH SCHEMABINDING AS SELECT id FROM dbo.items
+GO
+CREATE VIEW dbo.on_cheap AS SELECT COUNT(*) AS n FROM dbo.cheap
+";
+        assert_eq!(run_in(&db, setup), "");
+        changed_id = rows(&db, "SELECT OBJECT_ID('dbo.changed')");
+    }
+    let db = open(&dir);
+    // The views work, the altered one with its new definition.
+    assert_eq!(
+        rows(&db, "SELECT item FROM dbo.cheap ORDER BY item"),
+        ["1", "2"]
+    );
+    assert_eq!(rows(&db, "SELECT id, doubled FROM dbo.changed"), ["3 60"]);
+    assert_eq!(rows(&db, "SELECT n FROM dbo.on_cheap"), ["2"]);
+    assert_eq!(rows(&db, "SELECT OBJECT_ID('dbo.changed')"), changed_id);
+    assert_eq!(
+        rows(
+            &db,
+            "SELECT name FROM sys.columns WHERE object_id = OBJECT_ID('dbo.changed') ORDER BY column_id"
+        ),
+        ["id", "doubled"]
+    );
+    let definition = rows(
+        &db,
+        "SELECT definition FROM sys.sql_modules WHERE object_id = OBJECT_ID('dbo.changed')",
+    );
+    assert_eq!(
+        definition,
+        ["CREATE VIEW dbo.changed AS SELECT id, price * 2 AS doubled FROM dbo.items WHERE id = 3"]
+    );
+    // The dropped view stays dropped; its name is free.
+    assert!(run_in(&db, "SELECT one FROM dbo.gone").starts_with("Msg 208,"));
+    assert_eq!(rows(&db, "SELECT COUNT(*) FROM sys.views"), ["4"]);
+    // Schema binding is bound again at open.
+    let out = run_in(&db, "DROP TABLE dbo.items");
+    assert!(
+        out.starts_with("Msg 3729,") && out.contains("'bound'"),
+        "{out}"
+    );
+    // New objects get ids past every stored one.
+    assert_eq!(run_in(&db, "CREATE VIEW dbo.gone AS SELECT 2 AS two"), "");
+    let newer: i64 = rows(&db, "SELECT MAX(object_id) FROM sys.objects")[0]
+        .parse()
+        .unwrap();
+    assert_eq!(
+        rows(&db, "SELECT OBJECT_ID('dbo.gone')"),
+        [newer.to_string()]
+    );
+    assert_eq!(
+        run_in(
+            &db,
+            "DROP VIEW dbo.on_cheap, dbo.cheap, dbo.bound\nALTER VIEW dbo.gone AS SELECT 3 AS three"
+        ),
+        ""
+    );
+    drop(db);
+    let db = open(&dir);
+    assert_eq!(
+        rows(&db, "SELECT name FROM sys.views ORDER BY name"),
+        ["changed", "gone"]
+    );
+    assert_eq!(rows(&db, "SELECT three FROM dbo.gone"), ["3"]);
+    assert_eq!(
+        run_in(&db, "DROP VIEW dbo.changed, dbo.gone\nDROP TABLE dbo.items"),
+        ""
+    );
+    drop(db);
+    let db = open(&dir);
+    assert_eq!(rows(&db, "SELECT COUNT(*) FROM sys.objects"), ["0"]);
+    drop(db);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn temp_tables_are_per_session_and_never_durable() {
+    let dir = scratch("temp");
+    let temp_engine_tables = |db: &Arc<SqlDatabase>| -> Vec<String> {
+        let mut names: Vec<String> = db
+            .engine()
+            .tables()
+            .iter()
+            .map(|t| t.def.name.clone())
+            .filter(|name| name.starts_with('#'))
+            .collect();
+        names.sort();
+        names
+    };
+    {
+        let db = open(&dir);
+        let mut first = db.session().unwrap();
+        let mut second = db.session().unwrap();
+        let setup = "
+SET NOCOUNT ON
+CREATE TABLE dbo.src (id int NOT NULL PRIMARY KEY NONCLUSTERED, name varchar(10) NULL)
+    WITH (MEMORY_OPTIMIZED = ON)
+INSERT INTO dbo.src VALUES (1, 'one'), (2, NULL)
+SELECT * INTO dbo.copy FROM dbo.src
+SELECT * INTO #mine FROM dbo.src
+CREATE TABLE ##everyone (n int NOT NULL)
+INSERT INTO ##everyone VALUES (7)
+";
+        assert_eq!(run(&mut first, setup), "");
+        // Another session sees neither the #table nor its rows, and may
+        // make its own #table of the same name; ##tables are shared.
+        let out = run(&mut second, "SELECT * FROM #mine");
+        assert!(out.starts_with("Msg 208,"), "{out}");
+        let out = run(
+            &mut second,
+            "SELECT CASE WHEN OBJECT_ID('tempdb..#mine') IS NULL THEN 'none' END",
+        );
+        assert!(out.contains("none"), "{out}");
+        let out = run(
+            &mut second,
+            "SET NOCOUNT ON\nCREATE TABLE #mine (x int)\nINSERT INTO #mine VALUES (1), (2), (3)\nSELECT COUNT(*) FROM #mine\nSELECT n FROM ##everyone",
+        );
+        assert!(!out.contains("Msg"), "{out}");
+        assert!(
+            out.contains("          3\n") && out.contains("          7\n"),
+            "{out}"
+        );
+        let out = run(&mut first, "SELECT COUNT(*) FROM #mine");
+        assert!(out.contains("          2\n"), "{out}");
+        assert!(run(&mut second, "DROP TABLE ##everyone").is_empty());
+        assert!(run(&mut first, "SELECT * FROM ##everyone").starts_with("Msg 208,"));
+        assert!(run(&mut first, "CREATE TABLE ##everyone (n int)").is_empty());
+        // Temp tables are schema-only engine tables without a stored
+        // definition: not in the catalog, never logged, never recovered.
+        assert_eq!(temp_engine_tables(&db).len(), 3);
+        for table in db.engine().tables() {
+            if table.def.name.starts_with('#') {
+                assert_eq!(table.def.durability, hekla_engine::Durability::SchemaOnly);
+            }
+        }
+        assert!(db.catalog().tables().all(|t| !t.name.starts_with('#')));
+        // The session's tables go with it; the other's stay.
+        drop(first);
+        let left = temp_engine_tables(&db);
+        assert_eq!(left.len(), 1, "{left:?}");
+        assert!(left[0].starts_with("#mine___"), "{left:?}");
+        let out = run(&mut second, "SELECT COUNT(*) FROM #mine");
+        assert!(out.contains("          3\n"), "{out}");
+        assert!(run(&mut second, "SELECT * FROM ##everyone").starts_with("Msg 208,"));
+        // The SELECT INTO table is a user table with a stored CREATE TABLE.
+        let definition = {
+            let catalog = db.catalog();
+            let schema = catalog.schema_id("dbo").unwrap();
+            catalog.table(schema, "copy").unwrap().definition.clone()
+        };
+        assert_eq!(
+            definition,
+            "CREATE TABLE dbo.copy (id int NOT NULL, name varchar(10) NULL)"
+        );
+        // A table variable lasts one batch.
+        let out = run(
+            &mut second,
+            "DECLARE @t TABLE (a int)\nINSERT INTO @t VALUES (1)\nSELECT * INTO #from_variable FROM @t",
+        );
+        assert!(!out.contains("Msg"), "{out}");
+        assert_eq!(temp_engine_tables(&db).len(), 2);
+        // Had the process stopped here, the next open would drop the
+        // engine tables nothing describes (see the_catalog_survives_restarts).
+        drop(second);
+    }
+    let db = open(&dir);
+    assert!(temp_engine_tables(&db).is_empty());
+    let mut session = db.session().unwrap();
+    let out = run(&mut session, "SELECT id, name FROM dbo.copy ORDER BY id");
+    assert!(out.contains("          1 one"), "{out}");
+    assert!(out.contains("          2 NULL"), "{out}");
+    assert!(run(&mut session, "SELECT * FROM #mine").starts_with("Msg 208,"));
+    drop(session);
+    drop(db);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// ALTER TABLE and CREATE INDEX rebuild a table under a new stored
+/// definition: after a restart the table has its new columns, indexes and
+/// constraints (with the same object ids), its rows, and its IDENTITY
+/// continues; a definition that refers to objects made after the table
+/// (a foreign key's table, a DEFAULT's sequence) still restores.
+#[test]
+fn altered_tables_survive_restarts() {
+    let dir = scratch("altered");
+    let objects = "SELECT name, object_id, parent_object_id FROM sys.objects ORDER BY object_id";
+    let before = {
+        let db = open(&dir);
+        let setup = "
+CREATE TABLE dbo.items (
+    id int IDENTITY(1, 1) NOT NULL PRIMARY KEY NONCLUSTERED,
+    name varchar(20) NOT NULL,
+    legacy int NULL,
+    CHECK (name <> '')
+) WITH (MEMORY_OPTIMIZED = ON)
+GO
+INSERT INTO dbo.items (name, legacy) VALUES ('one', 1), ('two', 2), ('three', 3)
+GO
+CREATE TABLE dbo.owners (owner int NOT NULL PRIMARY KEY NONCLUSTERED) WITH (MEMORY_OPTIMIZED = ON)
+GO
+INSERT INTO dbo.owners VALUES (7)
+GO
+CREATE SEQUENCE dbo.tags START WITH 100
+GO
+ALTER TABLE dbo.items ADD owner int NOT NULL CONSTRAINT DF_items_owner DEFAULT 7
+GO
+ALTER TABLE dbo.items ADD CONSTRAINT FK_items_owners FOREIGN KEY (owner) REFERENCES dbo.owners (owner)
+GO
+ALTER TABLE dbo.items ADD tag int NULL DEFAULT NEXT VALUE FOR dbo.tags, CHECK (owner > 0)
+GO
+ALTER TABLE dbo.items DROP COLUMN legacy
+GO
+ALTER TABLE dbo.items ADD INDEX ix_items_name NONCLUSTERED (name)
+GO
+ALTER TABLE dbo.items ALTER COLUMN tag bigint NULL
+GO
+CREATE TABLE dbo.plain (a int NULL, b varchar(10) NULL)
+GO
+INSERT INTO dbo.plain VALUES (1, 'x'), (2, 'y')
+GO
+CREATE INDEX ix_plain_a ON dbo.plain (a)
+GO
+INSERT INTO dbo.items (name) VALUES ('four')
+";
+        let out = run_in(&db, setup);
+        assert!(!out.contains("Msg"), "{out}");
+        run_in(&db, objects)
+    };
+    let db = open(&dir);
+    assert_eq!(run_in(&db, objects), before, "object ids survive");
+    let rows = run_in(
+        &db,
+        "SELECT id, name, owner, tag FROM dbo.items ORDER BY id",
+    );
+    let lines: Vec<&str> = rows.lines().map(str::trim_end).collect();
+    assert_eq!(
+        lines,
+        [
+            "id          name                 owner       tag",
+            "----------- -------------------- ----------- --------------------",
+            "          1 one                            7 NULL",
+            "          2 two                            7 NULL",
+            "          3 three                          7 NULL",
+            "          4 four                           7                  100",
+            "",
+            "(4 rows affected)",
+        ]
+    );
+    assert!(run_in(&db, "SELECT legacy FROM dbo.items").starts_with("Msg 207,"));
+    // The IDENTITY goes on past its reserved block, the sequence too; the
+    // constraints hold.
+    let out = run_in(
+        &db,
+        "INSERT INTO dbo.items (name) VALUES ('five')
+         SELECT id, tag FROM dbo.items WHERE name = 'five'",
+    );
+    assert!(out.contains("       1001 "), "{out}");
+    let out = run_in(&db, "INSERT INTO dbo.items (name, owner) VALUES ('six', 8)");
+    assert!(
+        out.contains("FOREIGN KEY constraint \"FK_items_owners\""),
+        "{out}"
+    );
+    let out = run_in(&db, "INSERT INTO dbo.items (name) VALUES ('')");
+    assert!(out.starts_with("Msg 547,"), "{out}");
+    // The indexes are there and used.
+    let plan = run_in(
+        &db,
+        "SET SHOWPLAN_TEXT ON
+GO
+SELECT id FROM dbo.items WHERE name = 'two'
+GO
+SELECT b FROM dbo.plain WHERE a = 2",
+    );
+    assert!(plan.contains("[dbo].[items].[ix_items_name]"), "{plan}");
+    assert!(plan.contains("[dbo].[plain].[ix_plain_a]"), "{plan}");
+    let out = run_in(&db, "SELECT b FROM dbo.plain WHERE a = 2");
+    assert!(out.contains("y"), "{out}");
+    // One engine table per SQL table: the replaced ones are gone.
+    let user_tables = db
+        .engine()
+        .tables()
+        .iter()
+        .filter(|t| ["items", "owners", "plain"].contains(&t.name()))
+        .count();
+    assert_eq!(user_tables, 3);
+    drop(db);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -131,7 +131,7 @@ fn read_batches(
 /// otherwise (pipes and files, no prompt).
 enum Lines {
     Terminal {
-        editor: rustyline::DefaultEditor,
+        editor: Box<rustyline::DefaultEditor>,
         history: Option<PathBuf>,
     },
     Piped(io::Lines<io::StdinLock<'static>>),
@@ -161,7 +161,10 @@ impl Lines {
             // A missing history file is the first run, not an error.
             let _ = editor.load_history(path);
         }
-        Ok(Lines::Terminal { editor, history })
+        Ok(Lines::Terminal {
+            editor: Box::new(editor),
+            history,
+        })
     }
 
     /// The next line, after the prompt `n> ` at a terminal; None at the

@@ -106,7 +106,10 @@ fn terminal_sessions_keep_a_history() {
     assert!(shown.contains("1> "), "{shown}");
     assert!(shown.contains("42"), "{shown}");
     let kept = std::fs::read_to_string(&history).expect("history saved");
-    assert!(kept.contains("SELECT 40 + 2 AS answer") && kept.contains("GO"), "{kept}");
+    assert!(
+        kept.contains("SELECT 40 + 2 AS answer") && kept.contains("GO"),
+        "{kept}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
     std::fs::remove_file(&history).unwrap();
 }

@@ -39,7 +39,7 @@ pub enum IsolationLevel {
 
 /// A row version this transaction can see, usable for reads, updates and
 /// deletes until the transaction ends.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct RowId {
     version: VersionPtr,
     table: u32,

@@ -823,7 +823,10 @@ impl<'a> Binder<'a> {
     /// that is not a sequence, 11719 where SQL Server allows none (CHECK
     /// constraints, subqueries).
     fn next_value_for(&self, name: &ast::ObjectName) -> SqlResult<Scalar> {
-        if self.outer.is_some() || (self.planner.is_none() && self.catalog.is_none()) {
+        if self.outer.is_some()
+            || (self.planner.is_none() && self.catalog.is_none())
+            || crate::catalog::view::binding()
+        {
             return Err(SqlError::new(
                 11719,
                 15,

@@ -1,20 +1,51 @@
 //! A batch's local variables (`DECLARE @v ...`): declared types for the
 //! binder, current values for the evaluator. They live for one batch, as in
-//! SQL Server; names compare case-insensitively.
+//! SQL Server; names compare case-insensitively. Table variables (`DECLARE
+//! @t TABLE (...)`) live here too, as the tables made for them (see
+//! `catalog::temp`), with the session the batch runs in, whose `#temp`
+//! tables its statements see.
 
+use crate::catalog::table::TableMeta;
 use hekla_types::{DataType, SqlError, SqlResult, Value};
+use std::sync::Arc;
 
 #[derive(Clone, Debug, Default)]
 pub struct Variables {
     names: Vec<String>,
     types: Vec<DataType>,
     values: Vec<Value>,
+    /// Table variables: name (without the `@`) and table.
+    tables: Vec<(String, Arc<TableMeta>)>,
+    /// The session (`@@SPID`) running the batch; 0 outside any session.
+    session: i16,
 }
 
 impl Variables {
+    /// No variables yet, for a batch of session `spid`.
+    pub fn for_session(spid: i16) -> Self {
+        Variables {
+            session: spid,
+            ..Variables::default()
+        }
+    }
+
+    /// The session running the batch, whose `#temp` tables it sees.
+    pub fn session(&self) -> i16 {
+        self.session
+    }
+
     /// Declares `@name` (given without the `@`) holding NULL; its slot.
     pub fn declare(&mut self, name: &str, data_type: DataType) -> SqlResult<usize> {
-        if self.slot(name).is_some() {
+        self.check_new(name)?;
+        self.names.push(name.to_string());
+        self.types.push(data_type);
+        self.values.push(Value::Null);
+        Ok(self.names.len() - 1)
+    }
+
+    /// Msg 134 when `@name` is taken, by a scalar or a table variable.
+    fn check_new(&self, name: &str) -> SqlResult<()> {
+        if self.slot(name).is_some() || self.table(name).is_some() {
             return Err(SqlError::new(
                 134,
                 15,
@@ -22,10 +53,40 @@ impl Variables {
                 format!("The variable name '@{name}' has already been declared. Variable names must be unique within a query batch or stored procedure."),
             ));
         }
-        self.names.push(name.to_string());
-        self.types.push(data_type);
-        self.values.push(Value::Null);
-        Ok(self.names.len() - 1)
+        Ok(())
+    }
+
+    /// Msg 134 if `@name` is taken; checked before its table is made.
+    pub fn check_table_name(&self, name: &str) -> SqlResult<()> {
+        self.check_new(name)
+    }
+
+    /// Adds the table variable `@name` (without the `@`).
+    pub fn declare_table(&mut self, name: &str, table: Arc<TableMeta>) {
+        self.tables.push((name.to_string(), table));
+    }
+
+    /// The table variable `@name`, if declared.
+    pub fn table(&self, name: &str) -> Option<&Arc<TableMeta>> {
+        self.tables
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, table)| table)
+    }
+
+    /// The table variables: name (without the `@`) and table.
+    pub fn tables(&self) -> impl Iterator<Item = (&str, &Arc<TableMeta>)> {
+        self.tables
+            .iter()
+            .map(|(name, table)| (name.as_str(), table))
+    }
+
+    /// The batch's table variables, removed (the batch is over).
+    pub fn take_tables(&mut self) -> Vec<Arc<TableMeta>> {
+        std::mem::take(&mut self.tables)
+            .into_iter()
+            .map(|(_, table)| table)
+            .collect()
     }
 
     pub fn slot(&self, name: &str) -> Option<usize> {

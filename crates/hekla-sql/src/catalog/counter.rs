@@ -200,6 +200,19 @@ impl Counter {
         state.left = 0;
     }
 
+    /// Carries on from `other`, the same object's counter until now (ALTER
+    /// TABLE rebuilt the table): its last value and what is left of its
+    /// recorded block.
+    pub fn take_over(&self, other: &Counter) {
+        let (last, left) = {
+            let theirs = other.state.lock().expect("counter lock");
+            (theirs.last, theirs.left)
+        };
+        let mut state = self.state.lock().expect("counter lock");
+        state.last = last;
+        state.left = left;
+    }
+
     /// The last value handed out, if any.
     pub fn last(&self) -> Option<i128> {
         self.state.lock().expect("counter lock").last

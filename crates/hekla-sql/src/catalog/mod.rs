@@ -3,12 +3,16 @@
 //! from the engine and the stored definitions ([`store`]), and changed only
 //! by DDL under the database's catalog lock.
 
+pub mod alter;
 pub mod constraint;
 pub mod counter;
+pub mod dependency;
 pub mod identity;
 pub mod sequence;
 pub mod store;
 pub mod table;
+pub mod temp;
+pub mod view;
 
 use hekla_engine::{Database, SchemaId, Table};
 use hekla_types::{SqlError, SqlResult};
@@ -26,6 +30,9 @@ pub struct Catalog {
     schemas: BTreeMap<SchemaId, String>,
     tables: BTreeMap<i32, Arc<TableMeta>>,
     sequences: BTreeMap<i32, Arc<Sequence>>,
+    pub(crate) views: view::Views,
+    /// What objects created WITH SCHEMABINDING depend on.
+    pub(crate) bindings: dependency::Bindings,
     next_object_id: i32,
     /// `sys.hekla_counters`, which IDENTITY columns and sequences record
     /// their values in.
@@ -45,25 +52,24 @@ impl Catalog {
             schemas: db.schemas().into_iter().collect(),
             tables: BTreeMap::new(),
             sequences: BTreeMap::new(),
+            views: view::Views::default(),
+            bindings: dependency::Bindings::default(),
             next_object_id: FIRST_OBJECT_ID,
             counters: store.counters().engine_table().clone(),
         };
         let recorded = store.counters().load(db)?;
         let objects = store.load(db)?;
+        // A table ALTER TABLE changed may refer to objects made after it (a
+        // foreign key's table, a DEFAULT's sequence): tried again after the
+        // others, pass after pass while some succeed.
+        let mut deferred = Vec::new();
         for object in &objects {
             catalog.next_object_id = catalog.next_object_id.max(object.object_id + 1);
             match object.object_type {
                 ObjectType::Table => {
-                    let meta = TableMeta::restore(db, &catalog, object)?;
-                    if let Some(identity) = &meta.identity {
-                        identity
-                            .counter
-                            .resume(recorded.get(&object.object_id).copied());
+                    if let Err(error) = catalog.restore_table(db, object, &recorded) {
+                        deferred.push((object, error));
                     }
-                    catalog.next_object_id = catalog
-                        .next_object_id
-                        .max(meta.last_object_id().saturating_add(1));
-                    catalog.tables.insert(object.object_id, Arc::new(meta));
                 }
                 ObjectType::Sequence => {
                     let recorded = recorded.get(&object.object_id).copied();
@@ -72,8 +78,23 @@ impl Catalog {
                         .sequences
                         .insert(object.object_id, Arc::new(sequence));
                 }
+                // Bound once the catalog is whole (`view::bind_restored`).
+                ObjectType::View => catalog.views.insert(view::ViewMeta::restore(object)?),
                 _ => {}
             }
+        }
+        while !deferred.is_empty() {
+            let before = deferred.len();
+            let mut failed = Vec::new();
+            for (object, _) in deferred {
+                if let Err(error) = catalog.restore_table(db, object, &recorded) {
+                    failed.push((object, error));
+                }
+            }
+            if failed.len() == before {
+                return Err(failed.swap_remove(0).1);
+            }
+            deferred = failed;
         }
         let described: Vec<u32> = catalog.tables.values().map(|t| t.engine.id).collect();
         for table in db.tables() {
@@ -96,11 +117,45 @@ impl Catalog {
         Ok(catalog)
     }
 
+    /// Restores the table `object` defines (see [`Catalog::load`]).
+    fn restore_table(
+        &mut self,
+        db: &Database,
+        object: &StoredObject,
+        recorded: &std::collections::HashMap<i32, i128>,
+    ) -> SqlResult<()> {
+        let meta = TableMeta::restore(db, self, object)?;
+        if let Some(identity) = &meta.identity {
+            identity
+                .counter
+                .resume(recorded.get(&object.object_id).copied());
+        }
+        self.next_object_id = self
+            .next_object_id
+            .max(meta.last_object_id().saturating_add(1));
+        self.tables.insert(object.object_id, Arc::new(meta));
+        Ok(())
+    }
+
     pub fn schema_id(&self, name: &str) -> Option<SchemaId> {
         self.schemas
             .iter()
             .find(|(_, schema)| schema.eq_ignore_ascii_case(name))
             .map(|(&id, _)| id)
+    }
+
+    /// The schema a DDL statement's name is in (dbo when not written): Msg
+    /// 2760 when it does not exist.
+    pub fn schema_of(&self, name: &crate::ast::ObjectName) -> SqlResult<SchemaId> {
+        let schema = name.schema().map_or("dbo", |s| s.value.as_str());
+        self.schema_id(schema).ok_or_else(|| {
+            SqlError::new(
+                2760,
+                16,
+                1,
+                format!("The specified schema name \"{schema}\" either does not exist or you do not have permission to use it."),
+            )
+        })
     }
 
     pub fn schema_name(&self, id: SchemaId) -> Option<&str> {
@@ -133,10 +188,11 @@ impl Catalog {
     }
 
     /// Any object named `name` in `schema` (for Msg 2714): a table, a
-    /// sequence or a table's constraint.
+    /// sequence, a view or a table's constraint.
     pub fn object_exists(&self, schema: SchemaId, name: &str) -> bool {
         self.table(schema, name).is_some()
             || self.sequence(schema, name).is_some()
+            || self.views.get(schema, name).is_some()
             || self.tables.values().any(|table| {
                 table.schema_id == schema
                     && table
@@ -211,6 +267,15 @@ impl Catalog {
 
     pub fn remove_table(&mut self, object_id: i32) -> Option<Arc<TableMeta>> {
         self.tables.remove(&object_id)
+    }
+
+    /// Puts `table` in place of the table with its object id (ALTER
+    /// TABLE's swap); returns the one it replaces.
+    pub fn replace_table(&mut self, table: Arc<TableMeta>) -> Option<Arc<TableMeta>> {
+        self.next_object_id = self
+            .next_object_id
+            .max(table.last_object_id().saturating_add(1));
+        self.tables.insert(table.object_id, table)
     }
 
     /// The id for a new object.

@@ -305,20 +305,6 @@ impl Options {
     }
 }
 
-/// The schema a DDL name is in (dbo when not written): Msg 2760 when it
-/// does not exist.
-fn schema_of(catalog: &Catalog, name: &ast::ObjectName) -> SqlResult<SchemaId> {
-    let schema = name.schema().map_or("dbo", |s| s.value.as_str());
-    catalog.schema_id(schema).ok_or_else(|| {
-        SqlError::new(
-            2760,
-            16,
-            1,
-            format!("The specified schema name \"{schema}\" either does not exist or you do not have permission to use it."),
-        )
-    })
-}
-
 /// CREATE SEQUENCE: binds it, stores the definition, adds it to the
 /// catalog.
 pub fn create(db: &SqlDatabase, create: &ast::CreateSequence, text: &str) -> SqlResult<()> {
@@ -326,7 +312,7 @@ pub fn create(db: &SqlDatabase, create: &ast::CreateSequence, text: &str) -> Sql
         return Err(crate::exec::not_yet("CREATE SEQUENCE with a database name"));
     }
     let mut catalog = db.catalog_mut();
-    let schema_id = schema_of(&catalog, &create.name)?;
+    let schema_id = catalog.schema_of(&create.name)?;
     let name = &create.name.name().value;
     if catalog.object_exists(schema_id, name) {
         return Err(hekla_engine::errors::object_exists(name));

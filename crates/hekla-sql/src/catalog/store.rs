@@ -159,6 +159,16 @@ impl ObjectStore {
         Ok(())
     }
 
+    /// Replaces the stored row of `object.object_id` (its definition, engine
+    /// table and dates) within `tx`, leaving its counter alone (ALTER
+    /// TABLE); adds it if absent.
+    pub fn replace(&self, tx: &mut Transaction, object: &StoredObject) -> SqlResult<()> {
+        if let Some(row) = tx.get(&self.table, 0, &[Value::Int(object.object_id)])? {
+            tx.delete(&self.table, row)?;
+        }
+        self.insert(tx, object)
+    }
+
     /// Removes the object with `object_id` within `tx`, with its counter
     /// (IDENTITY or sequence) if it has one; false if absent.
     pub fn delete(&self, tx: &mut Transaction, object_id: i32) -> SqlResult<bool> {

@@ -90,24 +90,27 @@ pub struct TableDesign {
 impl TableDesign {
     /// Binds `create` against `catalog`; `object_id` names unnamed keys.
     pub fn bind(create: &ast::CreateTable, catalog: &Catalog, object_id: i32) -> SqlResult<Self> {
+        Self::bind_numbered(create, catalog, object_id, &[])
+    }
+
+    /// [`TableDesign::bind`] with the object ids of the CHECK and FOREIGN
+    /// KEY constraints given, in the order the binder meets them (a stored
+    /// definition an ALTER TABLE wrote: see `catalog::alter`); past the
+    /// end of `constraint_ids` they follow the highest id so far.
+    pub fn bind_numbered(
+        create: &ast::CreateTable,
+        catalog: &Catalog,
+        object_id: i32,
+        constraint_ids: &[i32],
+    ) -> SqlResult<Self> {
+        let schema_id = catalog.schema_of(&create.name)?;
         let schema_name = create
             .name
             .schema()
             .map_or("dbo", |schema| schema.value.as_str());
-        let schema_id = catalog.schema_id(schema_name).ok_or_else(|| {
-            SqlError::new(
-                2760,
-                16,
-                1,
-                format!("The specified schema name \"{schema_name}\" either does not exist or you do not have permission to use it."),
-            )
-        })?;
         let name = create.name.name().value.clone();
         if create.name.database().is_some() {
             return Err(not_yet("three-part names in CREATE TABLE"));
-        }
-        if name.starts_with('#') {
-            return Err(not_yet("temporary tables"));
         }
         let (memory_optimized, durability) = table_options(&create.options)?;
         let mut builder = Builder {
@@ -125,6 +128,7 @@ impl TableDesign {
             pending_keys: Vec::new(),
             identity: None,
             last_object_id: object_id,
+            constraint_ids,
         };
         for element in &create.elements {
             if let TableElement::Column(column) = element {
@@ -235,7 +239,8 @@ impl TableMeta {
         else {
             return Err(damaged("it is not a CREATE TABLE"));
         };
-        let design = TableDesign::bind(create, catalog, object.object_id)?;
+        let (create, ids) = super::alter::split_stored(create)?;
+        let design = TableDesign::bind_numbered(&create, catalog, object.object_id, &ids)?;
         let engine = object
             .engine_table
             .and_then(|id| db.table(id))
@@ -374,6 +379,8 @@ struct Builder<'a> {
     identity: Option<IdentityColumn>,
     /// The last object id handed to a constraint.
     last_object_id: i32,
+    /// Ids still to hand out, if the definition's constraints have them.
+    constraint_ids: &'a [i32],
 }
 
 struct PendingKey<'a> {
@@ -493,6 +500,11 @@ impl<'a> Builder<'a> {
 
     /// The object id of the next CHECK or FOREIGN KEY constraint.
     fn next_object_id(&mut self) -> SqlResult<i32> {
+        if let Some((&id, rest)) = self.constraint_ids.split_first() {
+            self.constraint_ids = rest;
+            self.last_object_id = self.last_object_id.max(id);
+            return Ok(id);
+        }
         self.last_object_id = self
             .last_object_id
             .checked_add(1)

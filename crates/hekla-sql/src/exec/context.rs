@@ -4,7 +4,7 @@
 //! one snapshot however deeply its queries nest.
 
 use crate::session::SqlDatabase;
-use hekla_engine::{IsolationLevel, Transaction};
+use hekla_engine::{IsolationLevel, RowId, Transaction};
 use hekla_types::{SqlError, SqlResult, Value};
 use std::cell::{Cell, RefCell, RefMut};
 use std::collections::HashMap;
@@ -28,6 +28,9 @@ pub struct Context<'a> {
     pub last_identity: Cell<Option<Value>>,
     /// What `@@` functions read about the session.
     pub session: SessionState,
+    /// The ids of the rows an UPDATE or DELETE read from its target, by
+    /// the number its plan carries them as (see `TableRead::row_ids`).
+    row_ids: RefCell<Vec<RowId>>,
 }
 
 /// The session's state as of the statement's start, for `@@SPID`,
@@ -55,6 +58,7 @@ impl<'a> Context<'a> {
             cached: RefCell::new(HashMap::new()),
             last_identity: Cell::new(None),
             session: SessionState::default(),
+            row_ids: RefCell::new(Vec::new()),
         }
     }
 
@@ -110,6 +114,20 @@ impl<'a> Context<'a> {
             Some(tx) => tx.commit().map(|_| ()),
             None => Ok(()),
         }
+    }
+
+    /// Registers the id of a row read from an UPDATE's or DELETE's target;
+    /// the number its plan carries it as.
+    pub fn register_row(&self, id: RowId) -> i64 {
+        let mut ids = self.row_ids.borrow_mut();
+        ids.push(id);
+        ids.len() as i64 - 1
+    }
+
+    /// The row id registered as `number`.
+    pub fn row_id(&self, number: i64) -> Option<RowId> {
+        let index = usize::try_from(number).ok()?;
+        self.row_ids.borrow().get(index).copied()
     }
 
     /// The rows of an uncorrelated subquery, computed on first use.

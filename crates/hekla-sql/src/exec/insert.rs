@@ -10,29 +10,41 @@
 use super::constraints::{Statement, StatementChecks};
 use super::context::Context;
 use super::eval::Inputs;
+use super::not_yet;
+use super::output::{Output, Verb};
 use super::run::for_each;
-use super::{not_yet, resolve_table};
 use crate::ast::{self, DmlTarget, ExprKind, InsertSource};
 use crate::bind::expr::{assignment_type, implicit, Scalar, ScalarKind};
 use crate::catalog::table::TableMeta;
 use crate::plan::Planner;
+use crate::session::ResultSink;
 use hekla_types::{SqlError, SqlResult, Value};
 
-pub fn run(context: &Context, planner: &Planner, insert: &ast::Insert) -> SqlResult<Option<u64>> {
-    if !insert.with.is_empty() || insert.top.is_some() || !insert.output.is_empty() {
-        return Err(not_yet("INSERT with WITH, TOP or OUTPUT"));
+pub fn run(
+    context: &Context,
+    planner: &Planner,
+    insert: &ast::Insert,
+    sink: &mut dyn ResultSink,
+) -> SqlResult<Option<u64>> {
+    if !insert.with.is_empty() || insert.top.is_some() {
+        return Err(not_yet("INSERT with WITH or TOP"));
     }
-    let DmlTarget::Table { name, hints } = &insert.target else {
-        return Err(not_yet("INSERT into a table variable"));
+    let name = match &insert.target {
+        DmlTarget::Table { name, hints } => {
+            if hints
+                .iter()
+                .any(|hint| !hint.name.value.eq_ignore_ascii_case("TABLOCK"))
+            {
+                return Err(not_yet("table hints other than TABLOCK on INSERT"));
+            }
+            crate::catalog::sequence::written(name)
+        }
+        DmlTarget::Variable(name) => format!("@{name}"),
     };
-    if hints
-        .iter()
-        .any(|hint| !hint.name.value.eq_ignore_ascii_case("TABLOCK"))
-    {
-        return Err(not_yet("table hints other than TABLOCK on INSERT"));
-    }
-    let table = resolve_table(context.db, name)?;
+    let table =
+        crate::catalog::temp::resolve_target(planner.db, planner.variables, &insert.target)?;
     let targets = target_columns(&table, &insert.columns)?;
+    let output = Output::bind(planner, &insert.output, Verb::Insert, &table, &[])?;
     // Without a column list, one value too many is the IDENTITY column's.
     let explicit_identity = |given: usize| {
         if table.identity.is_some() && insert.columns.is_empty() && given == targets.len() + 1 {
@@ -41,8 +53,7 @@ pub fn run(context: &Context, planner: &Planner, insert: &ast::Insert) -> SqlRes
                 16,
                 1,
                 format!(
-                    "An explicit value for the identity column in table '{}' can only be specified when a column list is used and IDENTITY_INSERT is ON.",
-                    crate::catalog::sequence::written(name)
+                    "An explicit value for the identity column in table '{name}' can only be specified when a column list is used and IDENTITY_INSERT is ON.",
                 ),
             ));
         }
@@ -60,6 +71,9 @@ pub fn run(context: &Context, planner: &Planner, insert: &ast::Insert) -> SqlRes
                     }
                     return Err(count_mismatch(row.len() > targets.len()));
                 }
+            }
+            start(&output, sink);
+            for row in rows {
                 let mut given: Vec<Option<Value>> = vec![None; table.columns.len()];
                 for (expr, &column) in row.iter().zip(&targets) {
                     if matches!(expr.kind, ExprKind::Default) {
@@ -69,12 +83,23 @@ pub fn run(context: &Context, planner: &Planner, insert: &ast::Insert) -> SqlRes
                     let target = assignment_type(&table.columns[column].data_type);
                     given[column] = Some(implicit(scalar, &target)?.eval(&inputs)?);
                 }
-                write(context, &table, &checks, given)?;
+                shown(
+                    &output,
+                    context,
+                    sink,
+                    write(context, &table, &checks, given)?,
+                )?;
             }
             rows.len() as u64
         }
         InsertSource::DefaultValues => {
-            write(context, &table, &checks, vec![None; table.columns.len()])?;
+            start(&output, sink);
+            shown(
+                &output,
+                context,
+                sink,
+                write(context, &table, &checks, vec![None; table.columns.len()])?,
+            )?;
             1
         }
         InsertSource::Query(query) => {
@@ -99,6 +124,7 @@ pub fn run(context: &Context, planner: &Planner, insert: &ast::Insert) -> SqlRes
                     implicit(read, &assignment_type(&table.columns[target].data_type))
                 })
                 .collect::<SqlResult<Vec<_>>>()?;
+            start(&output, sink);
             let mut count = 0;
             for_each(&plan.root, &inputs, &mut |row| {
                 let mut given: Vec<Option<Value>> = vec![None; table.columns.len()];
@@ -106,7 +132,12 @@ pub fn run(context: &Context, planner: &Planner, insert: &ast::Insert) -> SqlRes
                 for (converter, &column) in converters.iter().zip(&targets) {
                     given[column] = Some(converter.eval(&row_inputs)?);
                 }
-                write(context, &table, &checks, given)?;
+                shown(
+                    &output,
+                    context,
+                    sink,
+                    write(context, &table, &checks, given)?,
+                )?;
                 count += 1;
                 Ok(())
             })?;
@@ -117,17 +148,40 @@ pub fn run(context: &Context, planner: &Planner, insert: &ast::Insert) -> SqlRes
         }
     };
     checks.finish(context)?;
+    if let Some(output) = &output {
+        output.finish(context)?;
+    }
     Ok(Some(rows))
 }
 
+/// A row written, for OUTPUT.
+fn shown(
+    output: &Option<Output>,
+    context: &Context,
+    sink: &mut dyn ResultSink,
+    row: Vec<Value>,
+) -> SqlResult<()> {
+    match output {
+        Some(output) => output.row(context, sink, Some(&row), None, &[]),
+        None => Ok(()),
+    }
+}
+
+/// OUTPUT's column metadata, once the statement is known to run.
+fn start(output: &Option<Output>, sink: &mut dyn ResultSink) {
+    if let Some(output) = output {
+        output.start(sink);
+    }
+}
+
 /// Inserts one row; columns not given (or given DEFAULT) take their
-/// default or NULL, the IDENTITY column its next value.
-fn write(
+/// default or NULL, the IDENTITY column its next value. The row written.
+pub(super) fn write(
     context: &Context,
     table: &TableMeta,
     checks: &StatementChecks,
     given: Vec<Option<Value>>,
-) -> SqlResult<()> {
+) -> SqlResult<Vec<Value>> {
     let inputs = Inputs::top(context);
     let identity = table.identity.as_ref().map(|identity| identity.column);
     let values = given
@@ -149,7 +203,8 @@ fn write(
         )
         .collect::<SqlResult<Vec<Value>>>()?;
     context.transaction()?.insert(&table.engine, &values)?;
-    checks.inserted(context, &values)
+    checks.inserted(context, &values)?;
+    Ok(values)
 }
 
 /// Msg 121 (the select list has more items than the column list) or 120.
@@ -174,7 +229,7 @@ fn select_count_mismatch(more_values: bool) -> SqlError {
 /// Column positions in VALUES order: the list given, or every column but
 /// the IDENTITY column. Naming the IDENTITY column is Msg 544 (hekla has
 /// no SET IDENTITY_INSERT).
-fn target_columns(table: &TableMeta, named: &[ast::Ident]) -> SqlResult<Vec<usize>> {
+pub(super) fn target_columns(table: &TableMeta, named: &[ast::Ident]) -> SqlResult<Vec<usize>> {
     let columns = &table.columns;
     let identity = table.identity.as_ref().map(|identity| identity.column);
     if named.is_empty() {

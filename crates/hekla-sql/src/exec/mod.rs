@@ -10,8 +10,10 @@ pub mod hash_table;
 pub mod insert;
 pub mod join;
 pub mod modify;
+pub mod output;
 pub mod run;
 pub mod select;
+pub mod select_into;
 pub mod server;
 pub mod variables;
 pub mod window;
@@ -65,6 +67,9 @@ pub fn resolve_table(db: &SqlDatabase, name: &ast::ObjectName) -> SqlResult<Arc<
             .and_then(|id| catalog.table(id, &name.name().value)),
         Some(_) => None,
     };
+    if found.is_none() && crate::catalog::view::names_view(&catalog, name) {
+        return Err(not_yet("INSERT, UPDATE or DELETE on a view"));
+    }
     found.cloned().ok_or_else(|| {
         let written: Vec<&str> = name
             .parts

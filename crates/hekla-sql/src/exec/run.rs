@@ -197,6 +197,9 @@ fn table(read: &TableRead, params: &Inputs<'_>, emit: &mut Emit<'_>) -> SqlResul
                 Value::Null
             });
         }
+        if read.row_ids {
+            buffer.push(Value::BigInt(params.context.register_row(row.id())));
+        }
     };
     if !read.stream {
         let mut rows = Vec::new();

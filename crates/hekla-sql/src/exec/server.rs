@@ -128,7 +128,8 @@ fn objects(context: &Context) -> SqlResult<Vec<Vec<Value>>> {
 }
 
 /// `OBJECT_ID('[db.][schema.]name' [, 'type'])`: NULL for names in other
-/// databases, temporary objects and objects that do not exist.
+/// databases and objects that do not exist; a temporary table is found
+/// in tempdb (`tempdb..#t`).
 fn object_id(context: &Context, name: &str, object_type: Option<&str>) -> SqlResult<Value> {
     let parts: Vec<String> = split_name(name);
     let (database, schema, object) = match parts.as_slice() {
@@ -145,7 +146,18 @@ fn object_id(context: &Context, name: &str, object_type: Option<&str>) -> SqlRes
         ),
         _ => return Ok(Value::Null),
     };
-    if object.starts_with('#') || database.is_some_and(|d| !d.eq_ignore_ascii_case(DATABASE_NAME)) {
+    if object.starts_with('#') {
+        // Temporary tables live in tempdb: the session's own `#t`, any `##t`.
+        let in_tempdb = database.is_some_and(|d| d.eq_ignore_ascii_case("tempdb"));
+        let table_type = object_type.is_none_or(|t| t.trim().eq_ignore_ascii_case("U"));
+        let found = context
+            .db
+            .temp_tables()
+            .find(context.session.spid, object)
+            .filter(|_| in_tempdb && table_type);
+        return Ok(found.map_or(Value::Null, |table| Value::Int(table.object_id)));
+    }
+    if database.is_some_and(|d| !d.eq_ignore_ascii_case(DATABASE_NAME)) {
         return Ok(Value::Null);
     }
     let Some(schema_id) = context.db.catalog().schema_id(schema) else {

@@ -22,6 +22,11 @@ pub fn declare(
     session: &SessionState,
 ) -> SqlResult<()> {
     for (ordinal, declaration) in declarations.iter().enumerate() {
+        // A schema-qualified type is a user type: an alias type or a
+        // (memory-optimized) table type, which need CREATE TYPE.
+        if declaration.data_type.name.parts.len() > 1 {
+            return Err(not_yet("DECLARE of a user-defined type"));
+        }
         let data_type = types::resolve(
             &declaration.data_type,
             Collation::default(),

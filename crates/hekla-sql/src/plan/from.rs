@@ -40,6 +40,9 @@ enum Source {
     Table {
         table: Arc<TableMeta>,
         shown: String,
+        /// The target of an UPDATE or DELETE: its rows end with their row
+        /// ids (see `mark_target`).
+        row_ids: bool,
     },
     View(&'static SystemView),
     Derived {
@@ -130,6 +133,7 @@ impl Planner<'_> {
             TableRefKind::Table { name, alias, hints } => {
                 check_table_hints(hints)?;
                 let (source, columns) = self.named_source(name, alias.as_ref(), binder)?;
+                let (source, columns) = self.mark_target(item, source, columns);
                 leaf(source, columns, binder)
             }
             TableRefKind::Derived {
@@ -200,8 +204,50 @@ impl Planner<'_> {
                 }
                 Ok(join)
             }
-            TableRefKind::Variable { .. } => Err(not_yet("table variables")),
+            TableRefKind::Variable { name, alias } => {
+                let table = crate::catalog::temp::resolve_variable(self.variables, name)?;
+                let shown = alias
+                    .as_ref()
+                    .map_or_else(|| format!("@{name}"), |a| a.value.clone());
+                let columns = table
+                    .columns
+                    .iter()
+                    .map(|c| scope_column(&shown, "dbo", &c.name, c.data_type))
+                    .collect();
+                let source = Source::Table {
+                    table,
+                    shown,
+                    row_ids: false,
+                };
+                let (source, columns) = self.mark_target(item, source, columns);
+                leaf(source, columns, binder)
+            }
             TableRefKind::Function { .. } => Err(not_yet("table-valued functions")),
+        }
+    }
+
+    /// The target of an UPDATE or DELETE (see `Planner::dml`) reads its
+    /// row ids too: one more column, without a name, after its own.
+    fn mark_target(
+        &self,
+        item: &ast::TableRef,
+        source: Source,
+        mut columns: Vec<ScopeColumn>,
+    ) -> (Source, Vec<ScopeColumn>) {
+        let marked = self
+            .dml_target
+            .is_some_and(|target| std::ptr::eq(target, item));
+        match source {
+            Source::Table { table, shown, .. } if marked => {
+                columns.push(scope_column(&shown, "", "", DataType::BigInt));
+                let source = Source::Table {
+                    table,
+                    shown,
+                    row_ids: true,
+                };
+                (source, columns)
+            }
+            source => (source, columns),
         }
     }
 
@@ -228,15 +274,31 @@ impl Planner<'_> {
             }
         }
         let shown = alias.map_or(object, |a| &a.value).clone();
+        if let Some((plan, columns)) = crate::catalog::view::expand(self.db, name, &shown)? {
+            let plan = Box::new(plan);
+            return Ok((
+                Source::Derived {
+                    plan,
+                    correlated: false,
+                },
+                columns,
+            ));
+        }
         let schema = name.schema().map_or("dbo", |s| s.value.as_str());
-        let not_found = match crate::exec::resolve_table(self.db, name) {
+        let not_found = match crate::catalog::temp::resolve_table(self.db, self.variables, name) {
             Ok(table) => {
+                crate::catalog::view::note_table(name, table.object_id)?;
                 let columns = table
                     .columns
                     .iter()
                     .map(|c| scope_column(&shown, schema, &c.name, c.data_type))
                     .collect();
-                return Ok((Source::Table { table, shown }, columns));
+                let source = Source::Table {
+                    table,
+                    shown,
+                    row_ids: false,
+                };
+                return Ok((source, columns));
             }
             Err(error) => error,
         };
@@ -402,9 +464,13 @@ pub fn finish(tree: FromTree, used: &[bool]) -> Node {
 fn leaf_node(leaf: Leaf, used: &[bool]) -> Node {
     let filter = Predicate::all(leaf.conditions);
     let node = match leaf.source {
-        Source::Table { table, shown } => {
+        Source::Table {
+            table,
+            shown,
+            row_ids,
+        } => {
             let path = AccessPath::choose(&table, leaf.range.start, filter.as_ref());
-            return table_read(table, shown, path, filter, leaf.range, used);
+            return table_read(table, shown, path, filter, leaf.range, used, row_ids);
         }
         Source::View(view) => Node::View { view },
         Source::Derived { plan, correlated } => Node::Derived { plan, correlated },
@@ -426,15 +492,19 @@ fn table_read(
     filter: Option<Predicate>,
     range: Range<usize>,
     used: &[bool],
+    row_ids: bool,
 ) -> Node {
+    // A read with row ids has one column more than its table.
+    let needed = used[range.start..range.start + table.columns.len()].to_vec();
     Node::Table(TableRead {
         table,
         shown,
         path,
         filter,
         offset: range.start,
-        needed: used[range].to_vec(),
+        needed,
         stream: true,
+        row_ids,
     })
 }
 
@@ -486,7 +556,12 @@ fn choose_method(
     let inner_range = right.range();
     let right = match right {
         FromTree::Leaf(Leaf {
-            source: Source::Table { table, shown },
+            source:
+                Source::Table {
+                    table,
+                    shown,
+                    row_ids,
+                },
             range,
             conditions: own,
         }) if matches!(kind, JoinKind::Inner | JoinKind::Left) => {
@@ -498,10 +573,18 @@ fn choose_method(
                     .into_iter()
                     .filter(|c| !path.covers(c, &table, range.start))
                     .collect();
-                let node = table_read(table, shown, path, filter, range, used);
+                let node = table_read(table, shown, path, filter, range, used, row_ids);
                 return (node, JoinMethod::Rescan, residual);
             }
-            let scan = table_read(table, shown, AccessPath::Scan, None, range.clone(), used);
+            let scan = table_read(
+                table,
+                shown,
+                AccessPath::Scan,
+                None,
+                range.clone(),
+                used,
+                row_ids,
+            );
             match filter {
                 // Keep the leaf's own conditions on the table read.
                 Some(filter) => {

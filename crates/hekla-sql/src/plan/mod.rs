@@ -117,6 +117,10 @@ pub struct TableRead {
     /// into memory first because a downstream operator needs the
     /// transaction (see [`plan_streaming`]).
     pub stream: bool,
+    /// The table an UPDATE or DELETE changes: each row ends with one more
+    /// column, the row's id as registered with the statement's context
+    /// (`Context::register_row`).
+    pub row_ids: bool,
 }
 
 #[derive(Debug)]

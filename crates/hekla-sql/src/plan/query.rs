@@ -23,6 +23,9 @@ pub struct Planner<'a> {
     pub variables: &'a Variables,
     /// The common table expressions in scope, innermost last.
     ctes: Vec<&'a ast::Cte>,
+    /// The FROM item of an UPDATE or DELETE that names its target: its
+    /// rows carry their row ids (see `Planner::dml`).
+    pub(crate) dml_target: Option<*const ast::TableRef>,
 }
 
 /// The select list of an assignment SELECT (`SELECT @v = expr`): the
@@ -35,6 +38,25 @@ impl<'a> Planner<'a> {
             db,
             variables,
             ctes: Vec::new(),
+            dml_target: None,
+        }
+    }
+
+    /// A planner for an UPDATE's or DELETE's FROM clause: `with` is the
+    /// statement's CTEs, `target` the FROM item that is the table changed
+    /// (compared by address, so a reference elsewhere to the same table is
+    /// another instance).
+    pub fn dml<'b>(&self, with: &'b [ast::Cte], target: &ast::TableRef) -> Planner<'b>
+    where
+        'a: 'b,
+    {
+        let mut ctes: Vec<&'b ast::Cte> = self.ctes.clone();
+        ctes.extend(with);
+        Planner {
+            db: self.db,
+            variables: self.variables,
+            ctes,
+            dml_target: Some(target as *const ast::TableRef),
         }
     }
 
@@ -128,6 +150,7 @@ impl<'a> Planner<'a> {
             db: self.db,
             variables: self.variables,
             ctes: self.ctes[..position].to_vec(),
+            dml_target: self.dml_target,
         };
         before.derived(&cte.query, outer).map_err(|error| {
             let own_name = format!("Invalid object name '{}'.", cte.name.value);
@@ -153,6 +176,7 @@ impl<'a> Planner<'a> {
             db: self.db,
             variables: self.variables,
             ctes,
+            dml_target: self.dml_target,
         };
         inner.query_body(query, outer)
     }

@@ -1,8 +1,8 @@
-//! `INFORMATION_SCHEMA.TABLES` and `INFORMATION_SCHEMA.COLUMNS`, the ISO
-//! views over the same tables and columns as `sys.tables` and
-//! `sys.columns`.
+//! `INFORMATION_SCHEMA.TABLES`, `INFORMATION_SCHEMA.COLUMNS` and
+//! `INFORMATION_SCHEMA.VIEWS`, the ISO views over the same tables, views
+//! and columns as `sys.tables`, `sys.views` and `sys.columns`.
 
-use super::objects::user_tables;
+use super::objects::{user_tables, user_views};
 use super::shared::{
     int, not_null, nullable, nvarchar, or_null, smallint, sysname, text, tinyint, varchar,
 };
@@ -30,20 +30,26 @@ fn tables_columns() -> Vec<ViewColumn> {
     ]
 }
 
+/// The tables, then the views.
 fn tables_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
     let tables = user_tables(db);
+    let views = user_views(db);
     let catalog = db.catalog();
-    Ok(tables
+    let row = |schema_id, name: &str, kind: &str| {
+        vec![
+            text(DATABASE_NAME),
+            or_null(catalog.schema_name(schema_id), text),
+            text(name),
+            text(kind),
+        ]
+    };
+    let tables = tables
         .iter()
-        .map(|table| {
-            vec![
-                text(DATABASE_NAME),
-                or_null(catalog.schema_name(table.schema_id), text),
-                text(&table.name),
-                text("BASE TABLE"),
-            ]
-        })
-        .collect())
+        .map(|table| row(table.schema_id, &table.name, "BASE TABLE"));
+    let views = views
+        .iter()
+        .map(|view| row(view.schema_id, &view.name, "VIEW"));
+    Ok(tables.chain(views).collect())
 }
 
 pub const COLUMNS: SystemView = SystemView {
@@ -82,49 +88,133 @@ fn columns_columns() -> Vec<ViewColumn> {
     ]
 }
 
+/// The columns of the tables, then of the views.
 fn columns_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
     let tables = user_tables(db);
+    let views = user_views(db);
     let catalog = db.catalog();
     let mut rows = Vec::new();
     for table in &tables {
         let schema = catalog.schema_name(table.schema_id);
         let defaults = default_texts(table);
         for (ordinal, column) in table.columns.iter().enumerate() {
-            let info = describe(&column.data_type);
-            let numeric = Numeric::of(&info);
-            let characters = character_length(&column.data_type);
-            let character_set = character_set(&column.data_type);
-            let mut row = vec![
-                text(DATABASE_NAME),
-                or_null(schema, text),
-                text(&table.name),
-                text(&column.name),
-                int(i32::try_from(ordinal + 1).unwrap_or(i32::MAX)),
-                or_null(defaults.get(ordinal).cloned().flatten(), text),
-                text(if column.nullable { "YES" } else { "NO" }),
-                text(info.name),
-                or_null(characters, int),
-                // In bytes: max_length, -1 for the max types.
-                or_null(characters.map(|_| i32::from(info.max_length)), int),
-                or_null(numeric.map(|n| n.precision), tinyint),
-                or_null(numeric.map(|n| n.radix), smallint),
-                or_null(numeric.map(|n| n.scale), int),
-                or_null(datetime_precision(&column.data_type), smallint),
-                // Character sets live in master; SQL Server leaves the
-                // schema NULL.
-                or_null(character_set.map(|_| super::MASTER_NAME), text),
-                Value::Null,
-                or_null(character_set, text),
-                Value::Null,
-                Value::Null,
-                or_null(info.collation, |c| text(c.name())),
-            ];
-            // hekla has no alias types: no domain.
-            row.extend([Value::Null, Value::Null, Value::Null]);
-            rows.push(row);
+            let default = defaults.get(ordinal).cloned().flatten();
+            let column = ColumnRow {
+                schema,
+                table: &table.name,
+                name: &column.name,
+                ordinal,
+                default,
+                nullable: column.nullable,
+                data_type: &column.data_type,
+            };
+            rows.push(column.values());
+        }
+    }
+    for view in &views {
+        let schema = catalog.schema_name(view.schema_id);
+        for (ordinal, column) in view.columns.iter().enumerate() {
+            let column = ColumnRow {
+                schema,
+                table: &view.name,
+                name: &column.name,
+                ordinal,
+                default: None,
+                nullable: column.nullable,
+                data_type: &column.data_type,
+            };
+            rows.push(column.values());
         }
     }
     Ok(rows)
+}
+
+/// One column of a table or view, as `INFORMATION_SCHEMA.COLUMNS` shows it.
+struct ColumnRow<'a> {
+    schema: Option<&'a str>,
+    table: &'a str,
+    name: &'a str,
+    ordinal: usize,
+    default: Option<String>,
+    nullable: bool,
+    data_type: &'a DataType,
+}
+
+impl ColumnRow<'_> {
+    fn values(self) -> Vec<Value> {
+        let info = describe(self.data_type);
+        let numeric = Numeric::of(&info);
+        let characters = character_length(self.data_type);
+        let character_set = character_set(self.data_type);
+        let mut row = vec![
+            text(DATABASE_NAME),
+            or_null(self.schema, text),
+            text(self.table),
+            text(self.name),
+            int(i32::try_from(self.ordinal + 1).unwrap_or(i32::MAX)),
+            or_null(self.default, text),
+            text(if self.nullable { "YES" } else { "NO" }),
+            text(info.name),
+            or_null(characters, int),
+            // In bytes: max_length, -1 for the max types.
+            or_null(characters.map(|_| i32::from(info.max_length)), int),
+            or_null(numeric.map(|n| n.precision), tinyint),
+            or_null(numeric.map(|n| n.radix), smallint),
+            or_null(numeric.map(|n| n.scale), int),
+            or_null(datetime_precision(self.data_type), smallint),
+            // Character sets live in master; SQL Server leaves the
+            // schema NULL.
+            or_null(character_set.map(|_| super::MASTER_NAME), text),
+            Value::Null,
+            or_null(character_set, text),
+            Value::Null,
+            Value::Null,
+            or_null(info.collation, |c| text(c.name())),
+        ];
+        // hekla has no alias types: no domain.
+        row.extend([Value::Null, Value::Null, Value::Null]);
+        row
+    }
+}
+
+pub const VIEWS: SystemView = SystemView {
+    schema: "INFORMATION_SCHEMA",
+    name: "VIEWS",
+    scope: Scope::Database,
+    columns: views_columns,
+    rows: views_rows,
+};
+
+fn views_columns() -> Vec<ViewColumn> {
+    vec![
+        nullable("TABLE_CATALOG", nvarchar(128)),
+        nullable("TABLE_SCHEMA", nvarchar(128)),
+        not_null("TABLE_NAME", sysname()),
+        nullable("VIEW_DEFINITION", nvarchar(4000)),
+        nullable("CHECK_OPTION", varchar(7)),
+        nullable("IS_UPDATABLE", varchar(2)),
+    ]
+}
+
+/// VIEW_DEFINITION is the definition's first 4,000 characters, as in SQL
+/// Server; IS_UPDATABLE is always NO there (and views are read-only in
+/// hekla anyway).
+fn views_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+    let views = user_views(db);
+    let catalog = db.catalog();
+    Ok(views
+        .iter()
+        .map(|view| {
+            vec![
+                text(DATABASE_NAME),
+                or_null(catalog.schema_name(view.schema_id), text),
+                text(&view.name),
+                text(view.definition.chars().take(4000).collect::<String>()),
+                text("NONE"),
+                text("NO"),
+            ]
+        })
+        .collect())
 }
 
 /// NUMERIC_PRECISION, NUMERIC_PRECISION_RADIX and NUMERIC_SCALE, which SQL

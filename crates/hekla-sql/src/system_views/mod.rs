@@ -20,7 +20,7 @@
 //! | `indexes` | sys.indexes, sys.hash_indexes, sys.index_columns, sys.key_constraints |
 //! | `modules` | sys.sql_modules, sys.parameters, sys.table_types |
 //! | `storage` | sys.databases, sys.filegroups, sys.database_files, sys.partitions, sys.allocation_units |
-//! | `information_schema` | INFORMATION_SCHEMA.TABLES, INFORMATION_SCHEMA.COLUMNS |
+//! | `information_schema` | INFORMATION_SCHEMA.TABLES, INFORMATION_SCHEMA.COLUMNS, INFORMATION_SCHEMA.VIEWS |
 //! | `dmv_xtp` | sys.dm_db_xtp_* and sys.dm_xtp_transaction_stats |
 //! | `dmv_os` | sys.dm_os_memory_clerks, sys.dm_os_wait_stats, sys.dm_os_buffer_descriptors |
 //! | `dmv_exec` | sys.dm_exec_sessions, sys.dm_exec_requests |
@@ -143,6 +143,7 @@ pub static VIEWS: &[SystemView] = &[
     storage::ALLOCATION_UNITS,
     information_schema::TABLES,
     information_schema::COLUMNS,
+    information_schema::VIEWS,
     dmv_xtp::TABLE_MEMORY_STATS,
     dmv_xtp::MEMORY_CONSUMERS,
     dmv_xtp::HASH_INDEX_STATS,

@@ -1,19 +1,20 @@
-//! `sys.sql_modules`, `sys.parameters` and `sys.table_types`: SQL Server's
-//! columns and, until hekla stores procedures, functions, views and table
-//! types, no rows.
+//! `sys.sql_modules` (the definitions of views), `sys.parameters` and
+//! `sys.table_types` (SQL Server's columns and, until hekla stores
+//! procedures, functions and table types, no rows).
 
-use super::objects::no_rows;
-use super::shared::{not_null, nullable, nvarchar, nvarchar_max, sysname};
+use super::objects::{no_rows, user_views};
+use super::shared::{bit, int, not_null, nullable, nvarchar, nvarchar_max, sysname, text};
 use super::table_columns::types_columns;
 use super::{Scope, SystemView, ViewColumn};
-use hekla_types::DataType;
+use crate::session::SqlDatabase;
+use hekla_types::{DataType, SqlResult, Value};
 
 pub const SQL_MODULES: SystemView = SystemView {
     schema: "sys",
     name: "sql_modules",
     scope: Scope::Database,
     columns: sql_modules_columns,
-    rows: no_rows,
+    rows: sql_modules_rows,
 };
 
 fn sql_modules_columns() -> Vec<ViewColumn> {
@@ -29,6 +30,36 @@ fn sql_modules_columns() -> Vec<ViewColumn> {
         nullable("execute_as_principal_id", DataType::Int),
         nullable("uses_native_compilation", DataType::Bit),
     ]
+}
+
+/// Each view with its CREATE VIEW text: as written, except that SQL
+/// Server's rewriting of ALTER VIEW to CREATE VIEW is applied (hekla keeps
+/// the statement only, where SQL Server keeps the whole batch, comments
+/// around the statement included).
+fn sql_modules_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+    Ok(user_views(db)
+        .iter()
+        .map(|view| {
+            vec![
+                int(view.object_id),
+                text(view.definition.as_str()),
+                // hekla compares NULLs as ANSI_NULLS ON does and reads
+                // "quoted" names as QUOTED_IDENTIFIER ON does.
+                bit(true),
+                bit(true),
+                bit(view.schemabinding),
+                // A schema-bound module depends on the database collation,
+                // the only collation hekla has.
+                bit(view.schemabinding),
+                // Views are never WITH RECOMPILE, NULL ON NULL INPUT,
+                // EXECUTE AS or natively compiled.
+                bit(false),
+                bit(false),
+                Value::Null,
+                bit(false),
+            ]
+        })
+        .collect())
 }
 
 pub const PARAMETERS: SystemView = SystemView {

@@ -1,8 +1,8 @@
 //! `sys.schemas`, `sys.objects` and the views that extend `sys.objects`
-//! with columns of their own: `sys.tables`, `sys.sequences`,
+//! with columns of their own: `sys.tables`, `sys.views`, `sys.sequences`,
 //! `sys.foreign_keys` (with `sys.foreign_key_columns`),
-//! `sys.check_constraints` (and, empty until hekla has such objects,
-//! `sys.views` and `sys.procedures`).
+//! `sys.check_constraints` (and, empty until hekla has procedures,
+//! `sys.procedures`).
 
 use super::shared::{
     bit, char, datetime_ms, int, not_null, nullable, nvarchar, or_null, padded, sysname, text,
@@ -14,6 +14,7 @@ use crate::catalog::counter::as_decimal;
 use crate::catalog::sequence::Sequence;
 use crate::catalog::store::ObjectType;
 use crate::catalog::table::TableMeta;
+use crate::catalog::view::ViewMeta;
 use crate::session::SqlDatabase;
 use hekla_engine::Durability;
 use hekla_types::{DataType, Length, SqlResult, Value};
@@ -60,6 +61,20 @@ impl ObjectRow<'_> {
             type_desc: "SEQUENCE_OBJECT",
             created_ms: sequence.created_ms,
             modified_ms: sequence.created_ms,
+        }
+    }
+
+    /// A view; ALTER VIEW changes its modification date.
+    pub fn view(view: &ViewMeta) -> ObjectRow<'_> {
+        ObjectRow {
+            name: &view.name,
+            object_id: Some(view.object_id),
+            schema_id: view.schema_id,
+            parent_object_id: 0,
+            type_code: ObjectType::View.code(),
+            type_desc: "VIEW",
+            created_ms: view.created_ms,
+            modified_ms: view.modified_ms,
         }
     }
 
@@ -157,6 +172,11 @@ pub fn sequences(db: &SqlDatabase) -> Vec<std::sync::Arc<Sequence>> {
     db.catalog().sequences().cloned().collect()
 }
 
+/// The views, in object id order.
+pub fn user_views(db: &SqlDatabase) -> Vec<std::sync::Arc<ViewMeta>> {
+    db.catalog().views.iter().cloned().collect()
+}
+
 /// The rows of a view of things hekla does not have yet.
 pub(super) fn no_rows(_: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
     Ok(Vec::new())
@@ -207,7 +227,7 @@ fn objects_columns() -> Vec<ViewColumn> {
 }
 
 /// hekla's objects are its tables with their CHECK and FOREIGN KEY
-/// constraints, and its sequences, in object id order. PRIMARY KEY and
+/// constraints, its views and its sequences, in object id order. PRIMARY KEY and
 /// UNIQUE constraints, which SQL Server also lists here, get no object id
 /// in hekla; they are in `sys.key_constraints`.
 fn objects_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
@@ -225,6 +245,9 @@ fn objects_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
     }
     for sequence in &sequences {
         rows.push((sequence.object_id, ObjectRow::sequence(sequence).values()));
+    }
+    for view in &user_views(db) {
+        rows.push((view.object_id, ObjectRow::view(view).values()));
     }
     rows.sort_by_key(|(id, _)| *id);
     Ok(rows.into_iter().map(|(_, row)| row).collect())
@@ -354,7 +377,7 @@ pub const VIEWS: SystemView = SystemView {
     name: "views",
     scope: Scope::Database,
     columns: views_columns,
-    rows: no_rows,
+    rows: views_rows,
 };
 
 fn views_columns() -> Vec<ViewColumn> {
@@ -366,6 +389,26 @@ fn views_columns() -> Vec<ViewColumn> {
         nullable("with_check_option", DataType::Bit),
         nullable("is_date_correlation_view", DataType::Bit),
     ])
+}
+
+fn views_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+    Ok(user_views(db)
+        .iter()
+        .map(|view| {
+            let mut row = ObjectRow::view(view).values();
+            // No replication or assembly data; WITH CHECK OPTION is
+            // refused; no date correlation (an old optimizer feature).
+            row.extend([
+                bit(false),
+                bit(false),
+                bit(view.view_metadata),
+                bit(false),
+                bit(false),
+                bit(false),
+            ]);
+            row
+        })
+        .collect())
 }
 
 pub const PROCEDURES: SystemView = SystemView {

@@ -1,8 +1,9 @@
-//! `sys.columns` (every column of every user table), `sys.identity_columns`
+//! `sys.columns` (every column of every user table and view),
+//! `sys.identity_columns`
 //! (the IDENTITY ones, with their seed, increment and last value) and
 //! `sys.types` (the system types hekla supports).
 
-use super::objects::user_tables;
+use super::objects::{user_tables, user_views};
 use super::shared::{
     bit, int, not_null, nullable, nvarchar, or_null, smallint, sysname, text, tinyint,
 };
@@ -91,6 +92,20 @@ fn columns_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
             rows.push(column_row(&table, ordinal));
         }
     }
+    for view in user_views(db) {
+        for (ordinal, column) in view.columns.iter().enumerate() {
+            let described = Described {
+                object_id: view.object_id,
+                name: &column.name,
+                ordinal,
+                data_type: &column.data_type,
+                nullable: column.nullable,
+                is_identity: false,
+                has_default: false,
+            };
+            rows.push(described.row());
+        }
+    }
     Ok(rows)
 }
 
@@ -101,52 +116,83 @@ fn column_row(table: &TableMeta, ordinal: usize) -> Vec<Value> {
         .identity
         .as_ref()
         .is_some_and(|identity| identity.column == ordinal);
-    let mut row = vec![
-        int(table.object_id),
-        text(&column.name),
-        int(i32::try_from(ordinal + 1).unwrap_or(i32::MAX)),
-    ];
-    row.extend(type_values(&describe(&column.data_type)));
-    row.extend([
-        bit(column.nullable),
-        // Character and binary columns keep trailing spaces and
-        // zeros as ANSI_PADDING ON does; other types have no padding.
-        bit(is_padded(&column.data_type)),
-        // hekla refuses ROWGUIDCOL, computed, FILESTREAM, sparse,
-        // encrypted, hidden and masked columns, xml and replication:
-        // SQL Server's values for a column without them.
-        bit(false),
-        bit(is_identity),
-        bit(false),
-        bit(false),
-        bit(false),
-        bit(false),
-        bit(false),
-        bit(false),
-        bit(false),
-        int(0),
-        // A DEFAULT is a constraint object in SQL Server; hekla
-        // gives it no object id, so a column with a default says
-        // NULL (unknown) rather than 0, which means "no default".
-        if column.default.is_some() {
-            Value::Null
-        } else {
-            int(0)
-        },
-        int(0),
-        bit(false),
-        bit(false),
-        tinyint(0),
-        text("NOT_APPLICABLE"),
-        Value::Null,
-        Value::Null,
-        Value::Null,
-        Value::Null,
-        Value::Null,
-        bit(false),
-        bit(false),
-    ]);
-    row
+    Described {
+        object_id: table.object_id,
+        name: &column.name,
+        ordinal,
+        data_type: &column.data_type,
+        nullable: column.nullable,
+        is_identity,
+        has_default: column.default.is_some(),
+    }
+    .row()
+}
+
+/// What a `sys.columns` row says about a column of a table or view.
+struct Described<'a> {
+    object_id: i32,
+    name: &'a str,
+    ordinal: usize,
+    data_type: &'a DataType,
+    nullable: bool,
+    is_identity: bool,
+    has_default: bool,
+}
+
+impl Described<'_> {
+    fn row(&self) -> Vec<Value> {
+        let mut row = vec![
+            int(self.object_id),
+            text(self.name),
+            int(i32::try_from(self.ordinal + 1).unwrap_or(i32::MAX)),
+        ];
+        row.extend(type_values(&describe(self.data_type)));
+        row.extend(self.rest());
+        row
+    }
+
+    fn rest(&self) -> [Value; 25] {
+        let (nullable, is_identity) = (self.nullable, self.is_identity);
+        [
+            bit(nullable),
+            // Character and binary columns keep trailing spaces and
+            // zeros as ANSI_PADDING ON does; other types have no padding.
+            bit(is_padded(self.data_type)),
+            // hekla refuses ROWGUIDCOL, computed, FILESTREAM, sparse,
+            // encrypted, hidden and masked columns, xml and replication:
+            // SQL Server's values for a column without them.
+            bit(false),
+            bit(is_identity),
+            bit(false),
+            bit(false),
+            bit(false),
+            bit(false),
+            bit(false),
+            bit(false),
+            bit(false),
+            int(0),
+            // A DEFAULT is a constraint object in SQL Server; hekla
+            // gives it no object id, so a column with a default says
+            // NULL (unknown) rather than 0, which means "no default".
+            if self.has_default {
+                Value::Null
+            } else {
+                int(0)
+            },
+            int(0),
+            bit(false),
+            bit(false),
+            tinyint(0),
+            text("NOT_APPLICABLE"),
+            Value::Null,
+            Value::Null,
+            Value::Null,
+            Value::Null,
+            Value::Null,
+            bit(false),
+            bit(false),
+        ]
+    }
 }
 
 // ---- sys.identity_columns ---------------------------------------------------

@@ -1,0 +1,392 @@
+//! Temporary tables (`#t`, `##t`) and table variables (`@t`): the tables
+//! SQL Server keeps in tempdb. Each is an engine table with
+//! `DURABILITY = SCHEMA_ONLY` and no stored definition, so its rows are
+//! never logged and a restart drops it (`Catalog::load` drops engine
+//! tables nothing describes). They are not in the catalog either: a
+//! statement finds them through the database's [`TempTables`] (`#t` of its
+//! own session, `##t` of any) or its batch's variables (`@t`), and
+//! `sys.tables` does not list them (they would be in `tempdb.sys.tables`).
+//!
+//! - `#t` is visible to the session that made it only, and dropped with
+//!   the session (or by DROP TABLE);
+//! - `##t` is visible to every session and dropped when the session that
+//!   made it ends;
+//! - `@t` lives for the batch that declared it.
+//!
+//! Engine names cannot collide across sessions: `#t` is stored as SQL
+//! Server stores it, the name padded with `_` to 116 characters and a
+//! 12-digit hexadecimal suffix; a table variable as `#` and 8 hexadecimal
+//! digits. Object ids are negative, as SQL Server's temporary objects'
+//! are. SQL Server does not undo writes to a table variable when a
+//! transaction rolls back; hekla has no explicit transactions yet, so each
+//! statement is all or nothing on table variables as on any table.
+
+use super::table::{TableDesign, TableMeta};
+use crate::ast::{self, ConstraintKind, TableElement};
+use crate::bind::variables::Variables;
+use crate::exec::not_yet;
+use crate::session::SqlDatabase;
+use hekla_engine::{Durability, IsolationLevel};
+use hekla_types::{SqlError, SqlResult};
+use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// SQL Server's limit on a temporary table's name.
+const MAX_NAME: usize = 116;
+
+/// The database's temporary tables, by session.
+pub struct TempTables {
+    entries: Mutex<Vec<TempTable>>,
+    /// The last object id handed out (they count down from -1).
+    last_id: AtomicI32,
+}
+
+struct TempTable {
+    /// The session that made it.
+    owner: i16,
+    table: Arc<TableMeta>,
+}
+
+impl Default for TempTables {
+    fn default() -> Self {
+        TempTables {
+            entries: Mutex::new(Vec::new()),
+            last_id: AtomicI32::new(-(1 << 20)),
+        }
+    }
+}
+
+impl TempTables {
+    /// A new (negative) object id.
+    fn allocate_id(&self) -> SqlResult<i32> {
+        let id = self.last_id.fetch_sub(1, Ordering::Relaxed);
+        if id == i32::MIN {
+            return Err(SqlError::new(
+                1105,
+                17,
+                1,
+                "The database has run out of object ids for temporary objects.",
+            ));
+        }
+        Ok(id - 1)
+    }
+
+    /// `#name` of session `spid`, or `##name` of any session.
+    pub fn find(&self, spid: i16, name: &str) -> Option<Arc<TableMeta>> {
+        let entries = self.entries.lock().expect("temp tables");
+        entries
+            .iter()
+            .find(|entry| visible(entry, spid, name))
+            .map(|entry| Arc::clone(&entry.table))
+    }
+
+    /// Removes and returns what `spid` sees as `name`.
+    fn take(&self, spid: i16, name: &str) -> Option<Arc<TableMeta>> {
+        let mut entries = self.entries.lock().expect("temp tables");
+        let position = entries
+            .iter()
+            .position(|entry| visible(entry, spid, name))?;
+        Some(entries.remove(position).table)
+    }
+
+    /// Removes and returns every table `spid` made.
+    fn take_session(&self, spid: i16) -> Vec<Arc<TableMeta>> {
+        let mut entries = self.entries.lock().expect("temp tables");
+        let (gone, kept) = std::mem::take(&mut *entries)
+            .into_iter()
+            .partition(|entry| entry.owner == spid);
+        *entries = kept;
+        gone.into_iter().map(|entry| entry.table).collect()
+    }
+}
+
+fn visible(entry: &TempTable, spid: i16, name: &str) -> bool {
+    entry.table.name.eq_ignore_ascii_case(name) && (is_global(name) || entry.owner == spid)
+}
+
+/// `#t` or `##t`, however qualified (`tempdb..#t`, `dbo.#t`).
+pub fn is_temp(name: &ast::ObjectName) -> bool {
+    name.name().value.starts_with('#')
+}
+
+fn is_global(name: &str) -> bool {
+    name.starts_with("##")
+}
+
+/// The table `name` names for a statement of the batch with `variables`:
+/// a temporary table of its session (whatever database and schema are
+/// written: SQL Server looks for `#` names in tempdb) or a user table.
+/// Msg 208 when there is none.
+pub fn resolve_table(
+    db: &SqlDatabase,
+    variables: &Variables,
+    name: &ast::ObjectName,
+) -> SqlResult<Arc<TableMeta>> {
+    if !is_temp(name) {
+        return crate::exec::resolve_table(db, name);
+    }
+    if crate::catalog::view::binding() {
+        return Err(SqlError::new(
+            4508,
+            16,
+            1,
+            "Views or functions are not allowed on temporary tables. Table names that begin with '#' denote temporary tables.",
+        ));
+    }
+    db.temp_tables()
+        .find(variables.session(), &name.name().value)
+        .ok_or_else(|| {
+            SqlError::new(
+                208,
+                16,
+                1,
+                format!("Invalid object name '{}'.", name.name().value),
+            )
+        })
+}
+
+/// The table variable `@name` (given without the `@`), or Msg 1087.
+pub fn resolve_variable(variables: &Variables, name: &str) -> SqlResult<Arc<TableMeta>> {
+    variables.table(name).cloned().ok_or_else(|| {
+        SqlError::new(
+            1087,
+            15,
+            2,
+            format!("Must declare the table variable \"@{name}\"."),
+        )
+    })
+}
+
+/// An error as SQL Server words it for a table variable: the engine
+/// names the table by its engine name (`dbo.#FFEFFFFE`), SQL Server a key
+/// violation's object as `dbo.@t` and a NULL violation's table as `@t`.
+pub fn present_error(variables: &Variables, mut error: SqlError) -> SqlError {
+    if !matches!(error.number, 515 | 2601 | 2627) {
+        return error;
+    }
+    for (name, table) in variables.tables() {
+        let engine = &table.engine.qualified_name;
+        if error.message.contains(engine.as_str()) {
+            let shown = if error.number == 515 {
+                format!("@{name}")
+            } else {
+                format!("dbo.@{name}")
+            };
+            error.message = error.message.replace(engine.as_str(), &shown);
+        }
+    }
+    error
+}
+
+/// The table an INSERT, UPDATE, DELETE or OUTPUT INTO writes.
+pub fn resolve_target(
+    db: &SqlDatabase,
+    variables: &Variables,
+    target: &ast::DmlTarget,
+) -> SqlResult<Arc<TableMeta>> {
+    match target {
+        ast::DmlTarget::Table { name, .. } => resolve_table(db, variables, name),
+        ast::DmlTarget::Variable(name) => resolve_variable(variables, name),
+    }
+}
+
+/// `CREATE TABLE #t (...)` (or `##t`) for session `spid`; SELECT INTO
+/// makes its temporary tables here too. Returns the table and the
+/// informational messages SQL Server prints (FOREIGN KEY constraints are
+/// skipped on temporary tables).
+pub fn create(
+    db: &SqlDatabase,
+    spid: i16,
+    create: &ast::CreateTable,
+) -> SqlResult<(Arc<TableMeta>, Vec<String>)> {
+    let name = create.name.name().value.clone();
+    if name.chars().count() > MAX_NAME {
+        return Err(SqlError::new(
+            193,
+            15,
+            1,
+            format!("The object or column name starting with '{name}' is too long. The maximum length is {MAX_NAME} characters."),
+        ));
+    }
+    if !create.options.is_empty() {
+        return Err(not_yet("CREATE TABLE options on temporary tables"));
+    }
+    let temp = db.temp_tables();
+    if temp.find(spid, &name).is_some() {
+        return Err(hekla_engine::errors::object_exists(&name));
+    }
+    let mut local = create.clone();
+    local.name = ast::ObjectName {
+        parts: vec![Some(create.name.name().clone())],
+        span: create.name.span,
+    };
+    let skipped = strip_foreign_keys(&mut local.elements);
+    let object_id = temp.allocate_id()?;
+    let engine_name = if is_global(&name) {
+        name.clone()
+    } else {
+        // A 12-digit number, as SQL Server's suffix.
+        format!("{name:_<MAX_NAME$}{:012X}", -i64::from(object_id))
+    };
+    let table = make_table(db, &local, object_id, &engine_name)?;
+    let messages = skipped
+        .into_iter()
+        .map(|constraint| {
+            let constraint = constraint.unwrap_or_else(|| {
+                super::constraint::system_name("FK", &name, None, object_id)
+            });
+            format!("Skipping FOREIGN KEY constraint '{constraint}' definition for temporary table. FOREIGN KEY constraints are not enforced on local or global temporary tables.")
+        })
+        .collect();
+    let mut entries = temp.entries.lock().expect("temp tables");
+    // Another session may have made the same ##table meanwhile.
+    if entries.iter().any(|entry| visible(entry, spid, &name)) {
+        std::mem::drop(entries);
+        let _ = db.engine().drop_table(table.engine.id);
+        return Err(hekla_engine::errors::object_exists(&name));
+    }
+    entries.push(TempTable {
+        owner: spid,
+        table: Arc::clone(&table),
+    });
+    Ok((table, messages))
+}
+
+/// `DECLARE @name TABLE (...)`: a table for the batch, kept in its
+/// variables.
+pub fn declare_table(
+    db: &SqlDatabase,
+    variables: &mut Variables,
+    name: &str,
+    elements: &[TableElement],
+) -> SqlResult<()> {
+    variables.check_table_name(name)?;
+    let foreign_key = |kind: &ConstraintKind| matches!(kind, ConstraintKind::ForeignKey { .. });
+    let has_foreign_key = elements.iter().any(|element| match element {
+        TableElement::Column(column) => column.constraints.iter().any(|c| foreign_key(&c.kind)),
+        TableElement::Constraint(constraint) => foreign_key(&constraint.kind),
+        TableElement::Index(_) => false,
+    });
+    if has_foreign_key {
+        return Err(not_yet("FOREIGN KEY constraints in table variables"));
+    }
+    let span = crate::span::Span::default();
+    let create = ast::CreateTable {
+        name: ast::ObjectName {
+            parts: vec![Some(ast::Ident {
+                value: format!("@{name}"),
+                span,
+            })],
+            span,
+        },
+        elements: elements.to_vec(),
+        options: Vec::new(),
+        filegroup: None,
+    };
+    let object_id = db.temp_tables().allocate_id()?;
+    let engine_name = format!("#{:08X}", object_id as u32);
+    let table = make_table(db, &create, object_id, &engine_name)?;
+    variables.declare_table(name, table);
+    Ok(())
+}
+
+/// Binds `create` and makes its engine table, schema only, as
+/// `engine_name`.
+fn make_table(
+    db: &SqlDatabase,
+    create: &ast::CreateTable,
+    object_id: i32,
+    engine_name: &str,
+) -> SqlResult<Arc<TableMeta>> {
+    let mut design = {
+        let catalog = db.catalog();
+        TableDesign::bind(create, &catalog, object_id)?
+    };
+    design.durability = Durability::SchemaOnly;
+    let mut def = design.engine_def();
+    def.name = engine_name.to_string();
+    let engine = db.engine().create_table(def)?;
+    let definition = create.to_string();
+    Ok(Arc::new(TableMeta::new(
+        design,
+        object_id,
+        engine,
+        &definition,
+    )))
+}
+
+/// Removes FOREIGN KEY constraints (SQL Server skips them on temporary
+/// tables); their names, None for unnamed ones.
+fn strip_foreign_keys(elements: &mut Vec<TableElement>) -> Vec<Option<String>> {
+    let mut skipped = Vec::new();
+    let mut keep = |constraint: &ast::TableConstraint| {
+        if matches!(constraint.kind, ConstraintKind::ForeignKey { .. }) {
+            skipped.push(constraint.name.as_ref().map(|n| n.value.clone()));
+            false
+        } else {
+            true
+        }
+    };
+    elements.retain_mut(|element| match element {
+        TableElement::Column(column) => {
+            column.constraints.retain(&mut keep);
+            true
+        }
+        TableElement::Constraint(constraint) => keep(constraint),
+        TableElement::Index(_) => true,
+    });
+    skipped
+}
+
+/// `DROP TABLE [IF EXISTS] #t` by session `spid` (any session may drop a
+/// `##t`); Msg 3701 when there is none.
+pub fn drop(db: &SqlDatabase, spid: i16, name: &ast::ObjectName, if_exists: bool) -> SqlResult<()> {
+    let written = &name.name().value;
+    match db.temp_tables().take(spid, written) {
+        Some(table) => discard(db, &table),
+        None if if_exists => Ok(()),
+        None => Err(SqlError::new(
+            3701,
+            11,
+            5,
+            format!("Cannot drop the table '{written}', because it does not exist or you do not have permission."),
+        )),
+    }
+}
+
+/// The end of a batch: its table variables go.
+pub fn end_batch(db: &SqlDatabase, variables: &mut Variables) {
+    for table in variables.take_tables() {
+        let _ = discard(db, &table);
+    }
+}
+
+/// The end of session `spid`: its `#` and `##` tables go.
+pub fn end_session(db: &SqlDatabase, spid: i16) {
+    for table in db.temp_tables().take_session(spid) {
+        let _ = discard(db, &table);
+    }
+}
+
+/// Drops a temporary table's engine table. Its rows are deleted first:
+/// the engine keeps a dropped table until the database closes, but the
+/// garbage collector takes back deleted rows.
+fn discard(db: &SqlDatabase, table: &TableMeta) -> SqlResult<()> {
+    let emptied = db
+        .engine()
+        .begin(IsolationLevel::Snapshot)
+        .and_then(|mut tx| {
+            let mut rows = Vec::new();
+            tx.scan(&table.engine, |row| {
+                rows.push(row.id());
+                ControlFlow::<()>::Continue(())
+            })?;
+            for id in rows {
+                tx.delete(&table.engine, id)?;
+            }
+            tx.commit().map(|_| ())
+        });
+    let dropped = db.engine().drop_table(table.engine.id);
+    emptied.and(dropped)
+}

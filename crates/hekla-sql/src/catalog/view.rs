@@ -1,0 +1,939 @@
+//! Views: `CREATE VIEW [schema.]name [(columns)] [WITH SCHEMABINDING] AS
+//! query`, `ALTER VIEW`, `CREATE OR ALTER VIEW`, `DROP VIEW [IF EXISTS]`,
+//! and views named in queries.
+//!
+//! A view is its definition: the CREATE text is stored like every object's
+//! ([`super::store`]) and its query is bound when the view is created (to
+//! validate it and learn its columns) and again each time a query names
+//! it, as a derived table called by the view's name or alias, so that it
+//! always sees the current tables (as if SQL Server's `sp_refreshview` ran
+//! before every use; SQL Server keeps the columns a view had when it was
+//! created). A view that no longer binds (a table it reads was dropped)
+//! fails where it is used with Msg 4413, the first error behind it
+//! appended to the message (SQL Server sends that error as a message of
+//! its own before the 4413).
+//!
+//! Views are read-only in hekla: INSERT, UPDATE and DELETE naming one are
+//! refused with Msg 10794, and so is `WITH CHECK OPTION`, which only
+//! matters to them.
+//!
+//! Binding a view's query pushes a frame on a per-thread stack, which
+//! - catches a view that reaches itself (Msg 4429, possible only through
+//!   ALTER VIEW, which refuses it) and nesting beyond 32 levels (Msg 217);
+//! - collects what the view references, for SCHEMABINDING
+//!   ([`super::dependency`]), which also requires two-part names (4512),
+//!   schema-bound views (4513) and no `*` (1054);
+//! - tells `NEXT VALUE FOR` it is in a view (Msg 11719) and refuses
+//!   temporary tables (4508).
+
+use super::dependency;
+use super::store::{ObjectType, StoredObject};
+use super::{stored_object, Catalog};
+use crate::ast::{self, SelectItem, StatementKind, TableRefKind};
+use crate::bind::expr::ScopeColumn;
+use crate::bind::variables::Variables;
+use crate::exec::not_yet;
+use crate::plan::{Planner, QueryPlan};
+use crate::session::{ResultColumn, SqlDatabase};
+use hekla_engine::{IsolationLevel, SchemaId};
+use hekla_types::{SqlError, SqlResult};
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// How deep views may nest in one another (SQL Server's nesting limit).
+pub const MAX_NESTING: usize = 32;
+
+/// A view as the catalog keeps it.
+#[derive(Debug)]
+pub struct ViewMeta {
+    pub object_id: i32,
+    pub schema_id: SchemaId,
+    pub name: String,
+    /// The column list written after the name; empty when there is none
+    /// (the query's own column names are the view's).
+    pub declared: Vec<String>,
+    /// The columns as last bound: at CREATE or ALTER, or when the database
+    /// was opened. Empty if the view did not bind at open.
+    pub columns: Vec<ResultColumn>,
+    /// The CREATE VIEW text as `sys.sql_modules` shows it.
+    pub definition: String,
+    pub created_ms: i64,
+    pub modified_ms: i64,
+    /// Created `WITH SCHEMABINDING`.
+    pub schemabinding: bool,
+    /// Created `WITH VIEW_METADATA` (which changes nothing in hekla, but
+    /// `sys.views.has_opaque_metadata` reports it).
+    pub view_metadata: bool,
+}
+
+impl ViewMeta {
+    /// The view a stored definition describes, before its query is bound
+    /// (which needs the whole catalog, see [`bind_restored`]).
+    pub fn restore(object: &StoredObject) -> SqlResult<ViewMeta> {
+        let create = parse_definition(&object.definition, object.object_id)?;
+        let options = Options::of(&create.options)?;
+        Ok(ViewMeta {
+            object_id: object.object_id,
+            schema_id: object.schema_id,
+            name: object.name.clone(),
+            declared: create.columns.iter().map(|c| c.value.clone()).collect(),
+            columns: Vec::new(),
+            definition: object.definition.clone(),
+            created_ms: object.created_ms,
+            modified_ms: object.modified_ms,
+            schemabinding: options.schemabinding,
+            view_metadata: options.view_metadata,
+        })
+    }
+}
+
+/// The catalog's views, by object id.
+#[derive(Debug, Default)]
+pub struct Views {
+    by_id: BTreeMap<i32, Arc<ViewMeta>>,
+}
+
+impl Views {
+    /// The view `schema.name` (names compare case-insensitively).
+    pub fn get(&self, schema: SchemaId, name: &str) -> Option<&Arc<ViewMeta>> {
+        self.by_id
+            .values()
+            .find(|v| v.schema_id == schema && v.name.eq_ignore_ascii_case(name))
+    }
+
+    pub fn by_id(&self, object_id: i32) -> Option<&Arc<ViewMeta>> {
+        self.by_id.get(&object_id)
+    }
+
+    /// Every view, in object id order.
+    pub fn iter(&self) -> impl Iterator<Item = &Arc<ViewMeta>> {
+        self.by_id.values()
+    }
+
+    /// Adds `view`, or replaces the view with its id.
+    pub fn insert(&mut self, view: ViewMeta) {
+        self.by_id.insert(view.object_id, Arc::new(view));
+    }
+
+    pub fn remove(&mut self, object_id: i32) -> Option<Arc<ViewMeta>> {
+        self.by_id.remove(&object_id)
+    }
+}
+
+// ---- binding frames ---------------------------------------------------------
+
+/// A view query being bound on this thread.
+struct Frame {
+    /// The view's id; None while a new view is created.
+    view: Option<i32>,
+    /// Its name, for messages.
+    name: String,
+    /// Bound for CREATE or ALTER ... WITH SCHEMABINDING: references must
+    /// be two-part names of schema-bound objects.
+    schemabinding: bool,
+    /// The tables and views the query names, in its own FROM clauses.
+    references: Vec<i32>,
+}
+
+thread_local! {
+    static FRAMES: RefCell<Vec<Frame>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Pops the frame it was made for, even on an early return.
+struct Pushed;
+
+impl Drop for Pushed {
+    fn drop(&mut self) {
+        FRAMES.with(|frames| {
+            frames.borrow_mut().pop();
+        });
+    }
+}
+
+/// Runs `body` inside `frame`; its result and the references it recorded.
+fn in_frame<T>(frame: Frame, body: impl FnOnce() -> SqlResult<T>) -> SqlResult<(T, Vec<i32>)> {
+    FRAMES.with(|frames| frames.borrow_mut().push(frame));
+    let pushed = Pushed;
+    let result = body();
+    let references = FRAMES.with(|frames| {
+        frames
+            .borrow_mut()
+            .last_mut()
+            .map(|frame| std::mem::take(&mut frame.references))
+            .unwrap_or_default()
+    });
+    std::mem::drop(pushed);
+    result.map(|value| (value, references))
+}
+
+/// Whether a view's query is being bound on this thread (`NEXT VALUE FOR`
+/// is not allowed there, Msg 11719).
+pub fn binding() -> bool {
+    FRAMES.with(|frames| !frames.borrow().is_empty())
+}
+
+/// Records that the query being bound names the user table `object_id`
+/// as `name` (called by the FROM clause for every table it resolves).
+/// Msg 4508 for a temporary table in a view.
+pub fn note_table(name: &ast::ObjectName, object_id: i32) -> SqlResult<()> {
+    FRAMES.with(|frames| {
+        let mut frames = frames.borrow_mut();
+        let Some(frame) = frames.last_mut() else {
+            return Ok(());
+        };
+        if name.name().value.starts_with('#') {
+            return Err(SqlError::new(
+                4508,
+                16,
+                1,
+                "Views or functions are not allowed on temporary tables. Table names that begin with '#' denote temporary tables.",
+            ));
+        }
+        if frame.schemabinding && !two_part(name) {
+            return Err(not_two_part(&frame.name, name));
+        }
+        frame.references.push(object_id);
+        Ok(())
+    })
+}
+
+fn two_part(name: &ast::ObjectName) -> bool {
+    name.parts.len() == 2 && name.schema().is_some()
+}
+
+/// Msg 4512.
+fn not_two_part(view: &str, name: &ast::ObjectName) -> SqlError {
+    SqlError::new(
+        4512,
+        16,
+        3,
+        format!(
+            "Cannot schema bind view '{view}' because name '{}' is invalid for schema binding. Names must be in two-part format and an object cannot reference itself.",
+            super::sequence::written(name)
+        ),
+    )
+}
+
+/// The errors of a schema-bound view being created that names `view` as
+/// `name`: Msg 4512 for a name that is not two-part or is its own, 4513
+/// for a view that is not schema-bound.
+fn check_schema_binding(view: &ViewMeta, name: &ast::ObjectName) -> SqlResult<()> {
+    FRAMES.with(|frames| {
+        let frames = frames.borrow();
+        let Some(top) = frames.last().filter(|top| top.schemabinding) else {
+            return Ok(());
+        };
+        if !two_part(name) || top.view == Some(view.object_id) {
+            return Err(not_two_part(&top.name, name));
+        }
+        if !view.schemabinding {
+            return Err(SqlError::new(
+                4513,
+                16,
+                2,
+                format!(
+                    "Cannot schema bind view '{}'. '{}' is not schema bound.",
+                    top.name,
+                    super::sequence::written(name)
+                ),
+            ));
+        }
+        Ok(())
+    })
+}
+
+/// Checks that `view` may be expanded inside the frames on the stack
+/// (Msg 4429 for a view reaching itself, 217 for nesting too deep) and
+/// records it as a reference of the innermost one.
+fn enter(view: &ViewMeta) -> SqlResult<()> {
+    FRAMES.with(|frames| {
+        let mut frames = frames.borrow_mut();
+        if frames.iter().any(|f| f.view == Some(view.object_id)) {
+            return Err(SqlError::new(
+                4429,
+                16,
+                1,
+                format!(
+                    "View or function '{}' contains a self-reference. Views or functions cannot reference themselves directly or indirectly.",
+                    view.name
+                ),
+            ));
+        }
+        if frames.len() >= MAX_NESTING {
+            return Err(SqlError::new(
+                217,
+                16,
+                1,
+                format!("Maximum stored procedure, function, trigger, or view nesting level exceeded (limit {MAX_NESTING})."),
+            ));
+        }
+        if let Some(top) = frames.last_mut() {
+            top.references.push(view.object_id);
+        }
+        Ok(())
+    })
+}
+
+// ---- views in queries -------------------------------------------------------
+
+/// The view `name` names, if it names one, bound as a derived table known
+/// as `shown`: its plan and the columns it adds to the FROM clause.
+pub fn expand(
+    db: &SqlDatabase,
+    name: &ast::ObjectName,
+    shown: &str,
+) -> SqlResult<Option<(QueryPlan, Vec<ScopeColumn>)>> {
+    if name.database().is_some() {
+        return Ok(None);
+    }
+    let (view, schema) = {
+        let catalog = db.catalog();
+        let written = name.schema().map_or("dbo", |s| s.value.as_str());
+        let Some(schema_id) = catalog.schema_id(written) else {
+            return Ok(None);
+        };
+        let Some(view) = catalog.views.get(schema_id, &name.name().value) else {
+            return Ok(None);
+        };
+        let schema = catalog.schema_name(schema_id).unwrap_or(written);
+        (Arc::clone(view), schema.to_string())
+    };
+    check_schema_binding(&view, name)?;
+    let bound = enter(&view).and_then(|()| {
+        let frame = Frame {
+            view: Some(view.object_id),
+            name: view.name.clone(),
+            schemabinding: false,
+            references: Vec::new(),
+        };
+        in_frame(frame, || bind_stored(db, &view, true))
+    });
+    let ((plan, columns), _) = bound.map_err(|error| binding_error(error, name))?;
+    let scope = columns
+        .into_iter()
+        .map(|column| ScopeColumn {
+            table: shown.to_string(),
+            schema: schema.clone(),
+            name: column.name,
+            data_type: column.data_type,
+            used: Default::default(),
+        })
+        .collect();
+    Ok(Some((plan, scope)))
+}
+
+/// Msg 4413 for a view that does not bind, with the error behind it.
+/// An error that is already a 4413 (a view inside the view) goes up as it
+/// is: it names the view that is broken.
+fn binding_error(error: SqlError, name: &ast::ObjectName) -> SqlError {
+    if error.number == 4413 {
+        return error;
+    }
+    SqlError::new(
+        4413,
+        16,
+        1,
+        format!(
+            "Could not use view or function '{}' because of binding errors. (Msg {}: {})",
+            super::sequence::written(name),
+            error.number,
+            error.message
+        ),
+    )
+}
+
+/// Binds a catalog view's stored query; `at_use` says a query names it
+/// (rather than the catalog binding it after an open).
+fn bind_stored(
+    db: &SqlDatabase,
+    view: &ViewMeta,
+    at_use: bool,
+) -> SqlResult<(QueryPlan, Vec<ResultColumn>)> {
+    let create = parse_definition(&view.definition, view.object_id)?;
+    let plan = plan_query(db, &create.query)?;
+    let columns = view_columns(&plan, &view.declared, &view.name, at_use)?;
+    Ok((plan, columns))
+}
+
+/// Plans a view's query: no variables (Msg 137 for any), no outer query.
+fn plan_query(db: &SqlDatabase, query: &ast::Query) -> SqlResult<QueryPlan> {
+    let variables = Variables::default();
+    Planner::new(db, &variables).derived(query, None)
+}
+
+/// The view's columns: the query's, named by the column list if there is
+/// one. Every one named (4511) and unique (4506); a column list of the
+/// wrong length is 8158/8159 at CREATE, 4502 or 8158 when used.
+fn view_columns(
+    plan: &QueryPlan,
+    declared: &[String],
+    view: &str,
+    at_use: bool,
+) -> SqlResult<Vec<ResultColumn>> {
+    if !declared.is_empty() && declared.len() != plan.columns.len() {
+        if declared.len() < plan.columns.len() {
+            return Err(SqlError::new(
+                8158,
+                16,
+                1,
+                format!("'{view}' has more columns than were specified in the column list."),
+            ));
+        }
+        if at_use {
+            return Err(SqlError::new(
+                4502,
+                16,
+                1,
+                format!("View or function '{view}' has more column names specified than columns defined."),
+            ));
+        }
+        return Err(SqlError::new(
+            8159,
+            16,
+            1,
+            format!("'{view}' has fewer columns than were specified in the column list."),
+        ));
+    }
+    let mut columns: Vec<ResultColumn> = Vec::with_capacity(plan.columns.len());
+    for (position, column) in plan.columns.iter().enumerate() {
+        let name = declared.get(position).unwrap_or(&column.name);
+        if name.is_empty() {
+            return Err(SqlError::new(
+                4511,
+                16,
+                1,
+                format!(
+                    "Create View or Function failed because no column name was specified for column {}.",
+                    position + 1
+                ),
+            ));
+        }
+        if columns.iter().any(|c| c.name.eq_ignore_ascii_case(name)) {
+            return Err(SqlError::new(
+                4506,
+                16,
+                1,
+                format!("Column names in each view or function must be unique. Column name '{name}' in view or function '{view}' is specified more than once."),
+            ));
+        }
+        columns.push(ResultColumn {
+            name: name.clone(),
+            data_type: column.data_type,
+            nullable: column.nullable,
+        });
+    }
+    Ok(columns)
+}
+
+/// The CREATE VIEW of a stored definition (Msg 3414 if it is not one).
+fn parse_definition(definition: &str, object_id: i32) -> SqlResult<ast::CreateView> {
+    let damaged = |why: &str| {
+        SqlError::new(
+            3414,
+            21,
+            1,
+            format!("The stored definition of view {object_id} cannot be restored: {why}."),
+        )
+    };
+    let batch = crate::parse_batch(definition).map_err(|e| damaged(&e.message))?;
+    match batch.statements.into_iter().next().map(|s| s.kind) {
+        Some(StatementKind::CreateView(create)) => Ok(*create),
+        _ => Err(damaged("it is not a CREATE VIEW")),
+    }
+}
+
+// ---- CREATE / ALTER VIEW ----------------------------------------------------
+
+/// The `WITH` options of a view.
+#[derive(Default)]
+struct Options {
+    schemabinding: bool,
+    view_metadata: bool,
+}
+
+impl Options {
+    fn of(options: &[ast::Ident]) -> SqlResult<Options> {
+        let mut result = Options::default();
+        for option in options {
+            match option.value.to_ascii_uppercase().as_str() {
+                "SCHEMABINDING" => result.schemabinding = true,
+                // Browse-mode metadata for DB-Library and ODBC clients:
+                // nothing for hekla to do.
+                "VIEW_METADATA" => result.view_metadata = true,
+                "ENCRYPTION" => return Err(not_yet("CREATE VIEW ... WITH ENCRYPTION")),
+                _ => {
+                    return Err(SqlError::new(
+                        102,
+                        15,
+                        1,
+                        format!("Incorrect syntax near '{}'.", option.value),
+                    ))
+                }
+            }
+        }
+        Ok(result)
+    }
+}
+
+/// The procedure SQL Server's messages name for an error of `statement`:
+/// the view a CREATE or ALTER VIEW defines (its query is compiled as the
+/// view's module).
+pub fn procedure_of(statement: &StatementKind) -> Option<String> {
+    match statement {
+        StatementKind::CreateView(create) => Some(create.name.name().value.clone()),
+        _ => None,
+    }
+}
+
+/// CREATE VIEW, ALTER VIEW and CREATE OR ALTER VIEW: binds the query,
+/// stores the definition (an altered view keeps its object id and creation
+/// date) and puts the view in the catalog.
+pub fn create(db: &SqlDatabase, create: &ast::CreateView, text: &str) -> SqlResult<()> {
+    let statement = if create.alter {
+        "ALTER VIEW"
+    } else {
+        "CREATE VIEW"
+    };
+    if create.name.database().is_some() {
+        return Err(SqlError::new(
+            166,
+            15,
+            1,
+            format!("'{statement}' does not allow specifying the database name as a prefix to the object name."),
+        ));
+    }
+    let options = Options::of(&create.options)?;
+    if create.check_option {
+        return Err(not_yet("CREATE VIEW ... WITH CHECK OPTION"));
+    }
+    let name = create.name.name().value.clone();
+    let (schema_id, existing) = {
+        let catalog = db.catalog();
+        let schema_id = catalog.schema_of(&create.name)?;
+        (schema_id, target(&catalog, create, schema_id)?)
+    };
+    if options.schemabinding && has_wildcard(&create.query) {
+        return Err(SqlError::new(
+            1054,
+            15,
+            1,
+            "Syntax '*' is not allowed in schema-bound objects.",
+        ));
+    }
+    let frame = Frame {
+        view: existing.as_ref().map(|view| view.object_id),
+        name: name.clone(),
+        schemabinding: options.schemabinding,
+        references: Vec::new(),
+    };
+    let declared: Vec<String> = create.columns.iter().map(|c| c.value.clone()).collect();
+    let (plan, references) = in_frame(frame, || plan_query(db, &create.query))?;
+    let columns = view_columns(&plan, &declared, &name, false)?;
+
+    let mut catalog = db.catalog_mut();
+    // The catalog may have changed while the query was bound.
+    let existing = target(&catalog, create, schema_id)?;
+    if options.schemabinding {
+        let gone = references
+            .iter()
+            .any(|&id| catalog.table_by_id(id).is_none() && catalog.views.by_id(id).is_none());
+        if gone {
+            return Err(SqlError::new(
+                208,
+                16,
+                1,
+                format!("An object that view '{name}' references was dropped while the view was being created."),
+            ));
+        }
+    }
+    let definition = stored_text(text, create);
+    let name = existing.as_ref().map_or(name, |view| view.name.clone());
+    let now = super::store::now_ms();
+    let (object_id, created_ms) = match &existing {
+        Some(view) => (view.object_id, view.created_ms),
+        None => (catalog.allocate_object_id()?, now),
+    };
+    let mut object = stored_object(
+        object_id,
+        schema_id,
+        &name,
+        ObjectType::View,
+        None,
+        &definition,
+    );
+    object.created_ms = created_ms;
+    let mut tx = db.engine().begin(IsolationLevel::Snapshot)?;
+    if existing.is_some() {
+        db.object_store().delete(&mut tx, object_id)?;
+    }
+    db.object_store().insert(&mut tx, &object)?;
+    tx.commit()?;
+    catalog.bindings.set(
+        object_id,
+        if options.schemabinding {
+            references
+        } else {
+            Vec::new()
+        },
+    );
+    catalog.views.insert(ViewMeta {
+        object_id,
+        schema_id,
+        name,
+        declared,
+        columns,
+        definition,
+        created_ms,
+        modified_ms: object.modified_ms,
+        schemabinding: options.schemabinding,
+        view_metadata: options.view_metadata,
+    });
+    Ok(())
+}
+
+/// The view a CREATE / ALTER replaces, if any: Msg 2714 when CREATE finds
+/// the name taken, 208 when ALTER finds no view, 3729 when a schema-bound
+/// object depends on the view ALTER would change.
+fn target(
+    catalog: &Catalog,
+    create: &ast::CreateView,
+    schema_id: SchemaId,
+) -> SqlResult<Option<Arc<ViewMeta>>> {
+    let name = &create.name.name().value;
+    let existing = catalog.views.get(schema_id, name).cloned();
+    match &existing {
+        Some(view) if create.alter || create.or_alter => {
+            if let Some(referencing) = catalog.bindings.first_referencing(view.object_id) {
+                return Err(dependency::still_referenced(
+                    "ALTER",
+                    &super::sequence::written(&create.name),
+                    &object_name(catalog, referencing),
+                ));
+            }
+        }
+        Some(_) => return Err(object_exists(name)),
+        None if create.alter => {
+            return Err(SqlError::new(
+                208,
+                16,
+                6,
+                format!(
+                    "Invalid object name '{}'.",
+                    super::sequence::written(&create.name)
+                ),
+            ))
+        }
+        None if catalog.object_exists(schema_id, name) => return Err(object_exists(name)),
+        None => {}
+    }
+    Ok(existing)
+}
+
+/// Msg 2714 as CREATE VIEW reports it (state 3; CREATE TABLE's is 6).
+fn object_exists(name: &str) -> SqlError {
+    let mut error = hekla_engine::errors::object_exists(name);
+    error.state = 3;
+    error
+}
+
+/// The definition SQL Server keeps: the statement as written, except that
+/// ALTER becomes CREATE and CREATE OR ALTER loses its OR ALTER.
+fn stored_text(text: &str, create: &ast::CreateView) -> String {
+    if !create.alter && !create.or_alter {
+        return text.to_string();
+    }
+    let Ok(tokens) = crate::lexer::tokenize(text) else {
+        return text.to_string();
+    };
+    let range = |index: usize| {
+        tokens
+            .get(index)
+            .map(|t| t.span.start as usize..t.span.end as usize)
+    };
+    if create.alter {
+        if let Some(first) = range(0) {
+            return format!("CREATE{}", &text[first.end..]);
+        }
+    } else if let (Some(first), Some(or), Some(alter)) = (range(0), range(1), range(2)) {
+        return format!(
+            "{}{}{}{}",
+            &text[..first.end],
+            &text[first.end..or.start],
+            &text[or.end..alter.start],
+            &text[alter.end..]
+        );
+    }
+    text.to_string()
+}
+
+/// Whether a select list of the query (outside expressions) has `*`.
+fn has_wildcard(query: &ast::Query) -> bool {
+    fn body(query_body: &ast::QueryBody) -> bool {
+        match query_body {
+            ast::QueryBody::Select(select) => {
+                select
+                    .items
+                    .iter()
+                    .any(|item| matches!(item, SelectItem::Wildcard { .. }))
+                    || select.from.iter().any(table)
+            }
+            ast::QueryBody::SetOp { left, right, .. } => body(left) || body(right),
+            ast::QueryBody::Nested(query) => has_wildcard(query),
+        }
+    }
+    fn table(item: &ast::TableRef) -> bool {
+        match &item.kind {
+            TableRefKind::Derived { query, .. } => has_wildcard(query),
+            TableRefKind::Join { left, right, .. } => table(left) || table(right),
+            _ => false,
+        }
+    }
+    query.with.iter().any(|cte| has_wildcard(&cte.query)) || body(&query.body)
+}
+
+// ---- DROP VIEW and DROP TABLE -----------------------------------------------
+
+/// DROP VIEW: each name in turn (Msg 3701 for a missing one unless IF
+/// EXISTS, 3705 for a table, 3729 for one a schema-bound object uses).
+pub fn drop(db: &SqlDatabase, names: &[ast::ObjectName], if_exists: bool) -> SqlResult<()> {
+    for name in names {
+        let mut catalog = db.catalog_mut();
+        let schema_id = name
+            .schema()
+            .map_or(Some("dbo"), |s| Some(s.value.as_str()))
+            .and_then(|schema| catalog.schema_id(schema))
+            .filter(|_| name.database().is_none());
+        let found = schema_id.and_then(|id| catalog.views.get(id, &name.name().value).cloned());
+        let Some(view) = found else {
+            let is_table =
+                schema_id.is_some_and(|id| catalog.table(id, &name.name().value).is_some());
+            if is_table && !if_exists {
+                return Err(wrong_drop(&name.name().value, "VIEW", "table", "TABLE"));
+            }
+            if if_exists {
+                continue;
+            }
+            return Err(SqlError::new(
+                3701,
+                11,
+                5,
+                format!(
+                    "Cannot drop the view '{}', because it does not exist or you do not have permission.",
+                    name.name().value
+                ),
+            ));
+        };
+        refuse_if_bound(&catalog, view.object_id, "DROP VIEW", name)?;
+        let mut tx = db.engine().begin(IsolationLevel::Snapshot)?;
+        db.object_store().delete(&mut tx, view.object_id)?;
+        tx.commit()?;
+        catalog.views.remove(view.object_id);
+        catalog.bindings.remove(view.object_id);
+    }
+    Ok(())
+}
+
+/// Msg 3705: DROP `used` of an object that is a `kind`.
+fn wrong_drop(name: &str, used: &str, kind: &str, instead: &str) -> SqlError {
+    SqlError::new(
+        3705,
+        16,
+        1,
+        format!("Cannot use DROP {used} with '{name}' because '{name}' is a {kind}. Use DROP {instead}."),
+    )
+}
+
+/// Whether `name` names a view.
+pub fn names_view(catalog: &Catalog, name: &ast::ObjectName) -> bool {
+    let schema = name.schema().map_or("dbo", |s| s.value.as_str());
+    name.database().is_none()
+        && catalog
+            .schema_id(schema)
+            .is_some_and(|id| catalog.views.get(id, &name.name().value).is_some())
+}
+
+/// For DROP TABLE of a name that is no table: Msg 3705 if it is a view.
+pub fn refuse_drop_table(catalog: &Catalog, name: &ast::ObjectName) -> SqlResult<()> {
+    if names_view(catalog, name) {
+        return Err(wrong_drop(&name.name().value, "TABLE", "view", "VIEW"));
+    }
+    Ok(())
+}
+
+/// Msg 3729 when an object created WITH SCHEMABINDING references
+/// `object_id`, which `action` (`DROP TABLE`, `DROP VIEW`) would remove.
+pub fn refuse_if_bound(
+    catalog: &Catalog,
+    object_id: i32,
+    action: &str,
+    name: &ast::ObjectName,
+) -> SqlResult<()> {
+    match catalog.bindings.first_referencing(object_id) {
+        Some(referencing) => Err(dependency::still_referenced(
+            action,
+            &super::sequence::written(name),
+            &object_name(catalog, referencing),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The name of the object with `object_id`, for messages.
+fn object_name(catalog: &Catalog, object_id: i32) -> String {
+    if let Some(view) = catalog.views.by_id(object_id) {
+        return view.name.clone();
+    }
+    if let Some(table) = catalog.table_by_id(object_id) {
+        return table.name.clone();
+    }
+    object_id.to_string()
+}
+
+// ---- after an open ----------------------------------------------------------
+
+/// Binds every view restored at open, now that the catalog is whole:
+/// learns its columns and, for a schema-bound view, what it is bound to.
+/// A view that does not bind (a table it reads is gone) keeps no columns
+/// and fails where it is used, as it would have before the restart.
+pub fn bind_restored(db: &SqlDatabase) {
+    let views: Vec<Arc<ViewMeta>> = db.catalog().views.iter().cloned().collect();
+    for view in views {
+        let frame = Frame {
+            view: Some(view.object_id),
+            name: view.name.clone(),
+            schemabinding: view.schemabinding,
+            references: Vec::new(),
+        };
+        let Ok(((_, columns), references)) = in_frame(frame, || bind_stored(db, &view, false))
+        else {
+            continue;
+        };
+        let mut catalog = db.catalog_mut();
+        if view.schemabinding {
+            catalog.bindings.set(view.object_id, references);
+        }
+        catalog.views.insert(ViewMeta {
+            object_id: view.object_id,
+            schema_id: view.schema_id,
+            name: view.name.clone(),
+            declared: view.declared.clone(),
+            columns,
+            definition: view.definition.clone(),
+            created_ms: view.created_ms,
+            modified_ms: view.modified_ms,
+            schemabinding: view.schemabinding,
+            view_metadata: view.view_metadata,
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn create_view(text: &str) -> ast::CreateView {
+        match crate::parse_batch(text)
+            .unwrap()
+            .statements
+            .into_iter()
+            .next()
+            .map(|s| s.kind)
+        {
+            Some(StatementKind::CreateView(create)) => *create,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn alter_is_stored_as_create() {
+        let text = "alter /*a*/ VIEW dbo.v AS SELECT 1 AS a";
+        assert_eq!(
+            stored_text(text, &create_view(text)),
+            "CREATE /*a*/ VIEW dbo.v AS SELECT 1 AS a"
+        );
+        let text = "CrEaTe or/*y*/ALTer VIEW v AS SELECT 1 AS a";
+        assert_eq!(
+            stored_text(text, &create_view(text)),
+            "CrEaTe /*y*/ VIEW v AS SELECT 1 AS a"
+        );
+        let text = "CREATE VIEW v AS SELECT 1 AS a -- note";
+        assert_eq!(stored_text(text, &create_view(text)), text);
+    }
+
+    #[test]
+    fn wildcards_are_found_in_select_lists_only() {
+        let found = |text: &str| has_wildcard(&create_view(text).query);
+        assert!(found("CREATE VIEW v AS SELECT * FROM t"));
+        assert!(found(
+            "CREATE VIEW v AS SELECT a FROM t UNION SELECT t.* FROM t"
+        ));
+        assert!(found(
+            "CREATE VIEW v AS SELECT a FROM (SELECT * FROM t) AS d"
+        ));
+        assert!(found(
+            "CREATE VIEW v AS WITH c AS (SELECT * FROM t) SELECT a FROM c"
+        ));
+        assert!(!found("CREATE VIEW v AS SELECT COUNT(*) AS n FROM t"));
+    }
+
+    #[test]
+    fn views_nest_32_deep() {
+        use crate::text_output::{TextOptions, TextSink};
+        let db = SqlDatabase::in_memory().unwrap();
+        let mut session = db.session().unwrap();
+        let mut run = |batch: &str| {
+            let mut sink = TextSink::new(Vec::new(), TextOptions::default());
+            session.execute(batch, &mut sink);
+            String::from_utf8(sink.finish().0).unwrap()
+        };
+        run("CREATE TABLE dbo.t (a int NOT NULL PRIMARY KEY NONCLUSTERED) WITH (MEMORY_OPTIMIZED = ON)");
+        run("SET NOCOUNT ON INSERT INTO dbo.t VALUES (7)");
+        assert_eq!(run("CREATE VIEW dbo.v1 AS SELECT a FROM dbo.t"), "");
+        for level in 2..=MAX_NESTING {
+            let create = format!(
+                "CREATE VIEW dbo.v{level} AS SELECT a FROM dbo.v{}",
+                level - 1
+            );
+            assert_eq!(run(&create), "");
+        }
+        let out = run(&format!("SELECT a FROM dbo.v{MAX_NESTING}"));
+        assert!(out.contains("          7"), "{out}");
+        let out = run(&format!(
+            "CREATE VIEW dbo.too_deep AS SELECT a FROM dbo.v{MAX_NESTING}"
+        ));
+        assert!(
+            out.starts_with("Msg 4413,") && out.contains("(Msg 217: Maximum"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn frames_pop_on_errors() {
+        let frame = || Frame {
+            view: Some(1),
+            name: "v".to_string(),
+            schemabinding: false,
+            references: Vec::new(),
+        };
+        let failed: SqlResult<((), Vec<i32>)> =
+            in_frame(frame(), || Err(SqlError::new(1, 16, 1, "x")));
+        assert!(failed.is_err());
+        assert!(!binding());
+        let (inside, references) = in_frame(frame(), || {
+            let name = ast::ObjectName {
+                parts: vec![Some(ast::Ident {
+                    value: "t".to_string(),
+                    span: Default::default(),
+                })],
+                span: Default::default(),
+            };
+            note_table(&name, 7)?;
+            Ok(binding())
+        })
+        .unwrap();
+        assert!(inside);
+        assert_eq!(references, [7]);
+        assert!(!binding());
+    }
+}

@@ -1,0 +1,301 @@
+//! OUTPUT clauses of INSERT, UPDATE and DELETE: `OUTPUT inserted.col,
+//! deleted.*, expr AS name` returns one row per changed row to the client,
+//! `OUTPUT ... INTO @t|table [(columns)]` inserts it into a table (both
+//! may be given, INTO first). `inserted` is the row as written (defaults
+//! and IDENTITY values included), `deleted` the row before the change;
+//! UPDATE and DELETE may also read the other tables of their FROM clause.
+//! Rows go out as the statement writes them, so a statement that fails
+//! half-way has sent some (SQL Server says the same of its OUTPUT).
+//!
+//! The table of OUTPUT INTO takes no part in a FOREIGN KEY (Msg 332) and
+//! has no CHECK constraint (333); its IDENTITY column is skipped when no
+//! column list is given, as in INSERT.
+
+use super::constraints::{Statement, StatementChecks};
+use super::context::Context;
+use super::eval::Inputs;
+use super::not_yet;
+use crate::ast::{self, SelectItem};
+use crate::bind::expr::{
+    assignment_type, implicit, Binder, Scalar, ScalarKind, Scope, ScopeColumn,
+};
+use crate::catalog::table::TableMeta;
+use crate::plan::query::result_column;
+use crate::plan::Planner;
+use crate::session::{ResultColumn, ResultSink};
+use hekla_types::{SqlError, SqlResult, Value};
+use std::sync::Arc;
+
+/// Which statement the clause belongs to: which of `inserted` and
+/// `deleted` it may read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verb {
+    Insert,
+    Update,
+    Delete,
+}
+
+impl Verb {
+    fn has_inserted(self) -> bool {
+        self != Verb::Delete
+    }
+
+    fn has_deleted(self) -> bool {
+        self != Verb::Insert
+    }
+}
+
+/// A bound OUTPUT clause (one or both of its forms).
+pub struct Output {
+    verb: Verb,
+    client: Option<(Vec<ResultColumn>, Vec<Scalar>)>,
+    into: Option<IntoTable>,
+}
+
+/// `OUTPUT ... INTO table`: each expression converted to its column.
+struct IntoTable {
+    table: Arc<TableMeta>,
+    columns: Vec<usize>,
+    values: Vec<Scalar>,
+    checks: StatementChecks,
+}
+
+impl Output {
+    /// Binds `clauses` of a statement changing `target`; `from` is the
+    /// scope of an UPDATE's or DELETE's FROM clause (empty for INSERT), in
+    /// which the target's own columns can only be read as `inserted` or
+    /// `deleted` (their names and table are blanked). None without
+    /// clauses.
+    pub fn bind(
+        planner: &Planner,
+        clauses: &[ast::OutputClause],
+        verb: Verb,
+        target: &TableMeta,
+        from: &[ScopeColumn],
+    ) -> SqlResult<Option<Output>> {
+        if clauses.is_empty() {
+            return Ok(None);
+        }
+        let pseudo = |table: &str| -> Vec<ScopeColumn> {
+            target
+                .columns
+                .iter()
+                .map(|column| ScopeColumn {
+                    table: table.to_string(),
+                    schema: String::new(),
+                    name: column.name.clone(),
+                    data_type: column.data_type,
+                    used: Default::default(),
+                })
+                .collect()
+        };
+        let mut columns: Vec<ScopeColumn> = Vec::new();
+        if verb.has_inserted() {
+            columns.extend(pseudo("inserted"));
+        }
+        if verb.has_deleted() {
+            columns.extend(pseudo("deleted"));
+        }
+        columns.extend(from.iter().cloned());
+        let binder = Binder {
+            scope: Scope { columns },
+            ..super::variables::binder(planner)
+        };
+        let mut output = Output {
+            verb,
+            client: None,
+            into: None,
+        };
+        for clause in clauses {
+            let (names, values) = project(&binder, &clause.items)?;
+            match &clause.into {
+                None => {
+                    let columns = names
+                        .into_iter()
+                        .zip(&values)
+                        .map(|(name, value)| result_column(name, value.data_type))
+                        .collect();
+                    output.client = Some((columns, values));
+                }
+                Some((target, names)) => {
+                    output.into = Some(IntoTable::bind(planner, target, names, values)?);
+                }
+            }
+        }
+        Ok(Some(output))
+    }
+
+    /// Sends the client's column metadata, before any row.
+    pub fn start(&self, sink: &mut dyn ResultSink) {
+        if let Some((columns, _)) = &self.client {
+            sink.columns(columns);
+        }
+    }
+
+    /// One changed row: `inserted` and `deleted` are the target's row
+    /// after and before, `from` the FROM clause's row.
+    pub fn row(
+        &self,
+        context: &Context,
+        sink: &mut dyn ResultSink,
+        inserted: Option<&[Value]>,
+        deleted: Option<&[Value]>,
+        from: &[Value],
+    ) -> SqlResult<()> {
+        let mut row: Vec<Value> = Vec::new();
+        if self.verb.has_inserted() {
+            row.extend_from_slice(inserted.unwrap_or_default());
+        }
+        if self.verb.has_deleted() {
+            row.extend_from_slice(deleted.unwrap_or_default());
+        }
+        row.extend_from_slice(from);
+        let inputs = Inputs::top(context).with_row(&row);
+        if let Some(into) = &self.into {
+            let mut given: Vec<Option<Value>> = vec![None; into.table.columns.len()];
+            for (value, &column) in into.values.iter().zip(&into.columns) {
+                given[column] = Some(value.eval(&inputs)?);
+            }
+            super::insert::write(context, &into.table, &into.checks, given)?;
+        }
+        if let Some((_, values)) = &self.client {
+            let values = values
+                .iter()
+                .map(|value| value.eval(&inputs))
+                .collect::<SqlResult<Vec<Value>>>()?;
+            sink.row(&values);
+        }
+        Ok(())
+    }
+
+    /// The statement's writes are done: the OUTPUT INTO table's checks.
+    pub fn finish(&self, context: &Context) -> SqlResult<()> {
+        match &self.into {
+            Some(into) => into.checks.finish(context),
+            None => Ok(()),
+        }
+    }
+}
+
+impl IntoTable {
+    fn bind(
+        planner: &Planner,
+        target: &ast::DmlTarget,
+        names: &[ast::Ident],
+        values: Vec<Scalar>,
+    ) -> SqlResult<IntoTable> {
+        if let ast::DmlTarget::Table { hints, .. } = target {
+            if !hints.is_empty() {
+                return Err(not_yet("table hints on OUTPUT INTO"));
+            }
+        }
+        let table = crate::catalog::temp::resolve_target(planner.db, planner.variables, target)?;
+        let written = match target {
+            ast::DmlTarget::Table { name, .. } => crate::catalog::sequence::written(name),
+            ast::DmlTarget::Variable(name) => format!("@{name}"),
+        };
+        let referencing = planner.db.catalog().referencing_keys(table.object_id);
+        let foreign_key = table
+            .foreign_keys
+            .first()
+            .map(|key| key.name.clone())
+            .or_else(|| {
+                referencing
+                    .first()
+                    .map(|(other, position)| other.foreign_keys[*position].name.clone())
+            });
+        if let Some(key) = foreign_key {
+            return Err(SqlError::new(
+                332,
+                16,
+                1,
+                format!("The target table '{written}' of the OUTPUT INTO clause cannot be on either side of a (primary key, foreign key) relationship. Found reference constraint '{key}'."),
+            ));
+        }
+        if let Some(check) = table.checks.first() {
+            return Err(SqlError::new(
+                333,
+                16,
+                1,
+                format!("The target table '{written}' of the OUTPUT INTO clause cannot have any enabled check constraints or any enabled rules. Found check constraint or rule '{}'.", check.name),
+            ));
+        }
+        let columns = super::insert::target_columns(&table, names)?;
+        if columns.len() != values.len() {
+            return Err(SqlError::new(
+                213,
+                16,
+                1,
+                "Column name or number of supplied values does not match table definition.",
+            ));
+        }
+        let values = values
+            .into_iter()
+            .zip(&columns)
+            .map(|(value, &column)| {
+                implicit(value, &assignment_type(&table.columns[column].data_type))
+            })
+            .collect::<SqlResult<Vec<_>>>()?;
+        let checks = StatementChecks::new(planner.db, &table, Statement::Insert);
+        Ok(IntoTable {
+            table,
+            columns,
+            values,
+            checks,
+        })
+    }
+}
+
+/// The clause's items: names and expressions; `inserted.*` and
+/// `deleted.*` (or a FROM table's `t.*`) stand for their columns.
+fn project(binder: &Binder, items: &[SelectItem]) -> SqlResult<(Vec<String>, Vec<Scalar>)> {
+    let mut names = Vec::new();
+    let mut values = Vec::new();
+    for item in items {
+        match item {
+            SelectItem::Expr { expr, alias, .. } => {
+                values.push(binder.scalar(expr)?);
+                names.push(match (alias, &expr.kind) {
+                    (Some(alias), _) => alias.value.clone(),
+                    (None, ast::ExprKind::Column(parts)) => {
+                        parts.last().map_or(String::new(), |p| p.value.clone())
+                    }
+                    _ => String::new(),
+                });
+            }
+            SelectItem::Wildcard {
+                qualifier: Some(qualifier),
+                ..
+            } => {
+                let table = &qualifier.name().value;
+                let mut matched = false;
+                for (index, column) in binder.scope.columns.iter().enumerate() {
+                    if column.name.is_empty() || !column.table.eq_ignore_ascii_case(table) {
+                        continue;
+                    }
+                    matched = true;
+                    names.push(column.name.clone());
+                    values.push(Scalar {
+                        kind: ScalarKind::Column(index),
+                        data_type: column.data_type,
+                    });
+                }
+                if !matched {
+                    return Err(SqlError::new(
+                        4104,
+                        16,
+                        1,
+                        format!("The multi-part identifier \"{table}\" could not be bound."),
+                    ));
+                }
+            }
+            SelectItem::Wildcard { .. } => {
+                return Err(SqlError::new(102, 15, 1, "Incorrect syntax near '*'."));
+            }
+            SelectItem::Assign { .. } => {
+                return Err(not_yet("variable assignment in OUTPUT"));
+            }
+        }
+    }
+    Ok((names, values))
+}
