@@ -20,6 +20,8 @@ pub struct Context<'a> {
     /// Results of subqueries that do not depend on the outer row, computed
     /// once per statement; keyed by the subquery's address in the plan.
     cached: RefCell<HashMap<usize, Rc<Vec<Vec<Value>>>>>,
+    /// Each running recursive CTE's previous step, by its id.
+    working: RefCell<HashMap<usize, Rc<Vec<Vec<Value>>>>>,
     /// The last IDENTITY value the statement generated (an INSERT into a
     /// table with an IDENTITY column sets it for every row it inserts),
     /// for @@IDENTITY and SCOPE_IDENTITY(); read it with
@@ -56,6 +58,7 @@ impl<'a> Context<'a> {
             variables: RefCell::new(variables.to_vec()),
             transaction: RefCell::new(None),
             cached: RefCell::new(HashMap::new()),
+            working: RefCell::new(HashMap::new()),
             last_identity: Cell::new(None),
             session: SessionState::default(),
             row_ids: RefCell::new(Vec::new()),
@@ -128,6 +131,16 @@ impl<'a> Context<'a> {
     pub fn row_id(&self, number: i64) -> Option<RowId> {
         let index = usize::try_from(number).ok()?;
         self.row_ids.borrow().get(index).copied()
+    }
+
+    /// Sets the rows recursive CTE `id`'s next step reads.
+    pub fn set_working(&self, id: usize, rows: Rc<Vec<Vec<Value>>>) {
+        self.working.borrow_mut().insert(id, rows);
+    }
+
+    /// The rows recursive CTE `id`'s current step reads.
+    pub fn working(&self, id: usize) -> Rc<Vec<Vec<Value>>> {
+        self.working.borrow().get(&id).cloned().unwrap_or_default()
     }
 
     /// The rows of an uncorrelated subquery, computed on first use.

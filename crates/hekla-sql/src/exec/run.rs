@@ -131,6 +131,21 @@ pub fn run(node: &Node, params: &Inputs<'_>, emit: &mut Emit<'_>) -> SqlResult<C
             right,
             types,
         } => set_operation(*op, left, right, types, params, emit),
+        Node::Recursive {
+            anchor,
+            step,
+            id,
+            max_recursion,
+        } => recursive(anchor, step, *id, *max_recursion, params, emit),
+        Node::Working { id } => {
+            let rows = params.context.working(*id);
+            for row in rows.iter() {
+                if emit(&prefixed(params.row, row))?.is_break() {
+                    return Ok(ControlFlow::Break(()));
+                }
+            }
+            Ok(ControlFlow::Continue(()))
+        }
     }
 }
 
@@ -145,6 +160,42 @@ pub fn for_each(
         Ok(ControlFlow::Continue(()))
     })
     .map(|_| ())
+}
+
+/// A recursive CTE: the anchor's rows, then each step's rows made from the
+/// previous step's, until a step makes none; Msg 530 when a step past
+/// `max_recursion` (0: no limit) still makes rows.
+fn recursive(
+    anchor: &Node,
+    step: &Node,
+    id: usize,
+    max_recursion: u32,
+    params: &Inputs<'_>,
+    emit: &mut Emit<'_>,
+) -> SqlResult<ControlFlow<()>> {
+    let mut rows = collect(anchor, params)?;
+    let mut level: u32 = 0;
+    loop {
+        for row in &rows {
+            if emit(row)?.is_break() {
+                return Ok(ControlFlow::Break(()));
+            }
+        }
+        if rows.is_empty() {
+            return Ok(ControlFlow::Continue(()));
+        }
+        params.context.set_working(id, std::rc::Rc::new(rows));
+        rows = collect(step, params)?;
+        level += 1;
+        if max_recursion != 0 && level > max_recursion && !rows.is_empty() {
+            return Err(SqlError::new(
+                530,
+                16,
+                1,
+                format!("The statement terminated. The maximum recursion {max_recursion} has been exhausted before statement completion."),
+            ));
+        }
+    }
 }
 
 /// Every row of `node`, in memory.

@@ -267,6 +267,16 @@ impl Printer<'_> {
                 self.fill(at, depth, "Hash Match(Flow Distinct)".to_string());
                 names
             }
+            Node::Recursive { anchor, step, .. } => {
+                self.line(depth, "Recursive Union".to_string());
+                let names = self.node(anchor, depth + 1, prefix);
+                self.node(step, depth + 1, prefix);
+                names
+            }
+            Node::Working { .. } => {
+                self.line(depth, "Table Spool(WORK TABLE)".to_string());
+                prefix.to_vec()
+            }
             Node::SetOp {
                 op, left, right, ..
             } => {

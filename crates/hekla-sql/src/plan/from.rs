@@ -50,6 +50,8 @@ enum Source {
         correlated: bool,
     },
     Values(Vec<Vec<Scalar>>),
+    /// A recursive CTE's previous step, inside its recursive member.
+    Working(usize),
 }
 
 pub struct JoinTree {
@@ -260,6 +262,14 @@ impl Planner<'_> {
     ) -> SqlResult<(Source, Vec<ScopeColumn>)> {
         let object = &name.name().value;
         if name.parts.len() == 1 {
+            if let Some((id, columns)) = self.working_table(object) {
+                let shown = alias.map_or(object, |a| &a.value);
+                let scope = columns
+                    .iter()
+                    .map(|c| scope_column(shown, "", &c.name, c.data_type))
+                    .collect();
+                return Ok((Source::Working(id), scope));
+            }
             if let Some(cte) = self.cte(object) {
                 let plan = self.cte_plan(cte, binder.outer)?;
                 let shown = alias.map_or(object, |a| &a.value);
@@ -475,6 +485,7 @@ fn leaf_node(leaf: Leaf, used: &[bool]) -> Node {
         Source::View(view) => Node::View { view },
         Source::Derived { plan, correlated } => Node::Derived { plan, correlated },
         Source::Values(rows) => Node::Values { rows },
+        Source::Working(id) => Node::Working { id },
     };
     match filter {
         Some(predicate) => Node::Filter {

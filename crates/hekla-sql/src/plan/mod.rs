@@ -93,6 +93,20 @@ pub enum Node {
         input: Box<Node>,
         types: Vec<DataType>,
     },
+    /// A recursive CTE: `anchor`'s rows, then `step` run again and again
+    /// on the rows the previous run made (read by [`Node::Working`] with
+    /// the same `id`) until it makes none.
+    Recursive {
+        anchor: Box<Node>,
+        step: Box<Node>,
+        id: usize,
+        /// Steps allowed (0: no limit), Msg 530 past it.
+        max_recursion: u32,
+    },
+    /// The rows the previous step of recursive CTE `id` made.
+    Working {
+        id: usize,
+    },
     SetOp {
         op: SetOperation,
         left: Box<Node>,
@@ -209,7 +223,12 @@ impl Node {
     /// (a correlated derived table runs one level in).
     fn children(&self) -> Vec<(&Node, usize)> {
         match self {
-            Node::Single | Node::Values { .. } | Node::View { .. } | Node::Table(_) => vec![],
+            Node::Single
+            | Node::Values { .. }
+            | Node::View { .. }
+            | Node::Table(_)
+            | Node::Working { .. } => vec![],
+            Node::Recursive { anchor, step, .. } => vec![(anchor, 0), (step, 0)],
             Node::Derived { plan, correlated } => vec![(&plan.root, usize::from(*correlated))],
             Node::Filter { input, .. }
             | Node::Project { input, .. }
@@ -265,6 +284,8 @@ impl Node {
             | Node::View { .. }
             | Node::Derived { .. }
             | Node::Distinct { .. }
+            | Node::Recursive { .. }
+            | Node::Working { .. }
             | Node::SetOp { .. } => {}
         }
     }
@@ -326,7 +347,12 @@ pub fn plan_streaming(node: &mut Node, busy: bool) {
     let busy_here = busy || own;
     match node {
         Node::Table(read) => read.stream = !busy_here,
-        Node::Single | Node::Values { .. } | Node::View { .. } => {}
+        Node::Single | Node::Values { .. } | Node::View { .. } | Node::Working { .. } => {}
+        // Each run of either side is read into memory.
+        Node::Recursive { anchor, step, .. } => {
+            plan_streaming(anchor, false);
+            plan_streaming(step, false);
+        }
         // A derived query's rows are its own pipeline's output.
         Node::Derived { plan, .. } => plan_streaming(&mut plan.root, busy_here),
         Node::Filter { input, .. } | Node::Project { input, .. } | Node::Top { input, .. } => {

@@ -18,6 +18,7 @@ use crate::session::{ResultColumn, SqlDatabase};
 use hekla_types::{ops, DataType, SqlError, SqlResult};
 
 /// Plans the queries of one statement.
+#[derive(Clone)]
 pub struct Planner<'a> {
     pub db: &'a SqlDatabase,
     pub variables: &'a Variables,
@@ -26,7 +27,24 @@ pub struct Planner<'a> {
     /// The FROM item of an UPDATE or DELETE that names its target: its
     /// rows carry their row ids (see `Planner::dml`).
     pub(crate) dml_target: Option<*const ast::TableRef>,
+    /// Inside a recursive CTE's recursive member: the CTE's own name
+    /// reads the rows of the previous step (see `recursive_cte`).
+    working: Option<Working>,
+    /// `OPTION (MAXRECURSION n)`: recursion steps a recursive CTE may take
+    /// (0: no limit).
+    max_recursion: std::cell::Cell<u32>,
 }
+
+/// A recursive CTE as its recursive member sees itself.
+#[derive(Clone)]
+struct Working {
+    name: String,
+    id: usize,
+    columns: Vec<ResultColumn>,
+}
+
+/// SQL Server's default MAXRECURSION.
+const DEFAULT_MAX_RECURSION: u32 = 100;
 
 /// The select list of an assignment SELECT (`SELECT @v = expr`): the
 /// variable slot each result column is stored into.
@@ -39,6 +57,8 @@ impl<'a> Planner<'a> {
             variables,
             ctes: Vec::new(),
             dml_target: None,
+            working: None,
+            max_recursion: std::cell::Cell::new(DEFAULT_MAX_RECURSION),
         }
     }
 
@@ -57,12 +77,16 @@ impl<'a> Planner<'a> {
             variables: self.variables,
             ctes,
             dml_target: Some(target as *const ast::TableRef),
+            working: self.working.clone(),
+            max_recursion: self.max_recursion.clone(),
         }
     }
 
     /// Plans a statement's query.
     pub fn statement(&self, statement: &ast::SelectStatement) -> SqlResult<QueryPlan> {
-        check_query_hints(&statement.hints)?;
+        if let Some(limit) = check_query_hints(&statement.hints)? {
+            self.max_recursion.set(limit);
+        }
         let (mut plan, _) = self.query(&statement.query, None)?;
         super::plan_streaming(&mut plan.root, false);
         Ok(plan)
@@ -74,7 +98,9 @@ impl<'a> Planner<'a> {
         &self,
         statement: &ast::SelectStatement,
     ) -> SqlResult<(QueryPlan, Assignments)> {
-        check_query_hints(&statement.hints)?;
+        if let Some(limit) = check_query_hints(&statement.hints)? {
+            self.max_recursion.set(limit);
+        }
         let (mut plan, assignments) = self.query(&statement.query, None)?;
         super::plan_streaming(&mut plan.root, false);
         Ok((plan, assignments))
@@ -151,15 +177,153 @@ impl<'a> Planner<'a> {
             variables: self.variables,
             ctes: self.ctes[..position].to_vec(),
             dml_target: self.dml_target,
+            working: None,
+            max_recursion: self.max_recursion.clone(),
         };
-        before.derived(&cte.query, outer).map_err(|error| {
-            let own_name = format!("Invalid object name '{}'.", cte.name.value);
-            if error.number == 208 && error.message.eq_ignore_ascii_case(&own_name) {
-                not_yet("recursive common table expressions")
-            } else {
-                error
+        if names_table(&cte.query.body, &cte.name.value) {
+            return before.recursive_cte(cte, outer);
+        }
+        before.derived(&cte.query, outer)
+    }
+
+    /// `WITH r AS (anchor UNION ALL recursive ...)`: the anchor members run
+    /// once; each recursive member then runs on the rows the previous step
+    /// made, until a step makes none (or MAXRECURSION steps, Msg 530).
+    fn recursive_cte(&self, cte: &ast::Cte, outer: Option<&Binder>) -> SqlResult<QueryPlan> {
+        let name = &cte.name.value;
+        let mut members = Vec::new();
+        union_all_members(&cte.query.body, &mut members);
+        if members.len() < 2 {
+            return Err(SqlError::new(
+                252,
+                16,
+                1,
+                format!("Recursive common table expression '{name}' does not contain a top-level UNION ALL operator."),
+            ));
+        }
+        let (recursive, anchors): (Vec<&QueryBody>, Vec<&QueryBody>) =
+            members.into_iter().partition(|m| names_table(m, name));
+        if anchors.is_empty() {
+            return Err(SqlError::new(
+                246,
+                16,
+                1,
+                format!("No anchor member was specified for recursive query \"{name}\"."),
+            ));
+        }
+        let anchor = self.union_all(&anchors, outer)?;
+        let columns: Vec<ResultColumn> = match cte.columns.as_slice() {
+            [] => anchor.columns.clone(),
+            names if names.len() == anchor.columns.len() => names
+                .iter()
+                .zip(&anchor.columns)
+                .map(|(n, c)| result_column(n.value.clone(), c.data_type))
+                .collect(),
+            names => {
+                return Err(SqlError::new(
+                    8158 + u32::from(names.len() > anchor.columns.len()),
+                    16,
+                    1,
+                    format!(
+                        "'{name}' has {} columns than were specified in the column list.",
+                        if names.len() > anchor.columns.len() {
+                            "fewer"
+                        } else {
+                            "more"
+                        }
+                    ),
+                ))
             }
+        };
+        let id = cte as *const ast::Cte as usize;
+        let working = Planner {
+            working: Some(Working {
+                name: name.clone(),
+                id,
+                columns: columns.clone(),
+            }),
+            ..self.clone()
+        };
+        let step = working.union_all(&recursive, outer)?;
+        for (position, (anchor_column, step_column)) in
+            columns.iter().zip(&step.columns).enumerate()
+        {
+            if anchor_column.data_type != step_column.data_type {
+                let column = &columns[position].name;
+                return Err(SqlError::new(
+                    240,
+                    16,
+                    1,
+                    format!("Types don't match between the anchor and the recursive part in column \"{column}\" of recursive query \"{name}\"."),
+                ));
+            }
+        }
+        if step.columns.len() != columns.len() {
+            return Err(SqlError::new(
+                205,
+                16,
+                1,
+                "All queries combined using a UNION, INTERSECT or EXCEPT operator must have an equal number of expressions in their target lists.",
+            ));
+        }
+        Ok(QueryPlan {
+            columns,
+            root: Node::Recursive {
+                anchor: anchor.root.boxed(),
+                step: step.root.boxed(),
+                id,
+                max_recursion: self.max_recursion.get(),
+            },
         })
+    }
+
+    /// The UNION ALL of `members` (at least one).
+    fn union_all(&self, members: &[&QueryBody], outer: Option<&Binder>) -> SqlResult<QueryPlan> {
+        let mut plans = members
+            .iter()
+            .map(|member| self.set_body(member, outer))
+            .collect::<SqlResult<Vec<_>>>()?;
+        let first = plans.remove(0);
+        plans.into_iter().try_fold(first, |left, right| {
+            if left.columns.len() != right.columns.len() {
+                return Err(SqlError::new(
+                    205,
+                    16,
+                    1,
+                    "All queries combined using a UNION, INTERSECT or EXCEPT operator must have an equal number of expressions in their target lists.",
+                ));
+            }
+            let types = left
+                .columns
+                .iter()
+                .zip(&right.columns)
+                .map(|(l, r)| ops::common_type(&l.data_type, &r.data_type))
+                .collect::<SqlResult<Vec<DataType>>>()?;
+            let columns = left
+                .columns
+                .iter()
+                .zip(&types)
+                .map(|(c, t)| result_column(c.name.clone(), *t))
+                .collect();
+            Ok(QueryPlan {
+                columns,
+                root: Node::SetOp {
+                    op: SetOperation::UnionAll,
+                    left: converted(left, &types)?.boxed(),
+                    right: converted(right, &types)?.boxed(),
+                    types,
+                },
+            })
+        })
+    }
+
+    /// The working table a recursive member's own CTE name reads, if
+    /// `name` is that CTE.
+    pub fn working_table(&self, name: &str) -> Option<(usize, &[ResultColumn])> {
+        self.working
+            .as_ref()
+            .filter(|w| w.name.eq_ignore_ascii_case(name))
+            .map(|w| (w.id, w.columns.as_slice()))
     }
 
     fn query<'q>(
@@ -177,6 +341,8 @@ impl<'a> Planner<'a> {
             variables: self.variables,
             ctes,
             dml_target: self.dml_target,
+            working: self.working.clone(),
+            max_recursion: self.max_recursion.clone(),
         };
         inner.query_body(query, outer)
     }
@@ -811,17 +977,79 @@ fn negative_offset() -> SqlError {
 }
 
 /// Query hints: MAXDOP (hekla runs every query on one thread, so any
-/// value is honoured) and RECOMPILE (plans are made per execution).
-fn check_query_hints(hints: &[ast::QueryHint]) -> SqlResult<()> {
+/// value is honoured), RECOMPILE (plans are made per execution) and
+/// MAXRECURSION n, whose limit is returned (0 to 32,767, Msg 310).
+fn check_query_hints(hints: &[ast::QueryHint]) -> SqlResult<Option<u32>> {
+    let mut max_recursion = None;
     for hint in hints {
         let words: Vec<String> = hint
             .words
             .iter()
             .map(|w| w.value.to_ascii_uppercase())
             .collect();
-        if !matches!(words.as_slice(), [w] if w == "MAXDOP" || w == "RECOMPILE") {
-            return Err(not_yet(&format!("the query hint {}", words.join(" "))));
+        match words.as_slice() {
+            [w] if w == "MAXDOP" || w == "RECOMPILE" => {}
+            [w] if w == "MAXRECURSION" => {
+                let limit = match &hint.value {
+                    Some(ast::Expr {
+                        kind: ast::ExprKind::Literal(ast::Literal::Integer(digits)),
+                        ..
+                    }) => digits.parse::<u32>().ok().filter(|n| *n <= 32_767),
+                    _ => None,
+                };
+                match limit {
+                    Some(limit) => max_recursion = Some(limit),
+                    None => {
+                        return Err(SqlError::new(
+                            310,
+                            15,
+                            1,
+                            "The value for the MAXRECURSION option must be between 0 and 32767.",
+                        ))
+                    }
+                }
+            }
+            _ => return Err(not_yet(&format!("the query hint {}", words.join(" ")))),
         }
     }
-    Ok(())
+    Ok(max_recursion)
+}
+
+/// The members of a chain of UNION ALLs, left to right (the body itself
+/// when it is not one).
+fn union_all_members<'b>(body: &'b QueryBody, out: &mut Vec<&'b QueryBody>) {
+    match body {
+        QueryBody::SetOp {
+            op: ast::SetOperator::Union,
+            all: true,
+            left,
+            right,
+        } => {
+            union_all_members(left, out);
+            union_all_members(right, out);
+        }
+        other => out.push(other),
+    }
+}
+
+/// True if `body` reads a table called `name` (one-part) in a FROM clause.
+fn names_table(body: &QueryBody, name: &str) -> bool {
+    match body {
+        QueryBody::Select(select) => select.from.iter().any(|item| ref_names(item, name)),
+        QueryBody::SetOp { left, right, .. } => names_table(left, name) || names_table(right, name),
+        QueryBody::Nested(query) => names_table(&query.body, name),
+    }
+}
+
+fn ref_names(item: &ast::TableRef, name: &str) -> bool {
+    match &item.kind {
+        ast::TableRefKind::Table { name: table, .. } => {
+            table.parts.len() == 1 && table.name().value.eq_ignore_ascii_case(name)
+        }
+        ast::TableRefKind::Join { left, right, .. } => {
+            ref_names(left, name) || ref_names(right, name)
+        }
+        ast::TableRefKind::Derived { query, .. } => names_table(&query.body, name),
+        _ => false,
+    }
 }
