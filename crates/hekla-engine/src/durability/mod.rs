@@ -122,6 +122,9 @@ impl StorageConfig {
 
 /// An exclusive lock on a database directory, held while it is open, so
 /// that two processes never write the same files.
+/// Retries, 10 ms apart, before a held directory lock means "in use".
+const LOCK_RETRIES: u32 = 50;
+
 pub(crate) struct DirectoryLock {
     _file: std::fs::File,
 }
@@ -137,11 +140,21 @@ impl DirectoryLock {
             .write(true)
             .open(&path)
             .map_err(|e| crate::errors::io_error("open", &path, &e))?;
-        // SAFETY: flock on a descriptor we own; the lock goes with the file.
-        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
-            return Err(crate::errors::database_in_use(dir));
+        // A process that forks (to run a command) while this process holds
+        // the lock of a database it has just closed shares the lock until
+        // the child execs and closes the descriptor (it is close-on-exec),
+        // so a refusal is retried for a moment before it is believed.
+        for attempt in 0..=LOCK_RETRIES {
+            // SAFETY: flock on a descriptor we own; the lock goes with the
+            // file.
+            if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+                return Ok(DirectoryLock { _file: file });
+            }
+            if attempt < LOCK_RETRIES {
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
         }
-        Ok(DirectoryLock { _file: file })
+        Err(crate::errors::database_in_use(dir))
     }
 }
 
