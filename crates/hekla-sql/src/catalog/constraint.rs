@@ -118,20 +118,8 @@ pub fn bind_check(
     column: Option<usize>,
 ) -> SqlResult<(Predicate, Vec<usize>)> {
     let variables = Variables::default();
-    let scope = Scope {
-        columns: columns
-            .iter()
-            .map(|c| ScopeColumn {
-                table: table.to_string(),
-                schema: schema.to_string(),
-                name: c.name.clone(),
-                data_type: c.data_type,
-                used: Default::default(),
-            })
-            .collect(),
-    };
     let binder = Binder {
-        scope,
+        scope: table_scope(table, schema, columns),
         ..Binder::new(&variables)
     };
     let predicate = binder.predicate(condition)?;
@@ -152,6 +140,37 @@ pub fn bind_check(
         }
     }
     Ok((predicate, reads))
+}
+
+/// A computed column's expression, bound over the table's columns
+/// (subqueries are Msg 1046, NEXT VALUE FOR Msg 11719, as in CHECK).
+pub fn bind_column_expression(
+    expr: &ast::Expr,
+    table: &str,
+    schema: &str,
+    columns: &[ColumnMeta],
+) -> SqlResult<crate::bind::expr::Scalar> {
+    let variables = Variables::default();
+    let binder = Binder {
+        scope: table_scope(table, schema, columns),
+        ..Binder::new(&variables)
+    };
+    binder.scalar(expr)
+}
+
+fn table_scope(table: &str, schema: &str, columns: &[ColumnMeta]) -> Scope {
+    Scope {
+        columns: columns
+            .iter()
+            .map(|c| ScopeColumn {
+                table: table.to_string(),
+                schema: schema.to_string(),
+                name: c.name.clone(),
+                data_type: c.data_type,
+                used: Default::default(),
+            })
+            .collect(),
+    }
 }
 
 /// A foreign key's columns resolved: see [`ForeignKey`]'s fields of the

@@ -7,7 +7,7 @@ use super::identity::IdentityColumn;
 use super::store::StoredObject;
 use super::Catalog;
 use crate::ast::{self, ConstraintKind, OptionValue, TableElement};
-use crate::bind::expr::{assignment_type, implicit, Binder, Scalar};
+use crate::bind::expr::{assignment_type, implicit, Binder, Reads, Scalar};
 use crate::bind::types::{self, TypeContext};
 use crate::bind::variables::Variables;
 use hekla_engine::{
@@ -27,6 +27,10 @@ pub struct ColumnMeta {
     pub default: Option<Scalar>,
     /// The name the DEFAULT constraint was given, if any.
     pub default_name: Option<String>,
+    /// `name AS (expr)`: the value, computed from the row's other columns
+    /// (positions in the table) whenever the row is written. hekla stores
+    /// every computed column, as if PERSISTED.
+    pub computed: Option<Scalar>,
 }
 
 /// Which constraint an index enforces, if any.
@@ -135,6 +139,7 @@ impl TableDesign {
                 builder.column(column)?;
             }
         }
+        builder.bind_computed(create)?;
         for element in &create.elements {
             match element {
                 TableElement::Column(column) => builder.column_keys(column)?,
@@ -408,7 +413,17 @@ impl<'a> Builder<'a> {
             ));
         }
         let Some(data_type) = &column.data_type else {
-            return Err(not_yet("computed columns"));
+            // Typed once every column is known (see `bind_computed`).
+            self.declared_nullable.push(column.nullable);
+            self.columns.push(ColumnMeta {
+                name: column.name.value.clone(),
+                data_type: DataType::Int,
+                nullable: true,
+                default: None,
+                default_name: None,
+                computed: None,
+            });
+            return Ok(());
         };
         let collation = match &column.collation {
             Some(name) => Collation::from_name(&name.value).ok_or_else(|| {
@@ -438,7 +453,47 @@ impl<'a> Builder<'a> {
                 .as_ref()
                 .and_then(|(name, _)| name.as_ref())
                 .map(|name| name.value.clone()),
+            computed: None,
         });
+        Ok(())
+    }
+
+    /// Binds the computed columns over the table's other columns: their
+    /// type is their expression's; Msg 1759 when one reads another.
+    fn bind_computed(&mut self, create: &ast::CreateTable) -> SqlResult<()> {
+        let definitions: Vec<(usize, &ast::Expr)> = create
+            .elements
+            .iter()
+            .filter_map(|element| match element {
+                TableElement::Column(column) => Some(column),
+                _ => None,
+            })
+            .enumerate()
+            .filter_map(|(position, column)| column.computed.as_ref().map(|(e, _)| (position, e)))
+            .collect();
+        let computed: Vec<usize> = definitions.iter().map(|(position, _)| *position).collect();
+        for (position, expr) in definitions {
+            let scalar = super::constraint::bind_column_expression(
+                expr,
+                self.table,
+                self.schema,
+                &self.columns,
+            )?;
+            if let Some(&other) = scalar.columns().iter().find(|c| computed.contains(c)) {
+                return Err(SqlError::new(
+                    1759,
+                    16,
+                    0,
+                    format!(
+                        "Computed column '{}' in table '{}' is not allowed to be used in another computed-column definition.",
+                        self.columns[other].name, self.table
+                    ),
+                ));
+            }
+            let column = &mut self.columns[position];
+            column.data_type = scalar.data_type;
+            column.computed = Some(scalar);
+        }
         Ok(())
     }
 

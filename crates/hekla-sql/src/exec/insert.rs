@@ -202,9 +202,41 @@ pub(super) fn write(
             },
         )
         .collect::<SqlResult<Vec<Value>>>()?;
+    let values = with_computed(context, table, values)?;
     context.transaction()?.insert(&table.engine, &values)?;
     checks.inserted(context, &values)?;
     Ok(values)
+}
+
+/// `values` with the table's computed columns computed from the others.
+pub(super) fn with_computed(
+    context: &Context,
+    table: &TableMeta,
+    mut values: Vec<Value>,
+) -> SqlResult<Vec<Value>> {
+    for (position, column) in table.columns.iter().enumerate() {
+        if let Some(expr) = &column.computed {
+            let value = expr.eval(&Inputs::top(context).with_row(&values))?;
+            values[position] = value;
+        }
+    }
+    Ok(values)
+}
+
+/// Msg 271: a computed column cannot be written.
+pub(super) fn computed_written(table: &TableMeta, position: usize) -> SqlResult<()> {
+    match &table.columns[position].computed {
+        Some(_) => Err(SqlError::new(
+            271,
+            16,
+            1,
+            format!(
+                "The column \"{}\" cannot be modified because it is either a computed column or is the result of a UNION operator.",
+                table.columns[position].name
+            ),
+        )),
+        None => Ok(()),
+    }
 }
 
 /// Msg 121 (the select list has more items than the column list) or 120.
@@ -234,7 +266,7 @@ pub(super) fn target_columns(table: &TableMeta, named: &[ast::Ident]) -> SqlResu
     let identity = table.identity.as_ref().map(|identity| identity.column);
     if named.is_empty() {
         return Ok((0..columns.len())
-            .filter(|&c| Some(c) != identity)
+            .filter(|&c| Some(c) != identity && columns[c].computed.is_none())
             .collect());
     }
     let mut targets: Vec<usize> = Vec::with_capacity(named.len());
@@ -261,6 +293,7 @@ pub(super) fn target_columns(table: &TableMeta, named: &[ast::Ident]) -> SqlResu
                 ),
             ));
         }
+        computed_written(table, position)?;
         targets.push(position);
     }
     if identity.is_some_and(|c| targets.contains(&c)) {

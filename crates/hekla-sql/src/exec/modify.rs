@@ -74,6 +74,7 @@ pub fn update(
                 ),
             ));
         }
+        super::insert::computed_written(&table, position)?;
         if changes.iter().any(|(c, _)| *c == position) {
             return Err(SqlError::new(
                 264,
@@ -102,12 +103,26 @@ pub fn update(
     let rows = found.rows(context, output.is_some())?;
     // Every new value before any change.
     let mut new_values = Vec::with_capacity(rows.len());
+    let computes = table.columns.iter().any(|c| c.computed.is_some());
     for (_, row) in &rows {
         let inputs = Inputs::top(context).with_row(row);
-        let values = changes
+        let mut values = changes
             .iter()
             .map(|(column, value)| Ok((*column, value.eval(&inputs)?)))
             .collect::<SqlResult<Vec<(usize, Value)>>>()?;
+        if computes {
+            // Computed columns follow the columns they read.
+            let mut new_row = row[found.offset..found.offset + table.columns.len()].to_vec();
+            for (column, value) in &values {
+                new_row[*column] = value.clone();
+            }
+            let new_row = super::insert::with_computed(context, &table, new_row)?;
+            for (position, column) in table.columns.iter().enumerate() {
+                if column.computed.is_some() {
+                    values.push((position, new_row[position].clone()));
+                }
+            }
+        }
         new_values.push(values);
     }
     let checks = StatementChecks::new(context.db, &table, Statement::Update);
