@@ -591,11 +591,17 @@ impl<'a> Planner<'a> {
             None => None,
         };
         let windows = WindowSet::bind(pre_window, &window_inputs, width)?;
+        // The output binder takes the scope over rather than copying it;
+        // without grouping, the columns it reads are marked there.
+        let output_columns = match grouped {
+            Some(mut grouped) => std::mem::take(&mut grouped.scope.columns),
+            None => std::mem::take(&mut binder.scope.columns),
+        };
         let output = Binder {
             scope: Scope {
-                columns: pre_window.scope.columns.clone(),
+                columns: output_columns,
             },
-            grouping: pre_window.grouping,
+            grouping: grouping.as_ref(),
             windows: Some(&windows),
             ..self.binder(outer)
         };
@@ -611,13 +617,11 @@ impl<'a> Planner<'a> {
                 ));
             }
         }
-        // Marks from the output binder's copy of the scope count as uses.
-        for (column, copy) in binder.scope.columns.iter().zip(&output.scope.columns) {
-            if copy.used.get() {
-                column.used.set(true);
-            }
-        }
-        let used: Vec<bool> = binder.scope.columns.iter().map(|c| c.used.get()).collect();
+        let from_scope = match grouping {
+            Some(_) => &binder.scope.columns,
+            None => &output.scope.columns,
+        };
+        let used: Vec<bool> = from_scope.iter().map(|c| c.used.get()).collect();
         let mut root = from_node(tree, filter, &used);
         if let Some(grouping) = grouping {
             root = Node::Aggregate {
