@@ -197,6 +197,7 @@ impl SqlDatabase {
             registration,
             db: Arc::clone(self),
             nocount: false,
+            xact_abort: false,
             showplan: false,
             variables: Variables::for_session(state.spid),
             state,
@@ -214,6 +215,8 @@ pub struct Session {
     nocount: bool,
     /// `SET SHOWPLAN_TEXT ON`: queries show their plans instead of running.
     showplan: bool,
+    /// `SET XACT_ABORT ON`: an error ends the rest of the batch too.
+    xact_abort: bool,
     /// The running batch's local variables.
     variables: Variables,
     /// What `@@SPID`, `@@ROWCOUNT`, `@@ERROR` and `@@IDENTITY` read.
@@ -241,7 +244,10 @@ impl Session {
             match outcome {
                 Ok(rows) => sink.done(rows.filter(|_| !self.nocount)),
                 Err(error) => {
-                    let terminated = terminates_statement(&statement.kind, &error);
+                    // With XACT_ABORT ON an error aborts the batch, which
+                    // SQL Server reports without "terminated".
+                    let aborts_batch = self.xact_abort && error.severity >= 11;
+                    let terminated = !aborts_batch && terminates_statement(&statement.kind, &error);
                     sink.error(&ErrorEvent {
                         error,
                         line: statement.span.line,
@@ -249,6 +255,9 @@ impl Session {
                     });
                     if terminated {
                         sink.message("The statement has been terminated.");
+                    }
+                    if aborts_batch {
+                        break;
                     }
                 }
             }
@@ -542,6 +551,7 @@ impl Session {
             match option.value.to_ascii_uppercase().as_str() {
                 "NOCOUNT" => self.nocount = on,
                 "SHOWPLAN_TEXT" => self.showplan = on,
+                "XACT_ABORT" => self.xact_abort = on,
                 other => return Err(not_yet(&format!("SET {other}"))),
             }
         }
