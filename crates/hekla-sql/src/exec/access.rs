@@ -7,7 +7,6 @@
 use super::eval::Inputs;
 use crate::bind::expr::{CompareOp, Predicate, Reads, Scalar, ScalarKind};
 use crate::catalog::table::TableMeta;
-use crate::session::SqlDatabase;
 use hekla_engine::{Row, RowId, Transaction};
 use hekla_types::{SqlResult, Value};
 use std::ops::ControlFlow;
@@ -106,45 +105,6 @@ impl AccessPath {
                 |s: &Scalar| matches!(s.kind, ScalarKind::Column(c) if c == offset + column);
             (is_column(left) && right == value) || (is_column(right) && left == value)
         })
-    }
-
-    /// The operator as SHOWPLAN_TEXT names it.
-    /// `filter` is the WHERE clause as written, applied to every row read.
-    pub fn describe(&self, db: &SqlDatabase, table: &TableMeta, filter: Option<&str>) -> String {
-        let schema = db
-            .catalog()
-            .schema_name(table.schema_id)
-            .unwrap_or("dbo")
-            .to_string();
-        let object = format!("[{schema}].[{}]", table.name);
-        let residual = filter.map_or(String::new(), |f| format!(", WHERE:({f})"));
-        match self {
-            AccessPath::Scan => format!("Table Scan(OBJECT:({object}){residual})"),
-            AccessPath::Seek { index, key } => {
-                let meta = &table.indexes[*index];
-                let seek: Vec<String> = meta
-                    .columns
-                    .iter()
-                    .zip(key)
-                    .map(|(&(column, _), part)| {
-                        let value = match &part.kind {
-                            ScalarKind::Constant(value) => value.to_string(),
-                            _ => "outer".to_string(),
-                        };
-                        format!("[{}]=({value})", table.columns[column].name)
-                    })
-                    .collect();
-                let kind = match meta.kind {
-                    hekla_engine::IndexKind::Hash { .. } => "Hash Index Seek",
-                    hekla_engine::IndexKind::Range => "Index Seek",
-                };
-                format!(
-                    "{kind}(OBJECT:({object}.[{}]), SEEK:({}){residual})",
-                    meta.name,
-                    seek.join(" AND ")
-                )
-            }
-        }
     }
 }
 

@@ -231,12 +231,7 @@ pub fn prefixed(prefix: &[Value], row: &[Value]) -> Vec<Value> {
 /// A table's rows through its access path, each starting with
 /// `params.row`; columns no expression reads stay NULL.
 fn table(read: &TableRead, params: &Inputs<'_>, emit: &mut Emit<'_>) -> SqlResult<ControlFlow<()>> {
-    let accepts = |row: &[Value]| -> SqlResult<bool> {
-        match &read.filter {
-            Some(filter) => Ok(filter.eval(&params.with_row(row))? == Some(true)),
-            None => Ok(true),
-        }
-    };
+    let accepts = |row: &[Value]| holds(read.filter.as_ref(), &params.with_row(row));
     let mut buffer: Vec<Value> = Vec::with_capacity(params.row.len() + read.needed.len());
     let decode = |row: &hekla_engine::Row<'_>, buffer: &mut Vec<Value>| {
         buffer.clear();

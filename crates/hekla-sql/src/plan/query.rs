@@ -285,35 +285,7 @@ impl<'a> Planner<'a> {
             .collect::<SqlResult<Vec<_>>>()?;
         let first = plans.remove(0);
         plans.into_iter().try_fold(first, |left, right| {
-            if left.columns.len() != right.columns.len() {
-                return Err(SqlError::new(
-                    205,
-                    16,
-                    1,
-                    "All queries combined using a UNION, INTERSECT or EXCEPT operator must have an equal number of expressions in their target lists.",
-                ));
-            }
-            let types = left
-                .columns
-                .iter()
-                .zip(&right.columns)
-                .map(|(l, r)| ops::common_type(&l.data_type, &r.data_type))
-                .collect::<SqlResult<Vec<DataType>>>()?;
-            let columns = left
-                .columns
-                .iter()
-                .zip(&types)
-                .map(|(c, t)| result_column(c.name.clone(), *t))
-                .collect();
-            Ok(QueryPlan {
-                columns,
-                root: Node::SetOp {
-                    op: SetOperation::UnionAll,
-                    left: converted(left, &types)?.boxed(),
-                    right: converted(right, &types)?.boxed(),
-                    types,
-                },
-            })
+            set_operation(SetOperation::UnionAll, left, right)
         })
     }
 
@@ -375,48 +347,17 @@ impl<'a> Planner<'a> {
                 left,
                 right,
             } => {
-                let left = self.set_body(left, outer)?;
-                let right = self.set_body(right, outer)?;
-                if left.columns.len() != right.columns.len() {
-                    return Err(SqlError::new(
-                        205,
-                        16,
-                        1,
-                        "All queries combined using a UNION, INTERSECT or EXCEPT operator must have an equal number of expressions in their target lists.",
-                    ));
-                }
-                let types = (0..left.columns.len())
-                    .map(|i| {
-                        let (l, r) = (&left.columns[i].data_type, &right.columns[i].data_type);
-                        // A bare NULL takes the other side's type.
-                        match (untyped_null(&left.root, i), untyped_null(&right.root, i)) {
-                            (true, false) => Ok(*r),
-                            (false, true) => Ok(*l),
-                            _ => ops::common_type(l, r),
-                        }
-                    })
-                    .collect::<SqlResult<Vec<DataType>>>()?;
-                let columns = left
-                    .columns
-                    .iter()
-                    .zip(&types)
-                    .map(|(column, data_type)| result_column(column.name.clone(), *data_type))
-                    .collect();
                 let op = match (op, all) {
                     (ast::SetOperator::Union, true) => SetOperation::UnionAll,
                     (ast::SetOperator::Union, false) => SetOperation::Union,
                     (ast::SetOperator::Except, _) => SetOperation::Except,
                     (ast::SetOperator::Intersect, _) => SetOperation::Intersect,
                 };
-                Ok(QueryPlan {
-                    columns,
-                    root: Node::SetOp {
-                        op,
-                        left: converted(left, &types)?.boxed(),
-                        right: converted(right, &types)?.boxed(),
-                        types,
-                    },
-                })
+                set_operation(
+                    op,
+                    self.set_body(left, outer)?,
+                    self.set_body(right, outer)?,
+                )
             }
         }
     }
@@ -726,6 +667,45 @@ fn with_filter(node: Node, conditions: Vec<Predicate>) -> Node {
     }
 }
 
+/// `left op right`: equal column counts (205), each column of the type
+/// both sides convert to (a bare NULL takes the other side's), named as
+/// on the left.
+fn set_operation(op: SetOperation, left: QueryPlan, right: QueryPlan) -> SqlResult<QueryPlan> {
+    if left.columns.len() != right.columns.len() {
+        return Err(SqlError::new(
+            205,
+            16,
+            1,
+            "All queries combined using a UNION, INTERSECT or EXCEPT operator must have an equal number of expressions in their target lists.",
+        ));
+    }
+    let types = (0..left.columns.len())
+        .map(|i| {
+            let (l, r) = (&left.columns[i].data_type, &right.columns[i].data_type);
+            match (untyped_null(&left.root, i), untyped_null(&right.root, i)) {
+                (true, false) => Ok(*r),
+                (false, true) => Ok(*l),
+                _ => ops::common_type(l, r),
+            }
+        })
+        .collect::<SqlResult<Vec<DataType>>>()?;
+    let columns = left
+        .columns
+        .iter()
+        .zip(&types)
+        .map(|(column, data_type)| result_column(column.name.clone(), *data_type))
+        .collect();
+    Ok(QueryPlan {
+        columns,
+        root: Node::SetOp {
+            op,
+            left: converted(left, &types)?.boxed(),
+            right: converted(right, &types)?.boxed(),
+            types,
+        },
+    })
+}
+
 /// True if column `index` of `node`'s rows is a bare NULL literal.
 fn untyped_null(node: &Node, index: usize) -> bool {
     match node {
@@ -917,15 +897,19 @@ fn row_count(
     invalid: fn() -> SqlError,
 ) -> SqlResult<u64> {
     let scalar = Binder::new(binder.variables).scalar(expr)?;
+    match statement_start_value(binder, &scalar)?.as_i64() {
+        Some(n) if n >= minimum => Ok(n as u64),
+        _ => Err(invalid()),
+    }
+}
+
+/// A count's value as the statement starts (constants and variables).
+fn statement_start_value(binder: &Binder, scalar: &Scalar) -> SqlResult<hekla_types::Value> {
     let Some(planner) = binder.planner else {
         unreachable!("query binders have a planner");
     };
     let context = crate::exec::context::Context::new(planner.db, binder.variables.values());
-    let value = scalar.eval(&Inputs::top(&context))?;
-    match value.as_i64() {
-        Some(n) if n >= minimum => Ok(n as u64),
-        _ => Err(invalid()),
-    }
+    scalar.eval(&Inputs::top(&context))
 }
 
 /// `TOP (n)` or `TOP (p) PERCENT` (p from 0 to 100, Msg 1061 otherwise).
@@ -945,11 +929,7 @@ fn top_count(binder: &Binder, top: &ast::Top) -> SqlResult<Limit> {
         Binder::new(binder.variables).scalar(&top.count)?,
         &DataType::Float,
     )?;
-    let Some(planner) = binder.planner else {
-        unreachable!("query binders have a planner");
-    };
-    let context = crate::exec::context::Context::new(planner.db, binder.variables.values());
-    match scalar.eval(&Inputs::top(&context))? {
+    match statement_start_value(binder, &scalar)? {
         hekla_types::Value::Float(p) if (0.0..=100.0).contains(&p) => Ok(Limit::Percent(p)),
         _ => Err(SqlError::new(
             1061,
