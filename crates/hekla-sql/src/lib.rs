@@ -11,6 +11,7 @@ pub mod bind;
 pub mod catalog;
 pub mod error;
 pub mod exec;
+pub mod interpret;
 pub mod keywords;
 pub mod lexer;
 pub mod parser;

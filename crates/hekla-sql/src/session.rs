@@ -3,7 +3,7 @@
 //! it and reports what happens to a [`ResultSink`], the way SQL Server
 //! streams results, DONE counts, messages and errors to a client.
 
-use crate::ast::{self, StatementKind};
+use crate::ast;
 use crate::bind::variables::Variables;
 use crate::catalog::store::{ObjectStore, ObjectType};
 use crate::catalog::table::{TableDesign, TableMeta};
@@ -11,7 +11,8 @@ use crate::catalog::{stored_object, Catalog};
 use crate::error::SyntaxError;
 use crate::exec::context::{Context, SessionState};
 use crate::exec::not_yet;
-use crate::plan::Planner;
+use crate::interpret::transaction::UserTransaction;
+use crate::interpret::Interpreter;
 use hekla_engine::{Database, DatabaseConfig, IsolationLevel, StorageConfig};
 use hekla_types::{DataType, SqlError, SqlResult, Value};
 use std::path::Path;
@@ -199,7 +200,8 @@ impl SqlDatabase {
             nocount: false,
             xact_abort: false,
             showplan: false,
-            variables: Variables::for_session(state.spid),
+            isolation: ast::IsolationLevel::ReadCommitted,
+            transaction: UserTransaction::default(),
             state,
         })
     }
@@ -209,286 +211,87 @@ impl SqlDatabase {
 pub struct Session {
     /// Its row in sys.dm_exec_sessions; declared first so the session
     /// leaves the registry before its database can go.
-    registration: crate::system_views::sessions::SessionHandle,
-    db: Arc<SqlDatabase>,
+    pub(crate) registration: crate::system_views::sessions::SessionHandle,
+    pub(crate) db: Arc<SqlDatabase>,
     /// `SET NOCOUNT ON`: no row counts in DONE.
-    nocount: bool,
+    pub(crate) nocount: bool,
     /// `SET SHOWPLAN_TEXT ON`: queries show their plans instead of running.
-    showplan: bool,
+    pub(crate) showplan: bool,
     /// `SET XACT_ABORT ON`: an error ends the rest of the batch too.
-    xact_abort: bool,
-    /// The running batch's local variables.
-    variables: Variables,
-    /// What `@@SPID`, `@@ROWCOUNT`, `@@ERROR` and `@@IDENTITY` read.
-    state: SessionState,
+    pub(crate) xact_abort: bool,
+    /// `SET TRANSACTION ISOLATION LEVEL`.
+    pub(crate) isolation: ast::IsolationLevel,
+    /// BEGIN TRANSACTION ... COMMIT; it may span batches.
+    pub(crate) transaction: UserTransaction,
+    /// What `@@SPID`, `@@ROWCOUNT`, `@@ERROR`, `@@IDENTITY` ... read.
+    pub(crate) state: SessionState,
 }
 
 impl Session {
     /// Runs one batch (text between `GO` lines). A syntax error stops the
-    /// batch before anything runs; a failing statement reports its error
-    /// and the batch goes on with the next one, as in SQL Server.
+    /// batch before anything runs; otherwise its statements run with SQL
+    /// Server's control flow and error rules (see [`crate::interpret`]).
     pub fn execute(&mut self, batch: &str, sink: &mut dyn ResultSink) {
-        self.variables = Variables::for_session(self.state.spid);
         let parsed = match crate::parse_batch(batch) {
             Ok(parsed) => parsed,
             Err(error) => return sink.error(&ErrorEvent::from_syntax(error)),
         };
-        for statement in &parsed.statements {
-            let text = statement.span.text(batch);
-            self.registration.begin_request(statement.kind.keywords());
-            let outcome = self
-                .statement(statement, text, sink)
-                .map_err(|error| crate::catalog::temp::present_error(&self.variables, error));
-            self.registration.end_request();
-            self.record_outcome(&statement.kind, &outcome);
-            match outcome {
-                Ok(rows) => sink.done(rows.filter(|_| !self.nocount)),
-                Err(error) => {
-                    // With XACT_ABORT ON an error aborts the batch, which
-                    // SQL Server reports without "terminated".
-                    let aborts_batch = self.xact_abort && error.severity >= 11;
-                    let terminated = !aborts_batch && terminates_statement(&statement.kind, &error);
-                    sink.error(&ErrorEvent {
-                        error,
-                        line: statement.span.line,
-                        procedure: crate::catalog::view::procedure_of(&statement.kind),
-                    });
-                    if terminated {
-                        sink.message("The statement has been terminated.");
-                    }
-                    if aborts_batch {
-                        break;
-                    }
-                }
-            }
-        }
-        crate::catalog::temp::end_batch(&self.db, &mut self.variables);
+        Interpreter::new(self, sink).run_batch(&parsed, batch);
     }
 
-    /// What `@@ROWCOUNT` and `@@ERROR` say after a statement. DECLARE
-    /// leaves them alone; other statements without a row count set
-    /// `@@ROWCOUNT` to 0, as SET and PRINT do in SQL Server.
-    fn record_outcome(&mut self, kind: &StatementKind, outcome: &SqlResult<Option<u64>>) {
-        match outcome {
-            Ok(_)
-                if matches!(
-                    kind,
-                    StatementKind::Declare(_) | StatementKind::DeclareTable { .. }
-                ) => {}
-            Ok(rows) => {
-                self.state.rowcount = rows.map_or(0, |n| i64::try_from(n).unwrap_or(i64::MAX));
-                self.state.error = 0;
-            }
-            Err(error) => {
-                self.state.rowcount = 0;
-                self.state.error = i32::try_from(error.number).unwrap_or(i32::MAX);
-            }
-        }
+    /// `@@TRANCOUNT`, as the running statement sees it.
+    pub fn transaction_count(&self) -> u32 {
+        self.transaction.count()
     }
 
-    /// Runs one statement; the row count for DONE, if it has one.
-    fn statement(
+    /// Runs `body` in a statement context over `variables`: in the user
+    /// transaction if one is open (a failure undoes only the statement),
+    /// else in a transaction of its own, committed if `body` succeeds.
+    pub(crate) fn in_context<T>(
         &mut self,
-        statement: &ast::Statement,
-        text: &str,
-        sink: &mut dyn ResultSink,
-    ) -> SqlResult<Option<u64>> {
+        variables: &Variables,
+        body: impl FnOnce(&Context) -> SqlResult<T>,
+    ) -> SqlResult<T> {
+        self.state.trancount = self.transaction.count();
+        self.state.xact_state = self.transaction.state();
         let db = Arc::clone(&self.db);
-        let _schema_stability = crate::catalog::alter::stability(&db, &statement.kind);
-        match &statement.kind {
-            StatementKind::Select(select) => self.select(select, text, sink),
-            StatementKind::Insert(insert) => self.in_statement(|context, planner| {
-                crate::exec::insert::run(context, planner, insert, sink)
-            }),
-            StatementKind::Update(update) => self.in_statement(|context, planner| {
-                crate::exec::modify::update(context, planner, update, sink)
-            }),
-            StatementKind::Delete(delete) => self.in_statement(|context, planner| {
-                crate::exec::modify::delete(context, planner, delete, sink)
-            }),
-            StatementKind::DeclareTable { variable, elements } => {
-                crate::catalog::temp::declare_table(
-                    &self.db,
-                    &mut self.variables,
-                    variable,
-                    elements,
-                )?;
-                Ok(None)
-            }
-            StatementKind::Declare(declarations) => {
-                crate::exec::variables::declare(
-                    &self.db,
-                    declarations,
-                    &mut self.variables,
-                    &self.state,
-                )?;
-                Ok(None)
-            }
-            StatementKind::SetVariable {
-                variable,
-                op,
-                value,
-            } => {
-                crate::exec::variables::set(
-                    &self.db,
-                    variable,
-                    *op,
-                    value,
-                    &mut self.variables,
-                    &self.state,
-                )?;
-                Ok(None)
-            }
-            StatementKind::Print(expr) => {
-                let planner = Planner::new(&self.db, &self.variables);
-                let bound = crate::exec::variables::binder(&planner).scalar(expr)?;
-                let value = crate::exec::variables::evaluate(
-                    &self.db,
-                    &self.variables,
-                    &self.state,
-                    &bound,
-                )?;
-                let text = hekla_types::convert::to_text(&value, &bound.data_type)?;
-                sink.message(text.as_deref().unwrap_or(""));
-                Ok(None)
-            }
-            StatementKind::CreateSchema {
-                name,
-                authorization,
-            } => {
-                if authorization.is_some() {
-                    return Err(not_yet("CREATE SCHEMA ... AUTHORIZATION"));
-                }
-                self.create_schema(&name.value)?;
-                Ok(None)
-            }
-            StatementKind::CreateTable(create) if crate::catalog::temp::is_temp(&create.name) => {
-                let (_, messages) =
-                    crate::catalog::temp::create(&self.db, self.state.spid, create)?;
-                for message in messages {
-                    sink.message(&message);
-                }
-                Ok(None)
-            }
-            StatementKind::CreateTable(create) => {
-                self.db.create_table(create, text)?;
-                Ok(None)
-            }
-            StatementKind::Drop {
-                object_type: ast::DropType::Table,
-                if_exists,
-                names,
-                ..
-            } => {
-                for name in names {
-                    self.drop_table(name, *if_exists)?;
-                }
-                Ok(None)
-            }
-            StatementKind::CreateSequence(create) => {
-                crate::catalog::sequence::create(&self.db, create, text)?;
-                Ok(None)
-            }
-            StatementKind::Drop {
-                object_type: ast::DropType::Sequence,
-                if_exists,
-                names,
-                ..
-            } => {
-                crate::catalog::sequence::drop(&self.db, names, *if_exists)?;
-                Ok(None)
-            }
-            StatementKind::CreateView(create) => {
-                crate::catalog::view::create(&self.db, create, text)?;
-                Ok(None)
-            }
-            StatementKind::Drop {
-                object_type: ast::DropType::View,
-                if_exists,
-                names,
-                ..
-            } => {
-                crate::catalog::view::drop(&self.db, names, *if_exists)?;
-                Ok(None)
-            }
-            StatementKind::SetOption { options, value } => self.set_option(options, value),
-            kind if crate::catalog::alter::rebuilds(kind) => {
-                crate::catalog::alter::run(&self.db, statement, sink)
-            }
-            _ => Err(not_yet(statement.kind.keywords())),
+        let mut context = Context::new(&db, variables.values())
+            .with_session(&self.state)
+            .with_isolation(self.engine_isolation());
+        let user = self.transaction.is_open();
+        if user {
+            context = context.in_user_transaction(self.transaction.lend());
         }
-    }
-
-    /// A query, an assignment SELECT, or (with SHOWPLAN_TEXT) its plan.
-    fn select(
-        &mut self,
-        select: &ast::SelectStatement,
-        text: &str,
-        sink: &mut dyn ResultSink,
-    ) -> SqlResult<Option<u64>> {
-        if crate::exec::select_into::target(select).is_some() && !self.showplan {
-            return self.select_into(select);
-        }
-        let planner = Planner::new(&self.db, &self.variables);
-        if is_assignment(select) {
-            let (plan, slots) = planner.assignment(select)?;
-            let context = self.context();
-            crate::exec::variables::assign_rows(&context, &plan, &slots)?;
+        let outcome = body(&context).and_then(|value| {
             context.commit()?;
-            for (slot, value) in context.into_variables().into_iter().enumerate() {
-                self.variables.assign(slot, value);
-            }
-            return Ok(None);
-        }
-        let plan = planner.statement(select)?;
-        if self.showplan {
-            let operators = crate::plan::explain::explain(&self.db, &plan, &self.variables);
-            show_plan(text, operators, sink);
-            return Ok(None);
-        }
-        let context = self.context();
-        let rows = crate::exec::select::run(&context, &plan, sink)?;
-        context.commit()?;
-        Ok(rows)
-    }
-
-    /// `SELECT ... INTO t`: creates `t` and fills it, in one statement.
-    fn select_into(&mut self, select: &ast::SelectStatement) -> SqlResult<Option<u64>> {
-        let context = self.context();
-        let planner = Planner::new(&self.db, &self.variables);
-        let outcome = crate::exec::select_into::run(&context, &planner, select);
-        if let Some(identity) = context.last_identity() {
-            self.state.identity = Some(identity);
-        }
-        outcome
-    }
-
-    /// Runs a data-changing statement in its own transaction: committed
-    /// if it succeeds, rolled back (nothing changed) if it fails.
-    fn in_statement(
-        &mut self,
-        body: impl FnOnce(&Context, &Planner) -> SqlResult<Option<u64>>,
-    ) -> SqlResult<Option<u64>> {
-        let planner = Planner::new(&self.db, &self.variables);
-        let context = self.context();
-        let outcome = body(&context, &planner).and_then(|rows| {
-            context.commit()?;
-            Ok(rows)
+            Ok(value)
         });
+        if outcome.is_err() {
+            context.undo_statement();
+        }
+        if user {
+            self.transaction.give_back(context.take_transaction());
+        }
         // An identity handed out stays handed out, even if the statement
         // then failed (as in SQL Server).
         if let Some(identity) = context.last_identity() {
-            self.state.identity = Some(identity);
+            self.state.identity = Some(identity.clone());
+            self.state.scope_identity = Some(identity);
         }
         outcome
     }
 
-    /// A statement's context: the database, the variables, the session.
-    fn context(&self) -> Context<'_> {
-        Context::new(&self.db, self.variables.values()).with_session(&self.state)
+    /// The engine isolation level a transaction begins at: READ COMMITTED
+    /// reads memory-optimized tables as SNAPSHOT, as in SQL Server.
+    pub(crate) fn engine_isolation(&self) -> IsolationLevel {
+        match self.isolation {
+            ast::IsolationLevel::RepeatableRead => IsolationLevel::RepeatableRead,
+            ast::IsolationLevel::Serializable => IsolationLevel::Serializable,
+            _ => IsolationLevel::Snapshot,
+        }
     }
 
-    fn create_schema(&self, name: &str) -> SqlResult<()> {
+    pub(crate) fn create_schema(&self, name: &str) -> SqlResult<()> {
         let mut catalog = self.db.catalog.write().expect("catalog lock");
         let id = self.db.engine.create_schema(name)?;
         catalog.add_schema(id, name);
@@ -498,7 +301,7 @@ impl Session {
     /// Deletes the definition first, then the engine table: a crash in
     /// between leaves an engine table without a definition, which the next
     /// open drops.
-    fn drop_table(&self, name: &ast::ObjectName, if_exists: bool) -> SqlResult<()> {
+    pub(crate) fn drop_table(&self, name: &ast::ObjectName, if_exists: bool) -> SqlResult<()> {
         if crate::catalog::temp::is_temp(name) {
             return crate::catalog::temp::drop(&self.db, self.state.spid, name, if_exists);
         }
@@ -532,11 +335,11 @@ impl Session {
         self.db.engine.drop_table(table.engine.id)
     }
 
-    fn set_option(
+    pub(crate) fn set_option(
         &mut self,
         options: &[ast::Ident],
         value: &ast::OptionValue,
-    ) -> SqlResult<Option<u64>> {
+    ) -> SqlResult<()> {
         let on = match value {
             ast::OptionValue::Words(words) if words.len() == 1 => {
                 match words[0].value.to_ascii_uppercase().as_str() {
@@ -555,20 +358,21 @@ impl Session {
                 other => return Err(not_yet(&format!("SET {other}"))),
             }
         }
-        Ok(None)
+        Ok(())
     }
 }
 
-/// A session's `#temp` and `##global` tables go with it.
+/// A session's `#temp` and `##global` tables go with it, and a
+/// transaction it left open is rolled back.
 impl Drop for Session {
     fn drop(&mut self) {
-        crate::catalog::temp::end_batch(&self.db, &mut self.variables);
+        self.transaction.roll_back_all();
         crate::catalog::temp::end_session(&self.db, self.state.spid);
     }
 }
 
 /// SHOWPLAN_TEXT's two result sets: the statement, then its operators.
-fn show_plan(statement: &str, operators: Vec<String>, sink: &mut dyn ResultSink) {
+pub(crate) fn show_plan(statement: &str, operators: Vec<String>, sink: &mut dyn ResultSink) {
     let column = [ResultColumn {
         name: "StmtText".to_string(),
         data_type: DataType::NVarChar {
@@ -583,33 +387,5 @@ fn show_plan(statement: &str, operators: Vec<String>, sink: &mut dyn ResultSink)
     sink.columns(&column);
     for line in operators {
         sink.row(&[Value::String(line)]);
-    }
-}
-
-/// True if SQL Server follows `error` with its informational message 3621,
-/// "The statement has been terminated.": a data-changing statement that
-/// failed while changing rows (a key, constraint, conversion, arithmetic
-/// or conflict error), not one that never ran (a name or syntax error).
-fn terminates_statement(kind: &StatementKind, error: &SqlError) -> bool {
-    let changes_rows = matches!(
-        kind,
-        StatementKind::Insert(_) | StatementKind::Update(_) | StatementKind::Delete(_)
-    );
-    const WHILE_CHANGING_ROWS: &[u32] = &[
-        220, 232, 245, 512, 515, 517, 535, 547, 2601, 2627, 2628, 8114, 8115, 8134, 8152, 41301,
-        41302, 41305, 41325,
-    ];
-    changes_rows && WHILE_CHANGING_ROWS.contains(&error.number)
-        || crate::catalog::alter::terminates(kind, error)
-}
-
-/// `SELECT @v = ...`: every item assigns a variable.
-fn is_assignment(select: &ast::SelectStatement) -> bool {
-    match &select.query.body {
-        ast::QueryBody::Select(body) => body
-            .items
-            .iter()
-            .any(|item| matches!(item, ast::SelectItem::Assign { .. })),
-        _ => false,
     }
 }

@@ -1,7 +1,8 @@
 //! Golden SQL tests: each `tests/sql/*.sql` script runs in a fresh
 //! in-memory database and what sqlcmd would print must equal its `.out`
 //! file. `HEKLA_BLESS=1 cargo test -p hekla-sql --test sql_golden`
-//! regenerates the expected files for review.
+//! regenerates the expected files for review (`HEKLA_BLESS=name` only those
+//! of scripts whose file name contains `name`).
 
 use hekla_sql::script::split_batches;
 use hekla_sql::session::SqlDatabase;
@@ -32,13 +33,16 @@ fn scripts_print_what_sql_server_prints() {
         .collect();
     scripts.sort();
     assert!(!scripts.is_empty());
-    let bless = std::env::var_os("HEKLA_BLESS").is_some();
+    let bless = std::env::var("HEKLA_BLESS").ok();
     let mut mismatches = Vec::new();
     for path in scripts {
         let actual = run_script(&std::fs::read_to_string(&path).expect("readable script"));
         let expected_path = path.with_extension("out");
-        if bless {
-            std::fs::write(&expected_path, &actual).expect("writable");
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if let Some(filter) = &bless {
+            if filter == "1" || name.contains(filter.as_str()) {
+                std::fs::write(&expected_path, &actual).expect("writable");
+            }
             continue;
         }
         let expected = std::fs::read_to_string(&expected_path).unwrap_or_default();
@@ -49,7 +53,6 @@ fn scripts_print_what_sql_server_prints() {
                 .position(|(e, a)| e != a)
                 .unwrap_or(expected.lines().count().min(actual.lines().count()))
                 + 1;
-            let name = path.file_name().unwrap().to_string_lossy().into_owned();
             mismatches.push(format!(
                 "{name}: line {line}\n  expected: {:?}\n  actual:   {:?}",
                 expected.lines().nth(line - 1),

@@ -5,6 +5,7 @@
 
 use super::context::Context;
 use crate::bind::server::ServerFunction;
+use crate::session::ErrorEvent;
 use crate::system_views::{self, DATABASE_ID, DATABASE_NAME, MASTER_ID, MASTER_NAME};
 use hekla_types::convert::convert_from;
 use hekla_types::{Collation, DataType, SqlResult, Value};
@@ -91,16 +92,23 @@ pub fn evaluate(
             _ => Value::Null,
         },
         SuserSname => session.login.as_deref().map_or(Value::Null, string),
-        ScopeIdentity | Identity => match &session.identity {
+        Identity => match &session.identity {
+            Some(value) => convert_identity(value, result_type)?,
+            None => Value::Null,
+        },
+        ScopeIdentity => match &session.scope_identity {
             Some(value) => convert_identity(value, result_type)?,
             None => Value::Null,
         },
         Spid => Value::SmallInt(session.spid),
         Version => string(&version()),
         RowCount => Value::Int(i32::try_from(session.rowcount).unwrap_or(i32::MAX)),
-        // Every statement is its own transaction until explicit
-        // transactions exist, so none is open between statements.
-        TranCount => Value::Int(0),
+        TranCount => Value::Int(i32::try_from(session.trancount).unwrap_or(i32::MAX)),
+        NestLevel => Value::Int(i32::from(session.nest_level)),
+        XactState => Value::SmallInt(session.xact_state),
+        ErrorNumber | ErrorMessage | ErrorSeverity | ErrorState | ErrorLine | ErrorProcedure => {
+            caught_error(function, session.caught.as_deref())
+        }
         Error => Value::Int(session.error),
         ServerName => string(&host_name()),
         Language => string("us_english"),
@@ -260,6 +268,28 @@ fn host_name() -> String {
         .map(|name| name.trim().to_string())
         .unwrap_or_else(|_| "localhost".to_string())
 }
+
+/// `ERROR_NUMBER()` and its siblings: NULL outside a CATCH block.
+fn caught_error(function: ServerFunction, caught: Option<&ErrorEvent>) -> Value {
+    let Some(event) = caught else {
+        return Value::Null;
+    };
+    let error = &event.error;
+    let int = |n: u32| Value::Int(i32::try_from(n).unwrap_or(i32::MAX));
+    match function {
+        ServerFunction::ErrorNumber => int(error.number),
+        ServerFunction::ErrorMessage => Value::String(error.message.clone()),
+        ServerFunction::ErrorSeverity => int(u32::from(error.severity)),
+        ServerFunction::ErrorState => int(u32::from(error.state)),
+        ServerFunction::ErrorLine => int(event.line),
+        ServerFunction::ErrorProcedure => event
+            .procedure
+            .as_ref()
+            .map_or(Value::Null, |name| Value::String(name.clone())),
+        _ => Value::Null,
+    }
+}
+
 
 #[cfg(test)]
 mod tests {

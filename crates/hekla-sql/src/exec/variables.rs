@@ -3,7 +3,7 @@
 //! too long for it are cut, as SQL Server cuts them for variables. A
 //! value may be a subquery (`SET @n = (SELECT COUNT(*) FROM t)`).
 
-use super::context::{Context, SessionState};
+use super::context::Context;
 use super::eval::Inputs;
 use super::not_yet;
 use super::run::for_each;
@@ -13,56 +13,52 @@ use crate::bind::types::{self, TypeContext};
 use crate::bind::variables::Variables;
 use crate::plan::{Planner, QueryPlan};
 use crate::session::SqlDatabase;
-use hekla_types::{Collation, SqlResult, Value};
+use hekla_types::{Collation, DataType, SqlResult};
 
-pub fn declare(
+/// A declared variable's type and its bound initial value, if it has
+/// one (`DECLARE @v int = expr`); the `ordinal`th of its DECLARE.
+pub fn declared(
     db: &SqlDatabase,
-    declarations: &[ast::Declaration],
-    variables: &mut Variables,
-    session: &SessionState,
-) -> SqlResult<()> {
-    for (ordinal, declaration) in declarations.iter().enumerate() {
-        // A schema-qualified type is a user type: an alias type or a
-        // (memory-optimized) table type, which need CREATE TYPE.
-        if declaration.data_type.name.parts.len() > 1 {
-            return Err(not_yet("DECLARE of a user-defined type"));
-        }
-        let data_type = types::resolve(
-            &declaration.data_type,
-            Collation::default(),
-            TypeContext::Declaration {
-                ordinal: ordinal + 1,
-            },
-        )?;
-        if declaration.not_null {
-            return Err(not_yet(
-                "NOT NULL variables outside natively compiled modules",
-            ));
-        }
-        let value = match &declaration.value {
-            Some(expr) => {
-                let planner = Planner::new(db, variables);
-                let scalar = implicit(binder(&planner).scalar(expr)?, &data_type)?;
-                Some(evaluate(db, variables, session, &scalar)?)
-            }
-            None => None,
-        };
-        let slot = variables.declare(&declaration.name, data_type)?;
-        if let Some(value) = value {
-            variables.assign(slot, value);
-        }
+    declaration: &ast::Declaration,
+    ordinal: usize,
+    variables: &Variables,
+) -> SqlResult<(DataType, Option<Scalar>)> {
+    // A schema-qualified type is a user type: an alias type or a
+    // (memory-optimized) table type, which need CREATE TYPE.
+    if declaration.data_type.name.parts.len() > 1 {
+        return Err(not_yet("DECLARE of a user-defined type"));
     }
-    Ok(())
+    let data_type = types::resolve(
+        &declaration.data_type,
+        Collation::default(),
+        TypeContext::Declaration {
+            ordinal: ordinal + 1,
+        },
+    )?;
+    if declaration.not_null {
+        return Err(not_yet(
+            "NOT NULL variables outside natively compiled modules",
+        ));
+    }
+    let value = match &declaration.value {
+        Some(expr) => {
+            let planner = Planner::new(db, variables);
+            Some(implicit(binder(&planner).scalar(expr)?, &data_type)?)
+        }
+        None => None,
+    };
+    Ok((data_type, value))
 }
 
-pub fn set(
+/// `SET @v = expr` (or `+=` ...): the variable's slot and the bound value
+/// to store, converted to its type.
+pub fn assignment(
     db: &SqlDatabase,
     name: &str,
     op: AssignOp,
     value: &ast::Expr,
-    variables: &mut Variables,
-    session: &SessionState,
-) -> SqlResult<()> {
+    variables: &Variables,
+) -> SqlResult<(usize, Scalar)> {
     let slot = variables.resolve(name)?;
     let data_type = variables.data_type(slot);
     let current = Scalar {
@@ -71,9 +67,7 @@ pub fn set(
     };
     let planner = Planner::new(db, variables);
     let scalar = binder(&planner).assignment(current, op, value, &data_type)?;
-    let value = evaluate(db, variables, session, &scalar)?;
-    variables.assign(slot, value);
-    Ok(())
+    Ok((slot, scalar))
 }
 
 /// A binder for a value outside any query (subqueries allowed).
@@ -82,19 +76,6 @@ pub fn binder<'a>(planner: &'a Planner<'a>) -> Binder<'a> {
         planner: Some(planner),
         ..Binder::new(planner.variables)
     }
-}
-
-/// The value of an expression outside any query, in its own statement.
-pub fn evaluate(
-    db: &SqlDatabase,
-    variables: &Variables,
-    session: &SessionState,
-    scalar: &Scalar,
-) -> SqlResult<Value> {
-    let context = Context::new(db, variables.values()).with_session(session);
-    let value = scalar.eval(&Inputs::top(&context))?;
-    context.commit()?;
-    Ok(value)
 }
 
 /// `SELECT @a = x, @b = y [FROM ...]`: each row assigns in turn, so the

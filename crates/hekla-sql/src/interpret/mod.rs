@@ -1,0 +1,319 @@
+//! The T-SQL interpreter: runs a batch, or a procedure's body, statement
+//! by statement, with SQL Server's control flow (IF, WHILE, BREAK,
+//! CONTINUE, GOTO, RETURN), error handling (TRY/CATCH, THROW, RAISERROR,
+//! the statement / scope / batch reach of errors, see [`failure`]) and
+//! user transactions (see [`transaction`]).
+//!
+//! Statements that do the work (queries, DML, DDL, SET) are in
+//! [`statement`]; each runs in a [`crate::exec::context::Context`] holding
+//! the session's transaction, so its failure undoes only itself.
+
+pub mod failure;
+mod raise;
+mod statement;
+pub mod transaction;
+
+use crate::ast::{self, StatementKind};
+use crate::bind::variables::Variables;
+use crate::session::{ErrorEvent, ResultSink, Session};
+use failure::{Failure, Reach};
+use hekla_types::{SqlError, SqlResult};
+use std::sync::Arc;
+
+/// A batch or a procedure call: its variables and place in the call chain.
+pub struct Frame<'t> {
+    pub variables: Variables,
+    /// 0 for a batch, one more per procedure call (`@@NESTLEVEL`).
+    pub level: u8,
+    /// The running procedure, named in its errors.
+    pub procedure: Option<String>,
+    /// The text the statements' spans point into.
+    pub source: &'t str,
+    /// `RETURN n`'s status.
+    pub return_status: Option<i32>,
+}
+
+/// Where control goes after a statement.
+#[derive(Debug, PartialEq)]
+pub enum Flow {
+    Next,
+    Break,
+    Continue,
+    Return,
+    Goto(String),
+}
+
+pub struct Interpreter<'s> {
+    pub session: &'s mut Session,
+    pub sink: &'s mut dyn ResultSink,
+    /// The nesting levels of the TRY blocks running, innermost last.
+    tries: Vec<u8>,
+}
+
+impl<'s> Interpreter<'s> {
+    pub fn new(session: &'s mut Session, sink: &'s mut dyn ResultSink) -> Self {
+        Interpreter {
+            session,
+            sink,
+            tries: Vec::new(),
+        }
+    }
+
+    /// Runs a parsed batch. A transaction still doomed at its end is
+    /// rolled back with Msg 3998, as SQL Server does.
+    pub fn run_batch(&mut self, batch: &ast::Batch, source: &str) {
+        let mut frame = Frame {
+            variables: Variables::for_session(self.session.state.spid),
+            level: 0,
+            procedure: None,
+            source,
+            return_status: None,
+        };
+        if let Ok(Flow::Goto(label)) = self.block(&batch.statements, &mut frame) {
+            self.report_plain(undeclared_label(&label), 1);
+        }
+        if self.session.transaction.is_doomed() {
+            self.session.transaction.roll_back_all();
+            self.report_plain(
+                SqlError::new(
+                    3998,
+                    16,
+                    1,
+                    "Uncommittable transaction is detected at the end of the batch. The transaction is rolled back.",
+                ),
+                1,
+            );
+        }
+        self.end_frame(&mut frame);
+    }
+
+    /// Gives back what the frame made: its table variables.
+    pub fn end_frame(&mut self, frame: &mut Frame) {
+        crate::catalog::temp::end_batch(&self.session.db, &mut frame.variables);
+    }
+
+    /// Runs statements in order; an error is reported (or, inside TRY,
+    /// passed up to the CATCH) and then goes as far as it reaches.
+    pub fn block(
+        &mut self,
+        statements: &[ast::Statement],
+        frame: &mut Frame,
+    ) -> Result<Flow, Failure> {
+        let mut index = 0;
+        while let Some(statement) = statements.get(index) {
+            match self.statement(statement, frame) {
+                Ok(Flow::Next) => index += 1,
+                Ok(Flow::Goto(label)) => match find_label(statements, &label) {
+                    Some(position) => index = position + 1,
+                    None => return Ok(Flow::Goto(label)),
+                },
+                Ok(flow) => return Ok(flow),
+                Err(failure) => {
+                    self.unwind(failure)?;
+                    index += 1;
+                }
+            }
+        }
+        Ok(Flow::Next)
+    }
+
+    /// Decides what a failure does here: a TRY that will catch it gets it
+    /// unreported; otherwise the client sees it, a rolling-back error
+    /// rolls back, and it unwinds as far as it reaches.
+    fn unwind(&mut self, mut failure: Failure) -> Result<(), Failure> {
+        if failure.reported {
+            return Err(failure);
+        }
+        if self.tries.iter().any(|&level| failure.caught_at(level)) {
+            return Err(failure);
+        }
+        self.sink.error(&failure.event);
+        if failure.terminated {
+            self.sink.message("The statement has been terminated.");
+        }
+        failure.reported = true;
+        if failure.rolls_back {
+            self.session.transaction.roll_back_all();
+        }
+        match failure.reach {
+            Reach::Statement => Ok(()),
+            Reach::Scope | Reach::Batch => Err(failure),
+        }
+    }
+
+    fn statement(
+        &mut self,
+        statement: &ast::Statement,
+        frame: &mut Frame,
+    ) -> Result<Flow, Failure> {
+        match &statement.kind {
+            StatementKind::Block(statements) => self.block(statements, frame),
+            StatementKind::If {
+                condition,
+                then_branch,
+                else_branch,
+            } => {
+                let holds = self
+                    .condition(condition, frame)
+                    .map_err(|error| self.failure(error, statement, frame))?;
+                match (holds, else_branch) {
+                    (true, _) => self.statement(then_branch, frame),
+                    (false, Some(otherwise)) => self.statement(otherwise, frame),
+                    (false, None) => Ok(Flow::Next),
+                }
+            }
+            StatementKind::While { condition, body } => {
+                self.while_loop(statement, condition, body, frame)
+            }
+            StatementKind::Break => Ok(Flow::Break),
+            StatementKind::Continue => Ok(Flow::Continue),
+            StatementKind::Goto(label) => Ok(Flow::Goto(label.value.clone())),
+            StatementKind::Label(_) => Ok(Flow::Next),
+            StatementKind::Return(value) => {
+                let status = self
+                    .return_status(value.as_ref(), frame)
+                    .map_err(|error| self.failure(error, statement, frame))?;
+                frame.return_status = Some(status);
+                Ok(Flow::Return)
+            }
+            StatementKind::TryCatch {
+                try_block,
+                catch_block,
+            } => {
+                self.tries.push(frame.level);
+                let outcome = self.block(try_block, frame);
+                self.tries.pop();
+                match outcome {
+                    Err(failure) if failure.caught_at(frame.level) => {
+                        self.catch(failure, catch_block, frame)
+                    }
+                    other => other,
+                }
+            }
+            StatementKind::Throw(arguments) => {
+                Err(self.throw(arguments.as_deref(), statement, frame))
+            }
+            StatementKind::Raiserror { args, options } => {
+                self.raiserror(args, options, statement, frame)?;
+                Ok(Flow::Next)
+            }
+            _ => self.simple(statement, frame),
+        }
+    }
+
+    fn while_loop(
+        &mut self,
+        statement: &ast::Statement,
+        condition: &ast::Expr,
+        body: &ast::Statement,
+        frame: &mut Frame,
+    ) -> Result<Flow, Failure> {
+        loop {
+            let holds = self
+                .condition(condition, frame)
+                .map_err(|error| self.failure(error, statement, frame))?;
+            if !holds {
+                return Ok(Flow::Next);
+            }
+            match self.statement(body, frame) {
+                Ok(Flow::Next | Flow::Continue) => {}
+                Ok(Flow::Break) => return Ok(Flow::Next),
+                Err(failure) => {
+                    self.unwind(failure)?;
+                }
+                Ok(flow) => return Ok(flow),
+            }
+        }
+    }
+
+    /// Runs a CATCH block for `failure`: `ERROR_NUMBER()` and the rest
+    /// read it there; an error that would have rolled back the transaction
+    /// dooms it instead.
+    fn catch(
+        &mut self,
+        failure: Failure,
+        catch_block: &[ast::Statement],
+        frame: &mut Frame,
+    ) -> Result<Flow, Failure> {
+        if failure.rolls_back {
+            self.session.transaction.doom();
+        }
+        let caught = Arc::new(failure.event);
+        let outer = self.session.state.caught.replace(caught);
+        let outcome = self.block(catch_block, frame);
+        self.session.state.caught = outer;
+        outcome
+    }
+
+    /// An error of `statement`, classified by what it ends.
+    pub fn failure(&self, error: SqlError, statement: &ast::Statement, frame: &Frame) -> Failure {
+        let event = ErrorEvent {
+            line: statement.span.line,
+            procedure: frame
+                .procedure
+                .clone()
+                .or_else(|| crate::catalog::view::procedure_of(&statement.kind)),
+            error,
+        };
+        let mut failure = Failure::classify(event, frame.level, self.session.xact_abort, false);
+        failure.terminated =
+            !self.session.xact_abort && terminates_statement(&statement.kind, failure.error());
+        failure
+    }
+
+    /// Shows an error that belongs to no statement (the end of a batch).
+    fn report_plain(&mut self, error: SqlError, line: u32) {
+        self.sink.error(&ErrorEvent {
+            error,
+            line,
+            procedure: None,
+        });
+    }
+
+    /// The status `RETURN [value]` gives: 0 when there is no value.
+    fn return_status(&mut self, value: Option<&ast::Expr>, frame: &Frame) -> SqlResult<i32> {
+        let Some(value) = value else {
+            return Ok(0);
+        };
+        let value = self.value(value, &hekla_types::DataType::Int, frame)?;
+        Ok(value
+            .as_i64()
+            .and_then(|v| i32::try_from(v).ok())
+            .unwrap_or(0))
+    }
+}
+
+/// The statement after `label:` in `statements`, if it is there.
+fn find_label(statements: &[ast::Statement], label: &str) -> Option<usize> {
+    statements.iter().position(|statement| {
+        matches!(&statement.kind, StatementKind::Label(name) if name.value.eq_ignore_ascii_case(label))
+    })
+}
+
+fn undeclared_label(label: &str) -> SqlError {
+    SqlError::new(
+        133,
+        15,
+        1,
+        format!(
+            "A GOTO statement references the label '{label}' but the label has not been declared."
+        ),
+    )
+}
+
+/// True if SQL Server follows `error` with its informational message 3621,
+/// "The statement has been terminated.": a data-changing statement that
+/// failed while changing rows (a key, constraint, conversion, arithmetic
+/// or conflict error), not one that never ran (a name or syntax error).
+fn terminates_statement(kind: &StatementKind, error: &SqlError) -> bool {
+    let changes_rows = matches!(
+        kind,
+        StatementKind::Insert(_) | StatementKind::Update(_) | StatementKind::Delete(_)
+    );
+    const WHILE_CHANGING_ROWS: &[u32] = &[
+        220, 232, 245, 512, 515, 517, 535, 547, 2601, 2627, 2628, 8114, 8115, 8134, 8152, 41301,
+        41302, 41305, 41325,
+    ];
+    changes_rows && WHILE_CHANGING_ROWS.contains(&error.number)
+        || crate::catalog::alter::terminates(kind, error)
+}

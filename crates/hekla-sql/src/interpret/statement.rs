@@ -1,0 +1,494 @@
+//! Statements that do work: queries, DML, DDL, DECLARE / SET, PRINT and
+//! the transaction statements. Each reports its DONE (with its row count
+//! unless `SET NOCOUNT ON`) and sets `@@ROWCOUNT` / `@@ERROR`.
+//!
+//! Everything that reads or writes tables runs in a [`Context`] holding
+//! the session's user transaction when one is open (else its own, committed
+//! at the end): a failing statement undoes only what it did.
+
+use super::{Flow, Frame, Interpreter};
+use crate::ast::{self, StatementKind};
+use crate::bind::expr::implicit;
+use crate::exec::context::Context;
+use crate::exec::eval::Inputs;
+use crate::exec::not_yet;
+use crate::exec::variables;
+use crate::interpret::failure::Failure;
+use crate::plan::Planner;
+use crate::session::{show_plan, ResultSink};
+use hekla_types::{DataType, SqlError, SqlResult, Value};
+use std::sync::Arc;
+
+impl Interpreter<'_> {
+    /// A statement without control flow of its own.
+    pub(super) fn simple(
+        &mut self,
+        statement: &ast::Statement,
+        frame: &mut Frame,
+    ) -> Result<Flow, Failure> {
+        let text = statement.span.text(frame.source);
+        self.session
+            .registration
+            .begin_request(statement.kind.keywords());
+        let outcome = self
+            .work(statement, text, frame)
+            .map_err(|error| crate::catalog::temp::present_error(&frame.variables, error));
+        self.session.registration.end_request();
+        self.record_outcome(&statement.kind, &outcome);
+        match outcome {
+            Ok(rows) => {
+                self.sink.done(rows.filter(|_| !self.session.nocount));
+                Ok(Flow::Next)
+            }
+            Err(error) => Err(self.failure(error, statement, frame)),
+        }
+    }
+
+    /// What `@@ROWCOUNT` and `@@ERROR` say after a statement. DECLARE
+    /// leaves them alone; other statements without a row count set
+    /// `@@ROWCOUNT` to 0, as SET and PRINT do in SQL Server.
+    fn record_outcome(&mut self, kind: &StatementKind, outcome: &SqlResult<Option<u64>>) {
+        let state = &mut self.session.state;
+        match outcome {
+            Ok(_)
+                if matches!(
+                    kind,
+                    StatementKind::Declare(_) | StatementKind::DeclareTable { .. }
+                ) => {}
+            Ok(rows) => {
+                state.rowcount = rows.map_or(0, |n| i64::try_from(n).unwrap_or(i64::MAX));
+                state.error = 0;
+            }
+            Err(error) => {
+                state.rowcount = 0;
+                state.error = i32::try_from(error.number).unwrap_or(i32::MAX);
+            }
+        }
+    }
+
+    /// Runs one statement; the row count for DONE, if it has one.
+    fn work(
+        &mut self,
+        statement: &ast::Statement,
+        text: &str,
+        frame: &mut Frame,
+    ) -> SqlResult<Option<u64>> {
+        let db = Arc::clone(&self.session.db);
+        let _schema_stability = crate::catalog::alter::stability(&db, &statement.kind);
+        if is_ddl(&statement.kind) && self.session.transaction.is_open() {
+            return Err(ddl_in_transaction());
+        }
+        match &statement.kind {
+            StatementKind::Select(select) => self.select(select, text, frame),
+            StatementKind::Insert(insert) => self.changing_rows(frame, |context, planner, sink| {
+                crate::exec::insert::run(context, planner, insert, sink)
+            }),
+            StatementKind::Update(update) => self.changing_rows(frame, |context, planner, sink| {
+                crate::exec::modify::update(context, planner, update, sink)
+            }),
+            StatementKind::Delete(delete) => self.changing_rows(frame, |context, planner, sink| {
+                crate::exec::modify::delete(context, planner, delete, sink)
+            }),
+            StatementKind::DeclareTable { variable, elements } => {
+                crate::catalog::temp::declare_table(&db, &mut frame.variables, variable, elements)?;
+                Ok(None)
+            }
+            StatementKind::Declare(declarations) => {
+                for (ordinal, declaration) in declarations.iter().enumerate() {
+                    let (data_type, value) = crate::exec::variables::declared(
+                        &db,
+                        declaration,
+                        ordinal,
+                        &frame.variables,
+                    )?;
+                    let value = match value {
+                        Some(scalar) => {
+                            Some(self.session.in_context(&frame.variables, |context| {
+                                scalar.eval(&Inputs::top(context))
+                            })?)
+                        }
+                        None => None,
+                    };
+                    let slot = frame.variables.declare(&declaration.name, data_type)?;
+                    if let Some(value) = value {
+                        frame.variables.assign(slot, value);
+                    }
+                }
+                Ok(None)
+            }
+            StatementKind::SetVariable {
+                variable,
+                op,
+                value,
+            } => {
+                let (slot, scalar) = crate::exec::variables::assignment(
+                    &db,
+                    variable,
+                    *op,
+                    value,
+                    &frame.variables,
+                )?;
+                let value = self.session.in_context(&frame.variables, |context| {
+                    scalar.eval(&Inputs::top(context))
+                })?;
+                frame.variables.assign(slot, value);
+                Ok(None)
+            }
+            StatementKind::Print(expr) => {
+                let value = self.plain_value(expr, frame)?;
+                let text = match value {
+                    Value::String(text) => text,
+                    Value::Null => String::new(),
+                    other => {
+                        let text_type = DataType::NVarChar {
+                            len: hekla_types::Length::Max,
+                            collation: hekla_types::Collation::default(),
+                        };
+                        hekla_types::convert::to_text(&other, &text_type)?.unwrap_or_default()
+                    }
+                };
+                self.sink.message(&text);
+                Ok(None)
+            }
+            StatementKind::BeginTransaction { name } => {
+                let name = self.transaction_name(name.as_ref(), frame)?;
+                self.session.transaction.begin(name.as_deref())?;
+                Ok(None)
+            }
+            StatementKind::Commit { options, .. } => {
+                let delayed = delayed_durability(options)?;
+                self.session.transaction.commit(delayed)?;
+                Ok(None)
+            }
+            StatementKind::Rollback { name } => {
+                let name = self.transaction_name(name.as_ref(), frame)?;
+                self.session.transaction.rollback(name.as_deref())?;
+                Ok(None)
+            }
+            StatementKind::SaveTransaction { name } => {
+                let name = self
+                    .transaction_name(Some(name), frame)?
+                    .unwrap_or_default();
+                let isolation = self.session.engine_isolation();
+                self.session
+                    .transaction
+                    .save(&name, db.engine(), isolation)?;
+                Ok(None)
+            }
+            StatementKind::SetTransactionIsolation(level) => {
+                self.session.isolation = *level;
+                Ok(None)
+            }
+            StatementKind::WaitFor { delay, time } => {
+                self.wait_for(*delay, time, frame)?;
+                Ok(None)
+            }
+            StatementKind::CreateSchema {
+                name,
+                authorization,
+            } => {
+                if authorization.is_some() {
+                    return Err(not_yet("CREATE SCHEMA ... AUTHORIZATION"));
+                }
+                self.session.create_schema(&name.value)?;
+                Ok(None)
+            }
+            StatementKind::CreateTable(create) if crate::catalog::temp::is_temp(&create.name) => {
+                let (_, messages) =
+                    crate::catalog::temp::create(&db, self.session.state.spid, create)?;
+                for message in messages {
+                    self.sink.message(&message);
+                }
+                Ok(None)
+            }
+            StatementKind::CreateTable(create) => {
+                db.create_table(create, text)?;
+                Ok(None)
+            }
+            StatementKind::Drop {
+                object_type: ast::DropType::Table,
+                if_exists,
+                names,
+                ..
+            } => {
+                for name in names {
+                    self.session.drop_table(name, *if_exists)?;
+                }
+                Ok(None)
+            }
+            StatementKind::CreateSequence(create) => {
+                crate::catalog::sequence::create(&db, create, text)?;
+                Ok(None)
+            }
+            StatementKind::Drop {
+                object_type: ast::DropType::Sequence,
+                if_exists,
+                names,
+                ..
+            } => {
+                crate::catalog::sequence::drop(&db, names, *if_exists)?;
+                Ok(None)
+            }
+            StatementKind::CreateView(create) => {
+                crate::catalog::view::create(&db, create, text)?;
+                Ok(None)
+            }
+            StatementKind::Drop {
+                object_type: ast::DropType::View,
+                if_exists,
+                names,
+                ..
+            } => {
+                crate::catalog::view::drop(&db, names, *if_exists)?;
+                Ok(None)
+            }
+            StatementKind::SetOption { options, value } => {
+                self.session.set_option(options, value)?;
+                Ok(None)
+            }
+            kind if crate::catalog::alter::rebuilds(kind) => {
+                crate::catalog::alter::run(&db, statement, self.sink)
+            }
+            _ => Err(not_yet(statement.kind.keywords())),
+        }
+    }
+
+    /// A query, an assignment SELECT, or (with SHOWPLAN_TEXT) its plan.
+    fn select(
+        &mut self,
+        select: &ast::SelectStatement,
+        text: &str,
+        frame: &mut Frame,
+    ) -> SqlResult<Option<u64>> {
+        let db = Arc::clone(&self.session.db);
+        let planner = Planner::new(&db, &frame.variables);
+        let showplan = self.session.showplan;
+        if let Some(target) = crate::exec::select_into::target(select).filter(|_| !showplan) {
+            if !crate::catalog::temp::is_temp(target) && self.session.transaction.is_open() {
+                return Err(ddl_in_transaction());
+            }
+            return self.session.in_context(&frame.variables, |context| {
+                crate::exec::select_into::run(context, &planner, select)
+            });
+        }
+        if is_assignment(select) {
+            let (plan, slots) = planner.assignment(select)?;
+            let values = self.session.in_context(&frame.variables, |context| {
+                crate::exec::variables::assign_rows(context, &plan, &slots)?;
+                Ok(slots
+                    .iter()
+                    .map(|&slot| (slot, context.variable(slot)))
+                    .collect::<Vec<_>>())
+            })?;
+            drop(planner);
+            for (slot, value) in values {
+                frame.variables.assign(slot, value);
+            }
+            return Ok(None);
+        }
+        let plan = planner.statement(select)?;
+        if showplan {
+            let operators = crate::plan::explain::explain(&db, &plan, &frame.variables);
+            show_plan(text, operators, self.sink);
+            return Ok(None);
+        }
+        let sink = &mut *self.sink;
+        self.session.in_context(&frame.variables, |context| {
+            crate::exec::select::run(context, &plan, sink)
+        })
+    }
+
+    /// INSERT, UPDATE or DELETE; Msg 3930 in a doomed transaction.
+    fn changing_rows(
+        &mut self,
+        frame: &Frame,
+        body: impl FnOnce(&Context, &Planner, &mut dyn ResultSink) -> SqlResult<Option<u64>>,
+    ) -> SqlResult<Option<u64>> {
+        if self.session.transaction.is_doomed() {
+            return Err(hekla_engine::errors::transaction_doomed());
+        }
+        let db = Arc::clone(&self.session.db);
+        let planner = Planner::new(&db, &frame.variables);
+        let sink = &mut *self.sink;
+        self.session
+            .in_context(&frame.variables, |context| body(context, &planner, sink))
+    }
+
+    /// An expression's value converted to `data_type`, as an assignment
+    /// converts it.
+    pub(super) fn value(
+        &mut self,
+        expr: &ast::Expr,
+        data_type: &DataType,
+        frame: &Frame,
+    ) -> SqlResult<Value> {
+        let db = Arc::clone(&self.session.db);
+        let planner = Planner::new(&db, &frame.variables);
+        let scalar = implicit(variables::binder(&planner).scalar(expr)?, data_type)?;
+        self.session.in_context(&frame.variables, |context| {
+            scalar.eval(&Inputs::top(context))
+        })
+    }
+
+    /// An expression's value in its own type.
+    pub(super) fn plain_value(&mut self, expr: &ast::Expr, frame: &Frame) -> SqlResult<Value> {
+        let db = Arc::clone(&self.session.db);
+        let planner = Planner::new(&db, &frame.variables);
+        let scalar = variables::binder(&planner).scalar(expr)?;
+        self.session.in_context(&frame.variables, |context| {
+            scalar.eval(&Inputs::top(context))
+        })
+    }
+
+    /// An IF or WHILE condition: true only if it holds (UNKNOWN does not).
+    pub(super) fn condition(&mut self, expr: &ast::Expr, frame: &Frame) -> SqlResult<bool> {
+        let db = Arc::clone(&self.session.db);
+        let planner = Planner::new(&db, &frame.variables);
+        let predicate = variables::binder(&planner).predicate(expr)?;
+        self.session.in_context(&frame.variables, |context| {
+            Ok(predicate.eval(&Inputs::top(context))? == Some(true))
+        })
+    }
+
+    /// A transaction or savepoint name: a word, or a variable holding it.
+    fn transaction_name(
+        &mut self,
+        name: Option<&ast::Expr>,
+        frame: &Frame,
+    ) -> SqlResult<Option<String>> {
+        let Some(name) = name else {
+            return Ok(None);
+        };
+        if let ast::ExprKind::Column(parts) = &name.kind {
+            if let [word] = parts.as_slice() {
+                return Ok(Some(word.value.clone()));
+            }
+        }
+        match self.plain_value(name, frame)? {
+            Value::String(text) => Ok(Some(text)),
+            Value::Null => Ok(None),
+            _ => Err(SqlError::new(
+                6401,
+                16,
+                1,
+                "Cannot roll back or save a transaction with a name that is not text.",
+            )),
+        }
+    }
+
+    /// `WAITFOR DELAY 'hh:mm:ss[.fff]'` sleeps that long; `WAITFOR TIME`
+    /// sleeps until that time of day (UTC).
+    fn wait_for(&mut self, delay: bool, time: &ast::Expr, frame: &Frame) -> SqlResult<()> {
+        let text = match self.plain_value(time, frame)? {
+            Value::String(text) => text,
+            _ => return Err(wait_for_format()),
+        };
+        let time_type = DataType::Time { scale: 3 };
+        let parsed = hekla_types::convert::convert(&Value::String(text), &time_type, None)
+            .map_err(|_| wait_for_format())?;
+        let Value::Time(hekla_types::Time(ticks)) = parsed else {
+            return Err(wait_for_format());
+        };
+        let nanos = ticks * 100;
+        let duration = if delay {
+            std::time::Duration::from_nanos(nanos)
+        } else {
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap_or_default();
+            let day = 86_400_000_000_000u128;
+            let today = (now.as_nanos() % day) as u64;
+            let wait = if nanos >= today {
+                nanos - today
+            } else {
+                (day as u64) - today + nanos
+            };
+            std::time::Duration::from_nanos(wait)
+        };
+        std::thread::sleep(duration);
+        Ok(())
+    }
+}
+
+fn wait_for_format() -> SqlError {
+    SqlError::new(
+        148,
+        15,
+        1,
+        "Incorrect time syntax in time string used with WAITFOR.",
+    )
+}
+
+/// `COMMIT WITH (DELAYED_DURABILITY = ON | OFF)`.
+fn delayed_durability(options: &[ast::OptionItem]) -> SqlResult<bool> {
+    let mut delayed = false;
+    for option in options {
+        let name = option
+            .name
+            .iter()
+            .map(|word| word.value.to_ascii_uppercase())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let value = match &option.value {
+            Some(ast::OptionValue::Words(words)) if words.len() == 1 => {
+                words[0].value.to_ascii_uppercase()
+            }
+            _ => String::new(),
+        };
+        match (name.as_str(), value.as_str()) {
+            ("DELAYED_DURABILITY", "ON") => delayed = true,
+            ("DELAYED_DURABILITY", "OFF") => delayed = false,
+            _ => {
+                return Err(SqlError::new(
+                    102,
+                    15,
+                    1,
+                    format!("Incorrect syntax near '{}'.", option.name[0].value),
+                ))
+            }
+        }
+    }
+    Ok(delayed)
+}
+
+/// Statements that change the catalog of user objects, which SQL Server
+/// refuses inside a user transaction for memory-optimized tables (12331).
+/// `#temp` tables are allowed, as in SQL Server.
+fn is_ddl(kind: &StatementKind) -> bool {
+    use StatementKind::*;
+    match kind {
+        CreateTable(create) => !crate::catalog::temp::is_temp(&create.name),
+        Drop { names, .. } => !names.iter().all(crate::catalog::temp::is_temp),
+        AlterTable(_)
+        | CreateIndex(_)
+        | CreateTableType(_)
+        | CreateAliasType { .. }
+        | CreateSequence(_)
+        | AlterSequence(_)
+        | CreateView(_)
+        | CreateProcedure(_)
+        | CreateFunction(_)
+        | CreateSchema { .. } => true,
+        _ => false,
+    }
+}
+
+fn ddl_in_transaction() -> SqlError {
+    SqlError::new(
+        12331,
+        16,
+        1,
+        "DDL statements ALTER, DROP and CREATE inside user transactions are not supported with memory optimized tables.",
+    )
+}
+
+/// `SELECT @v = ...`: every item assigns a variable.
+fn is_assignment(select: &ast::SelectStatement) -> bool {
+    match &select.query.body {
+        ast::QueryBody::Select(body) => body
+            .items
+            .iter()
+            .any(|item| matches!(item, ast::SelectItem::Assign { .. })),
+        _ => false,
+    }
+}
