@@ -197,13 +197,35 @@ impl SqlDatabase {
         Ok(Session {
             registration,
             db: Arc::clone(self),
-            nocount: false,
-            xact_abort: false,
-            showplan: false,
-            isolation: ast::IsolationLevel::ReadCommitted,
+            options: SetOptions::default(),
             transaction: UserTransaction::default(),
             state,
         })
+    }
+}
+
+/// A session's SET options. A procedure that changes one changes it until
+/// it returns, as in SQL Server.
+#[derive(Clone, Debug)]
+pub(crate) struct SetOptions {
+    /// `SET NOCOUNT ON`: no row counts in DONE.
+    pub nocount: bool,
+    /// `SET SHOWPLAN_TEXT ON`: queries show their plans instead of running.
+    pub showplan: bool,
+    /// `SET XACT_ABORT ON`: an error ends the rest of the batch too.
+    pub xact_abort: bool,
+    /// `SET TRANSACTION ISOLATION LEVEL`.
+    pub isolation: ast::IsolationLevel,
+}
+
+impl Default for SetOptions {
+    fn default() -> Self {
+        SetOptions {
+            nocount: false,
+            showplan: false,
+            xact_abort: false,
+            isolation: ast::IsolationLevel::ReadCommitted,
+        }
     }
 }
 
@@ -213,14 +235,8 @@ pub struct Session {
     /// leaves the registry before its database can go.
     pub(crate) registration: crate::system_views::sessions::SessionHandle,
     pub(crate) db: Arc<SqlDatabase>,
-    /// `SET NOCOUNT ON`: no row counts in DONE.
-    pub(crate) nocount: bool,
-    /// `SET SHOWPLAN_TEXT ON`: queries show their plans instead of running.
-    pub(crate) showplan: bool,
-    /// `SET XACT_ABORT ON`: an error ends the rest of the batch too.
-    pub(crate) xact_abort: bool,
-    /// `SET TRANSACTION ISOLATION LEVEL`.
-    pub(crate) isolation: ast::IsolationLevel,
+    /// What SET statements chose.
+    pub(crate) options: SetOptions,
     /// BEGIN TRANSACTION ... COMMIT; it may span batches.
     pub(crate) transaction: UserTransaction,
     /// What `@@SPID`, `@@ROWCOUNT`, `@@ERROR`, `@@IDENTITY` ... read.
@@ -284,7 +300,7 @@ impl Session {
     /// The engine isolation level a transaction begins at: READ COMMITTED
     /// reads memory-optimized tables as SNAPSHOT, as in SQL Server.
     pub(crate) fn engine_isolation(&self) -> IsolationLevel {
-        match self.isolation {
+        match self.options.isolation {
             ast::IsolationLevel::RepeatableRead => IsolationLevel::RepeatableRead,
             ast::IsolationLevel::Serializable => IsolationLevel::Serializable,
             _ => IsolationLevel::Snapshot,
@@ -352,9 +368,9 @@ impl Session {
         };
         for option in options {
             match option.value.to_ascii_uppercase().as_str() {
-                "NOCOUNT" => self.nocount = on,
-                "SHOWPLAN_TEXT" => self.showplan = on,
-                "XACT_ABORT" => self.xact_abort = on,
+                "NOCOUNT" => self.options.nocount = on,
+                "SHOWPLAN_TEXT" => self.options.showplan = on,
+                "XACT_ABORT" => self.options.xact_abort = on,
                 other => return Err(not_yet(&format!("SET {other}"))),
             }
         }

@@ -14,8 +14,11 @@ pub struct Variables {
     names: Vec<String>,
     types: Vec<DataType>,
     values: Vec<Value>,
-    /// Table variables: name (without the `@`) and table.
-    tables: Vec<(String, Arc<TableMeta>)>,
+    /// Declared NOT NULL (natively compiled modules).
+    not_null: Vec<bool>,
+    /// Table variables: name (without the `@`), table, and whether it is
+    /// borrowed (a table-valued parameter: the caller's, READONLY here).
+    tables: Vec<(String, Arc<TableMeta>, bool)>,
     /// The session (`@@SPID`) running the batch; 0 outside any session.
     session: i16,
 }
@@ -40,7 +43,13 @@ impl Variables {
         self.names.push(name.to_string());
         self.types.push(data_type);
         self.values.push(Value::Null);
+        self.not_null.push(false);
         Ok(self.names.len() - 1)
+    }
+
+    /// Makes the variable in `slot` refuse NULL from now on.
+    pub fn forbid_null(&mut self, slot: usize) {
+        self.not_null[slot] = true;
     }
 
     /// Msg 134 when `@name` is taken, by a scalar or a table variable.
@@ -63,29 +72,44 @@ impl Variables {
 
     /// Adds the table variable `@name` (without the `@`).
     pub fn declare_table(&mut self, name: &str, table: Arc<TableMeta>) {
-        self.tables.push((name.to_string(), table));
+        self.tables.push((name.to_string(), table, false));
+    }
+
+    /// Adds the READONLY table-valued parameter `@name`: the caller's
+    /// table variable, which stays the caller's.
+    pub fn declare_borrowed_table(&mut self, name: &str, table: Arc<TableMeta>) {
+        self.tables.push((name.to_string(), table, true));
     }
 
     /// The table variable `@name`, if declared.
     pub fn table(&self, name: &str) -> Option<&Arc<TableMeta>> {
         self.tables
             .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, table)| table)
+            .find(|(n, _, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, table, _)| table)
+    }
+
+    /// Whether `@name` is a READONLY table-valued parameter.
+    pub fn is_borrowed_table(&self, name: &str) -> bool {
+        self.tables
+            .iter()
+            .any(|(n, _, borrowed)| *borrowed && n.eq_ignore_ascii_case(name))
     }
 
     /// The table variables: name (without the `@`) and table.
     pub fn tables(&self) -> impl Iterator<Item = (&str, &Arc<TableMeta>)> {
         self.tables
             .iter()
-            .map(|(name, table)| (name.as_str(), table))
+            .map(|(name, table, _)| (name.as_str(), table))
     }
 
-    /// The batch's table variables, removed (the batch is over).
+    /// The table variables the batch or procedure made, removed (it is
+    /// over); borrowed ones stay their owner's.
     pub fn take_tables(&mut self) -> Vec<Arc<TableMeta>> {
         std::mem::take(&mut self.tables)
             .into_iter()
-            .map(|(_, table)| table)
+            .filter(|(_, _, borrowed)| !borrowed)
+            .map(|(_, table, _)| table)
             .collect()
     }
 
@@ -121,5 +145,23 @@ impl Variables {
     /// Stores an already converted value.
     pub fn assign(&mut self, slot: usize, value: Value) {
         self.values[slot] = value;
+    }
+
+    /// Stores an already converted value, refusing NULL for a variable
+    /// declared NOT NULL.
+    pub fn assign_checked(&mut self, slot: usize, value: Value) -> SqlResult<()> {
+        if self.not_null[slot] && value.is_null() {
+            return Err(SqlError::new(
+                515,
+                16,
+                2,
+                format!(
+                    "Cannot assign NULL to the variable '@{}', which is declared NOT NULL.",
+                    self.names[slot]
+                ),
+            ));
+        }
+        self.values[slot] = value;
+        Ok(())
     }
 }

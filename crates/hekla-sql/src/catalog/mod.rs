@@ -8,6 +8,7 @@ pub mod constraint;
 pub mod counter;
 pub mod dependency;
 pub mod identity;
+pub mod procedure;
 pub mod sequence;
 pub mod store;
 pub mod table;
@@ -31,6 +32,7 @@ pub struct Catalog {
     tables: BTreeMap<i32, Arc<TableMeta>>,
     sequences: BTreeMap<i32, Arc<Sequence>>,
     pub(crate) views: view::Views,
+    pub(crate) procedures: procedure::Procedures,
     /// What objects created WITH SCHEMABINDING depend on.
     pub(crate) bindings: dependency::Bindings,
     next_object_id: i32,
@@ -53,6 +55,7 @@ impl Catalog {
             tables: BTreeMap::new(),
             sequences: BTreeMap::new(),
             views: view::Views::default(),
+            procedures: procedure::Procedures::default(),
             bindings: dependency::Bindings::default(),
             next_object_id: FIRST_OBJECT_ID,
             counters: store.counters().engine_table().clone(),
@@ -80,6 +83,9 @@ impl Catalog {
                 }
                 // Bound once the catalog is whole (`view::bind_restored`).
                 ObjectType::View => catalog.views.insert(view::ViewMeta::restore(object)?),
+                ObjectType::Procedure => catalog
+                    .procedures
+                    .insert(procedure::ProcedureMeta::restore(object)?),
                 _ => {}
             }
         }
@@ -96,6 +102,7 @@ impl Catalog {
             }
             deferred = failed;
         }
+        procedure::bind_restored(&mut catalog);
         let described: Vec<u32> = catalog.tables.values().map(|t| t.engine.id).collect();
         for table in db.tables() {
             if !store.owns_engine_table(table.id) && !described.contains(&table.id) {
@@ -193,6 +200,7 @@ impl Catalog {
         self.table(schema, name).is_some()
             || self.sequence(schema, name).is_some()
             || self.views.get(schema, name).is_some()
+            || self.procedures.get(schema, name).is_some()
             || self.tables.values().any(|table| {
                 table.schema_id == schema
                     && table

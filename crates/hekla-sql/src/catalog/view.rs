@@ -547,7 +547,7 @@ pub fn create(db: &SqlDatabase, create: &ast::CreateView, text: &str) -> SqlResu
             ));
         }
     }
-    let definition = stored_text(text, create);
+    let definition = stored_text(text, create.alter, create.or_alter);
     let name = existing.as_ref().map_or(name, |view| view.name.clone());
     let now = super::store::now_ms();
     let (object_id, created_ms) = match &existing {
@@ -639,8 +639,8 @@ fn object_exists(name: &str) -> SqlError {
 
 /// The definition SQL Server keeps: the statement as written, except that
 /// ALTER becomes CREATE and CREATE OR ALTER loses its OR ALTER.
-fn stored_text(text: &str, create: &ast::CreateView) -> String {
-    if !create.alter && !create.or_alter {
+pub fn stored_text(text: &str, alter: bool, or_alter: bool) -> String {
+    if !alter && !or_alter {
         return text.to_string();
     }
     let Ok(tokens) = crate::lexer::tokenize(text) else {
@@ -651,7 +651,7 @@ fn stored_text(text: &str, create: &ast::CreateView) -> String {
             .get(index)
             .map(|t| t.span.start as usize..t.span.end as usize)
     };
-    if create.alter {
+    if alter {
         if let Some(first) = range(0) {
             return format!("CREATE{}", &text[first.end..]);
         }
@@ -787,6 +787,9 @@ fn object_name(catalog: &Catalog, object_id: i32) -> String {
     if let Some(table) = catalog.table_by_id(object_id) {
         return table.name.clone();
     }
+    if let Some(procedure) = catalog.procedures.by_id(object_id) {
+        return procedure.name.clone();
+    }
     object_id.to_string()
 }
 
@@ -849,16 +852,28 @@ mod tests {
     fn alter_is_stored_as_create() {
         let text = "alter /*a*/ VIEW dbo.v AS SELECT 1 AS a";
         assert_eq!(
-            stored_text(text, &create_view(text)),
+            {
+                let create = create_view(text);
+                stored_text(text, create.alter, create.or_alter)
+            },
             "CREATE /*a*/ VIEW dbo.v AS SELECT 1 AS a"
         );
         let text = "CrEaTe or/*y*/ALTer VIEW v AS SELECT 1 AS a";
         assert_eq!(
-            stored_text(text, &create_view(text)),
+            {
+                let create = create_view(text);
+                stored_text(text, create.alter, create.or_alter)
+            },
             "CrEaTe /*y*/ VIEW v AS SELECT 1 AS a"
         );
         let text = "CREATE VIEW v AS SELECT 1 AS a -- note";
-        assert_eq!(stored_text(text, &create_view(text)), text);
+        assert_eq!(
+            {
+                let create = create_view(text);
+                stored_text(text, create.alter, create.or_alter)
+            },
+            text
+        );
     }
 
     #[test]

@@ -290,7 +290,6 @@ fn caught_error(function: ServerFunction, caught: Option<&ErrorEvent>) -> Value 
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::split_name;

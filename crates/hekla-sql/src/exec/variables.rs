@@ -13,15 +13,18 @@ use crate::bind::types::{self, TypeContext};
 use crate::bind::variables::Variables;
 use crate::plan::{Planner, QueryPlan};
 use crate::session::SqlDatabase;
-use hekla_types::{Collation, DataType, SqlResult};
+use hekla_types::{Collation, DataType, SqlError, SqlResult};
 
 /// A declared variable's type and its bound initial value, if it has
-/// one (`DECLARE @v int = expr`); the `ordinal`th of its DECLARE.
+/// one (`DECLARE @v int = expr`); the `ordinal`th of its DECLARE. `NOT
+/// NULL` variables exist only in natively compiled modules (`native`),
+/// and must be given a value.
 pub fn declared(
     db: &SqlDatabase,
     declaration: &ast::Declaration,
     ordinal: usize,
     variables: &Variables,
+    native: bool,
 ) -> SqlResult<(DataType, Option<Scalar>)> {
     // A schema-qualified type is a user type: an alias type or a
     // (memory-optimized) table type, which need CREATE TYPE.
@@ -35,9 +38,20 @@ pub fn declared(
             ordinal: ordinal + 1,
         },
     )?;
-    if declaration.not_null {
+    if declaration.not_null && !native {
         return Err(not_yet(
             "NOT NULL variables outside natively compiled modules",
+        ));
+    }
+    if declaration.not_null && declaration.value.is_none() {
+        return Err(SqlError::new(
+            515,
+            16,
+            2,
+            format!(
+                "The variable '@{}' is declared NOT NULL and must be given a value.",
+                declaration.name
+            ),
         ));
     }
     let value = match &declaration.value {

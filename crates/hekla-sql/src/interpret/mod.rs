@@ -8,6 +8,8 @@
 //! [`statement`]; each runs in a [`crate::exec::context::Context`] holding
 //! the session's transaction, so its failure undoes only itself.
 
+mod atomic;
+mod call;
 pub mod failure;
 mod raise;
 mod statement;
@@ -31,6 +33,8 @@ pub struct Frame<'t> {
     pub source: &'t str,
     /// `RETURN n`'s status.
     pub return_status: Option<i32>,
+    /// A natively compiled procedure's frame (NOT NULL variables allowed).
+    pub native: bool,
 }
 
 /// Where control goes after a statement.
@@ -48,6 +52,8 @@ pub struct Interpreter<'s> {
     pub sink: &'s mut dyn ResultSink,
     /// The nesting levels of the TRY blocks running, innermost last.
     tries: Vec<u8>,
+    /// How many atomic blocks are running: an error inside one ends it.
+    atomic_blocks: u32,
 }
 
 impl<'s> Interpreter<'s> {
@@ -56,6 +62,7 @@ impl<'s> Interpreter<'s> {
             session,
             sink,
             tries: Vec::new(),
+            atomic_blocks: 0,
         }
     }
 
@@ -68,6 +75,7 @@ impl<'s> Interpreter<'s> {
             procedure: None,
             source,
             return_status: None,
+            native: false,
         };
         if let Ok(Flow::Goto(label)) = self.block(&batch.statements, &mut frame) {
             self.report_plain(undeclared_label(&label), 1);
@@ -124,7 +132,8 @@ impl<'s> Interpreter<'s> {
         if failure.reported {
             return Err(failure);
         }
-        if self.tries.iter().any(|&level| failure.caught_at(level)) {
+        let caught = self.tries.iter().any(|&level| failure.caught_at(level));
+        if caught || self.atomic_blocks > 0 {
             return Err(failure);
         }
         self.sink.error(&failure.event);
@@ -193,6 +202,17 @@ impl<'s> Interpreter<'s> {
             StatementKind::Throw(arguments) => {
                 Err(self.throw(arguments.as_deref(), statement, frame))
             }
+            StatementKind::Exec(exec) => self.exec(exec, statement, frame),
+            StatementKind::AtomicBlock { .. } => Err(self.failure(
+                SqlError::new(
+                    10794,
+                    16,
+                    1,
+                    "The statement 'BEGIN ATOMIC' is supported only as the body of a natively compiled module.",
+                ),
+                statement,
+                frame,
+            )),
             StatementKind::Raiserror { args, options } => {
                 self.raiserror(args, options, statement, frame)?;
                 Ok(Flow::Next)
@@ -255,9 +275,10 @@ impl<'s> Interpreter<'s> {
                 .or_else(|| crate::catalog::view::procedure_of(&statement.kind)),
             error,
         };
-        let mut failure = Failure::classify(event, frame.level, self.session.xact_abort, false);
-        failure.terminated =
-            !self.session.xact_abort && terminates_statement(&statement.kind, failure.error());
+        let mut failure =
+            Failure::classify(event, frame.level, self.session.options.xact_abort, false);
+        failure.terminated = !self.session.options.xact_abort
+            && terminates_statement(&statement.kind, failure.error());
         failure
     }
 
@@ -290,7 +311,7 @@ fn find_label(statements: &[ast::Statement], label: &str) -> Option<usize> {
     })
 }
 
-fn undeclared_label(label: &str) -> SqlError {
+pub(super) fn undeclared_label(label: &str) -> SqlError {
     SqlError::new(
         133,
         15,

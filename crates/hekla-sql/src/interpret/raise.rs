@@ -37,7 +37,7 @@ impl Interpreter<'_> {
                 Err(error) => return self.failure(error, statement, frame),
             },
         };
-        Failure::classify(event, frame.level, self.session.xact_abort, true)
+        Failure::classify(event, frame.level, self.session.options.xact_abort, true)
     }
 
     fn thrown_error(&mut self, arguments: &[ast::Expr; 3], frame: &Frame) -> SqlResult<SqlError> {

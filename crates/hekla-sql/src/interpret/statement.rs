@@ -37,7 +37,8 @@ impl Interpreter<'_> {
         self.record_outcome(&statement.kind, &outcome);
         match outcome {
             Ok(rows) => {
-                self.sink.done(rows.filter(|_| !self.session.nocount));
+                self.sink
+                    .done(rows.filter(|_| !self.session.options.nocount));
                 Ok(Flow::Next)
             }
             Err(error) => Err(self.failure(error, statement, frame)),
@@ -100,6 +101,7 @@ impl Interpreter<'_> {
                         declaration,
                         ordinal,
                         &frame.variables,
+                        frame.native,
                     )?;
                     let value = match value {
                         Some(scalar) => {
@@ -110,8 +112,11 @@ impl Interpreter<'_> {
                         None => None,
                     };
                     let slot = frame.variables.declare(&declaration.name, data_type)?;
+                    if declaration.not_null {
+                        frame.variables.forbid_null(slot);
+                    }
                     if let Some(value) = value {
-                        frame.variables.assign(slot, value);
+                        frame.variables.assign_checked(slot, value)?;
                     }
                 }
                 Ok(None)
@@ -131,7 +136,7 @@ impl Interpreter<'_> {
                 let value = self.session.in_context(&frame.variables, |context| {
                     scalar.eval(&Inputs::top(context))
                 })?;
-                frame.variables.assign(slot, value);
+                frame.variables.assign_checked(slot, value)?;
                 Ok(None)
             }
             StatementKind::Print(expr) => {
@@ -176,7 +181,7 @@ impl Interpreter<'_> {
                 Ok(None)
             }
             StatementKind::SetTransactionIsolation(level) => {
-                self.session.isolation = *level;
+                self.session.options.isolation = *level;
                 Ok(None)
             }
             StatementKind::WaitFor { delay, time } => {
@@ -242,6 +247,19 @@ impl Interpreter<'_> {
                 crate::catalog::view::drop(&db, names, *if_exists)?;
                 Ok(None)
             }
+            StatementKind::CreateProcedure(create) => {
+                crate::catalog::procedure::create(&db, create, text)?;
+                Ok(None)
+            }
+            StatementKind::Drop {
+                object_type: ast::DropType::Procedure,
+                if_exists,
+                names,
+                ..
+            } => {
+                crate::catalog::procedure::drop(&db, names, *if_exists)?;
+                Ok(None)
+            }
             StatementKind::SetOption { options, value } => {
                 self.session.set_option(options, value)?;
                 Ok(None)
@@ -262,7 +280,7 @@ impl Interpreter<'_> {
     ) -> SqlResult<Option<u64>> {
         let db = Arc::clone(&self.session.db);
         let planner = Planner::new(&db, &frame.variables);
-        let showplan = self.session.showplan;
+        let showplan = self.session.options.showplan;
         if let Some(target) = crate::exec::select_into::target(select).filter(|_| !showplan) {
             if !crate::catalog::temp::is_temp(target) && self.session.transaction.is_open() {
                 return Err(ddl_in_transaction());
@@ -282,7 +300,7 @@ impl Interpreter<'_> {
             })?;
             drop(planner);
             for (slot, value) in values {
-                frame.variables.assign(slot, value);
+                frame.variables.assign_checked(slot, value)?;
             }
             return Ok(None);
         }

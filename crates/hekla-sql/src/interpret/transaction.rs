@@ -170,12 +170,29 @@ impl UserTransaction {
             return Err(hekla_engine::errors::transaction_doomed());
         }
         check_name(name)?;
+        let savepoint = self.mark(db, isolation)?;
+        self.savepoints.push((name.to_string(), savepoint));
+        Ok(())
+    }
+
+    /// A savepoint for an atomic block inside this transaction; begins
+    /// the engine transaction, so the savepoint has a place in it.
+    pub fn mark(&mut self, db: &Database, isolation: IsolationLevel) -> SqlResult<Savepoint> {
+        if self.doomed {
+            return Err(hekla_engine::errors::transaction_doomed());
+        }
         if self.engine.is_none() {
             self.engine = Some(db.begin(isolation)?);
         }
-        let savepoint = self.engine.as_ref().expect("begun above").savepoint();
-        self.savepoints.push((name.to_string(), savepoint));
-        Ok(())
+        Ok(self.engine.as_ref().expect("begun above").savepoint())
+    }
+
+    /// Undoes what was written since `savepoint`, unless the transaction
+    /// is doomed (then only a full rollback helps).
+    pub fn undo_to(&mut self, savepoint: Savepoint) {
+        if let Some(tx) = self.engine.as_mut().filter(|tx| tx.is_active()) {
+            tx.rollback_to(savepoint);
+        }
     }
 
     /// Rolls back whatever is open (the end of a batch with a doomed

@@ -1,11 +1,12 @@
-//! `sys.sql_modules` (the definitions of views), `sys.parameters` and
-//! `sys.table_types` (SQL Server's columns and, until hekla stores
-//! procedures, functions and table types, no rows).
+//! `sys.sql_modules` (the definitions of views and procedures),
+//! `sys.parameters` (of procedures) and `sys.table_types` (SQL Server's
+//! columns and, until hekla stores table types, no rows).
 
-use super::objects::{no_rows, user_views};
+use super::objects::{no_rows, procedures, user_views};
 use super::shared::{bit, int, not_null, nullable, nvarchar, nvarchar_max, sysname, text};
 use super::table_columns::types_columns;
 use super::{Scope, SystemView, ViewColumn};
+use crate::catalog::procedure::ParameterKind;
 use crate::session::SqlDatabase;
 use hekla_types::{DataType, SqlResult, Value};
 
@@ -32,31 +33,46 @@ fn sql_modules_columns() -> Vec<ViewColumn> {
     ]
 }
 
-/// Each view with its CREATE VIEW text: as written, except that SQL
-/// Server's rewriting of ALTER VIEW to CREATE VIEW is applied (hekla keeps
-/// the statement only, where SQL Server keeps the whole batch, comments
-/// around the statement included).
+/// Each view and procedure with its CREATE text: as written, except that
+/// SQL Server's rewriting of ALTER to CREATE is applied (hekla keeps the
+/// statement only, where SQL Server keeps the whole batch, comments around
+/// the statement included).
 fn sql_modules_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
-    Ok(user_views(db)
+    let views = user_views(db);
+    let procedures = procedures(db);
+    let mut modules: Vec<(i32, &str, bool, bool)> = views
         .iter()
-        .map(|view| {
+        .map(|v| (v.object_id, v.definition.as_str(), v.schemabinding, false))
+        .chain(procedures.iter().map(|p| {
+            (
+                p.object_id,
+                p.definition.as_str(),
+                p.schemabinding,
+                p.native,
+            )
+        }))
+        .collect();
+    modules.sort_by_key(|module| module.0);
+    Ok(modules
+        .into_iter()
+        .map(|(object_id, definition, schemabinding, native)| {
             vec![
-                int(view.object_id),
-                text(view.definition.as_str()),
+                int(object_id),
+                text(definition),
                 // hekla compares NULLs as ANSI_NULLS ON does and reads
                 // "quoted" names as QUOTED_IDENTIFIER ON does.
                 bit(true),
                 bit(true),
-                bit(view.schemabinding),
+                bit(schemabinding),
                 // A schema-bound module depends on the database collation,
                 // the only collation hekla has.
-                bit(view.schemabinding),
-                // Views are never WITH RECOMPILE, NULL ON NULL INPUT,
-                // EXECUTE AS or natively compiled.
+                bit(schemabinding),
+                // Never WITH RECOMPILE, NULL ON NULL INPUT or EXECUTE AS
+                // another principal in hekla.
                 bit(false),
                 bit(false),
                 Value::Null,
-                bit(false),
+                bit(native),
             ]
         })
         .collect())
@@ -67,7 +83,7 @@ pub const PARAMETERS: SystemView = SystemView {
     name: "parameters",
     scope: Scope::Database,
     columns: parameters_columns,
-    rows: no_rows,
+    rows: parameters_rows,
 };
 
 /// `default_value` is sql_variant in SQL Server, which hekla lacks; SQL
@@ -91,6 +107,39 @@ fn parameters_columns() -> Vec<ViewColumn> {
         not_null("is_readonly", DataType::Bit),
         nullable("is_nullable", DataType::Bit),
     ]
+}
+
+/// Each procedure parameter, numbered from 1 in declaration order.
+fn parameters_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+    let mut rows = Vec::new();
+    for procedure in procedures(db) {
+        for (index, parameter) in procedure.parameters.iter().enumerate() {
+            let ParameterKind::Scalar(data_type) = &parameter.kind else {
+                continue;
+            };
+            let info = super::types::describe(data_type);
+            rows.push(vec![
+                int(procedure.object_id),
+                text(format!("@{}", parameter.name)),
+                int(index as i32 + 1),
+                Value::TinyInt(info.system_type_id),
+                int(info.user_type_id),
+                Value::SmallInt(info.max_length),
+                Value::TinyInt(info.precision),
+                Value::TinyInt(info.scale),
+                bit(parameter.output),
+                bit(false),
+                // SQL Server keeps defaults only for CLR modules here.
+                bit(false),
+                bit(false),
+                Value::Null,
+                int(0),
+                bit(false),
+                bit(!parameter.not_null),
+            ]);
+        }
+    }
+    Ok(rows)
 }
 
 pub const TABLE_TYPES: SystemView = SystemView {

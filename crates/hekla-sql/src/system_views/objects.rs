@@ -1,8 +1,7 @@
 //! `sys.schemas`, `sys.objects` and the views that extend `sys.objects`
 //! with columns of their own: `sys.tables`, `sys.views`, `sys.sequences`,
 //! `sys.foreign_keys` (with `sys.foreign_key_columns`),
-//! `sys.check_constraints` (and, empty until hekla has procedures,
-//! `sys.procedures`).
+//! `sys.check_constraints` and `sys.procedures`.
 
 use super::shared::{
     bit, char, datetime_ms, int, not_null, nullable, nvarchar, or_null, padded, sysname, text,
@@ -11,6 +10,7 @@ use super::shared::{
 use super::{Scope, SystemView, ViewColumn};
 use crate::catalog::constraint::{CheckConstraint, ForeignKey};
 use crate::catalog::counter::as_decimal;
+use crate::catalog::procedure::ProcedureMeta;
 use crate::catalog::sequence::Sequence;
 use crate::catalog::store::ObjectType;
 use crate::catalog::table::TableMeta;
@@ -75,6 +75,20 @@ impl ObjectRow<'_> {
             type_desc: "VIEW",
             created_ms: view.created_ms,
             modified_ms: view.modified_ms,
+        }
+    }
+
+    /// A stored procedure.
+    pub fn procedure(procedure: &ProcedureMeta) -> ObjectRow<'_> {
+        ObjectRow {
+            name: &procedure.name,
+            object_id: Some(procedure.object_id),
+            schema_id: procedure.schema_id,
+            parent_object_id: 0,
+            type_code: ObjectType::Procedure.code(),
+            type_desc: "SQL_STORED_PROCEDURE",
+            created_ms: procedure.created_ms,
+            modified_ms: procedure.modified_ms,
         }
     }
 
@@ -177,6 +191,11 @@ pub fn user_views(db: &SqlDatabase) -> Vec<std::sync::Arc<ViewMeta>> {
     db.catalog().views.iter().cloned().collect()
 }
 
+/// The stored procedures, in object id order.
+pub fn procedures(db: &SqlDatabase) -> Vec<std::sync::Arc<ProcedureMeta>> {
+    db.catalog().procedures.iter().cloned().collect()
+}
+
 /// The rows of a view of things hekla does not have yet.
 pub(super) fn no_rows(_: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
     Ok(Vec::new())
@@ -248,6 +267,12 @@ fn objects_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
     }
     for view in &user_views(db) {
         rows.push((view.object_id, ObjectRow::view(view).values()));
+    }
+    for procedure in &procedures(db) {
+        rows.push((
+            procedure.object_id,
+            ObjectRow::procedure(procedure).values(),
+        ));
     }
     rows.sort_by_key(|(id, _)| *id);
     Ok(rows.into_iter().map(|(_, row)| row).collect())
@@ -369,8 +394,6 @@ fn table_row(table: &TableMeta) -> Vec<Value> {
 }
 
 // ---- views, procedures -------------------------------------------------------
-// hekla stores none of these objects yet: each view has SQL Server's
-// columns and no rows.
 
 pub const VIEWS: SystemView = SystemView {
     schema: "sys",
@@ -416,7 +439,7 @@ pub const PROCEDURES: SystemView = SystemView {
     name: "procedures",
     scope: Scope::Database,
     columns: procedures_columns,
-    rows: no_rows,
+    rows: procedures_rows,
 };
 
 fn procedures_columns() -> Vec<ViewColumn> {
@@ -426,6 +449,18 @@ fn procedures_columns() -> Vec<ViewColumn> {
         nullable("is_repl_serializable_only", DataType::Bit),
         nullable("skips_repl_constraints", DataType::Bit),
     ])
+}
+
+fn procedures_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+    Ok(procedures(db)
+        .iter()
+        .map(|procedure| {
+            let mut row = ObjectRow::procedure(procedure).values();
+            // Never run at startup or replicated.
+            row.extend([bit(false), bit(false), bit(false), bit(false)]);
+            row
+        })
+        .collect())
 }
 
 // ---- sys.sequences ----------------------------------------------------------

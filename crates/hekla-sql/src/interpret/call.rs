@@ -1,0 +1,380 @@
+//! EXEC of a stored procedure: arguments bound to parameters (by position,
+//! then by name; defaults; OUTPUT), a frame of its own, the return status,
+//! and SQL Server's checks (2812, 201, 8144, 8145, 119, 179, 8162, 217,
+//! 266). A natively compiled procedure's body is an atomic block: one
+//! transaction, or a savepoint in the caller's (see [`Interpreter::atomic`]).
+
+use super::failure::{Failure, Reach};
+use super::{Flow, Frame, Interpreter};
+use crate::ast::{self, ExprKind};
+use crate::bind::expr::implicit;
+use crate::catalog::procedure::{ParameterKind, ProcedureMeta};
+use crate::exec::eval::Inputs;
+use crate::exec::variables;
+use crate::plan::Planner;
+use hekla_types::{DataType, SqlError, SqlResult, Value};
+use std::sync::Arc;
+
+/// How deep procedure calls may nest (SQL Server's limit).
+pub const MAX_NESTING: u8 = 32;
+
+/// A value bound to a parameter, and where an OUTPUT value goes back to.
+struct Bound {
+    value: Argument,
+    /// The caller's variable slot for an OUTPUT argument.
+    output_to: Option<usize>,
+}
+
+enum Argument {
+    Scalar(Value),
+    /// A table variable of the caller, passed READONLY.
+    Table(Arc<crate::catalog::table::TableMeta>),
+}
+
+impl Interpreter<'_> {
+    /// `EXEC [@status =] procedure [arguments]`.
+    pub(super) fn exec(
+        &mut self,
+        exec: &ast::Exec,
+        statement: &ast::Statement,
+        frame: &mut Frame,
+    ) -> Result<Flow, Failure> {
+        let fail =
+            |this: &Self, error: SqlError, frame: &Frame| this.failure(error, statement, frame);
+        let procedure = self
+            .procedure(&exec.procedure, frame)
+            .map_err(|error| fail(self, error, frame))?;
+        if frame.level >= MAX_NESTING {
+            return Err(fail(self, nesting_exceeded(), frame));
+        }
+        let bound = self
+            .bind_arguments(&procedure, &exec.args, frame)
+            .map_err(|error| fail(self, error, frame))?;
+        let trancount = self.session.transaction.count();
+        let (status, outputs) = self.call(&procedure, bound, frame.level + 1)?;
+        for (slot, value) in outputs {
+            let data_type = frame.variables.data_type(slot);
+            hekla_types::convert::convert(&value, &data_type, None)
+                .and_then(|value| frame.variables.assign_checked(slot, value))
+                .map_err(|error| fail(self, error, frame))?;
+        }
+        if let Some(name) = &exec.return_status {
+            let slot = frame
+                .variables
+                .resolve(name)
+                .map_err(|error| fail(self, error, frame))?;
+            frame.variables.assign(slot, Value::Int(status));
+        }
+        let after = self.session.transaction.count();
+        if after != trancount {
+            return Err(fail(self, mismatching_count(trancount, after), frame));
+        }
+        Ok(Flow::Next)
+    }
+
+    /// The procedure an EXEC names (Msg 2812 if there is none).
+    fn procedure(
+        &mut self,
+        target: &ast::ExecTarget,
+        frame: &Frame,
+    ) -> SqlResult<Arc<ProcedureMeta>> {
+        let name = match target {
+            ast::ExecTarget::Name(name) => name.clone(),
+            ast::ExecTarget::Variable(variable) => {
+                let slot = frame.variables.resolve(variable)?;
+                match frame.variables.values()[slot].clone() {
+                    Value::String(text) => parse_name(&text)?,
+                    _ => return Err(not_found("")),
+                }
+            }
+        };
+        let catalog = self.session.db.catalog();
+        crate::catalog::procedure::find(&catalog, &name)
+            .cloned()
+            .ok_or_else(|| not_found(&crate::catalog::sequence::written(&name)))
+    }
+
+    /// Each parameter's value: positional arguments first, then named
+    /// ones, then defaults.
+    fn bind_arguments(
+        &mut self,
+        procedure: &ProcedureMeta,
+        arguments: &[ast::ExecArg],
+        frame: &Frame,
+    ) -> SqlResult<Vec<Bound>> {
+        let name = &procedure.name;
+        if arguments.len() > procedure.parameters.len() {
+            return Err(SqlError::new(
+                8144,
+                16,
+                2,
+                format!("Procedure or function {name} has too many arguments specified."),
+            ));
+        }
+        let mut given: Vec<Option<&ast::ExecArg>> = vec![None; procedure.parameters.len()];
+        let mut named_from = None;
+        for (position, argument) in arguments.iter().enumerate() {
+            let index = match &argument.name {
+                None if named_from.is_some() => {
+                    return Err(SqlError::new(
+                        119,
+                        15,
+                        1,
+                        format!("Must pass parameter number {} and subsequent parameters as '@name = value'. After the form '@name = value' has been used, all subsequent parameters must be passed in the form '@name = value'.", position + 1),
+                    ))
+                }
+                None => position,
+                Some(parameter) => {
+                    named_from.get_or_insert(position);
+                    procedure
+                        .parameters
+                        .iter()
+                        .position(|p| p.name.eq_ignore_ascii_case(parameter))
+                        .ok_or_else(|| {
+                            SqlError::new(
+                                8145,
+                                16,
+                                2,
+                                format!("@{parameter} is not a parameter for procedure {name}."),
+                            )
+                        })?
+                }
+            };
+            given[index] = Some(argument);
+        }
+        procedure
+            .parameters
+            .iter()
+            .zip(given)
+            .map(|(parameter, argument)| {
+                let explicit = argument.filter(|a| !matches!(a.value.kind, ExprKind::Default));
+                let output_to = match argument {
+                    Some(argument) if argument.output => {
+                        if !parameter.output {
+                            return Err(SqlError::new(
+                                8162,
+                                16,
+                                2,
+                                format!("The formal parameter \"@{}\" was not declared as an OUTPUT parameter, but the actual parameter passed in requested output.", parameter.name),
+                            ));
+                        }
+                        let ExprKind::Variable(variable) = &argument.value.kind else {
+                            return Err(SqlError::new(
+                                179,
+                                15,
+                                1,
+                                "Cannot use the OUTPUT option when passing a constant to a stored procedure.",
+                            ));
+                        };
+                        Some(frame.variables.resolve(variable)?)
+                    }
+                    _ => None,
+                };
+                let value = match (&parameter.kind, explicit) {
+                    (ParameterKind::Table(_), Some(argument)) => {
+                        Argument::Table(table_argument(&argument.value, frame)?)
+                    }
+                    (ParameterKind::Table(_), None) => {
+                        return Err(SqlError::new(
+                            206,
+                            16,
+                            2,
+                            format!("Operand type clash: a table-valued parameter '@{}' needs a table variable.", parameter.name),
+                        ))
+                    }
+                    (ParameterKind::Scalar(data_type), Some(argument)) => {
+                        let value = self.converted(&argument.value, data_type, frame)?;
+                        if parameter.not_null && value.is_null() {
+                            return Err(SqlError::new(
+                                515,
+                                16,
+                                2,
+                                format!("Cannot pass NULL to the parameter '@{}' of procedure {name}, which is declared NOT NULL.", parameter.name),
+                            ));
+                        }
+                        Argument::Scalar(value)
+                    }
+                    (ParameterKind::Scalar(data_type), None) => match &parameter.default {
+                        Some(default) => {
+                            Argument::Scalar(self.converted(default, data_type, frame)?)
+                        }
+                        None => {
+                            return Err(SqlError::new(
+                                201,
+                                16,
+                                4,
+                                format!("Procedure or function '{name}' expects parameter '@{}', which was not supplied.", parameter.name),
+                            ))
+                        }
+                    },
+                };
+                Ok(Bound { value, output_to })
+            })
+            .collect()
+    }
+
+    /// An argument converted to its parameter's type.
+    fn converted(
+        &mut self,
+        expr: &ast::Expr,
+        data_type: &DataType,
+        frame: &Frame,
+    ) -> SqlResult<Value> {
+        let db = Arc::clone(&self.session.db);
+        let planner = Planner::new(&db, &frame.variables);
+        let scalar = implicit(variables::binder(&planner).scalar(expr)?, data_type)?;
+        self.session.in_context(&frame.variables, |context| {
+            scalar.eval(&Inputs::top(context))
+        })
+    }
+
+    /// Runs `procedure` at nesting `level` with its bound arguments: its
+    /// return status and the OUTPUT values to copy back.
+    fn call(
+        &mut self,
+        procedure: &Arc<ProcedureMeta>,
+        arguments: Vec<Bound>,
+        level: u8,
+    ) -> Result<(i32, Vec<(usize, Value)>), Failure> {
+        let mut callee = Frame {
+            variables: crate::bind::variables::Variables::for_session(self.session.state.spid),
+            level,
+            procedure: Some(procedure.name.clone()),
+            source: &procedure.definition,
+            return_status: None,
+            native: procedure.native,
+        };
+        let mut outputs = Vec::new();
+        for (parameter, bound) in procedure.parameters.iter().zip(arguments) {
+            match bound.value {
+                Argument::Scalar(value) => {
+                    let ParameterKind::Scalar(data_type) = &parameter.kind else {
+                        unreachable!("scalar arguments bind scalar parameters");
+                    };
+                    let slot = callee
+                        .variables
+                        .declare(&parameter.name, *data_type)
+                        .expect("parameter names are unique");
+                    if parameter.not_null {
+                        callee.variables.forbid_null(slot);
+                    }
+                    callee.variables.assign(slot, value);
+                    if let Some(caller_slot) = bound.output_to {
+                        outputs.push((caller_slot, slot));
+                    }
+                }
+                Argument::Table(table) => callee
+                    .variables
+                    .declare_borrowed_table(&parameter.name, table),
+            }
+        }
+        let outer_options = self.session.options.clone();
+        let outer_scope_identity = self.session.state.scope_identity.take();
+        let outer_level = std::mem::replace(&mut self.session.state.nest_level, level);
+        let outcome = match procedure.atomic_block() {
+            Some((options, body)) if procedure.native => self.atomic(options, body, &mut callee),
+            _ => self.block(&procedure.body, &mut callee),
+        };
+        self.session.options = outer_options;
+        self.session.state.scope_identity = outer_scope_identity;
+        self.session.state.nest_level = outer_level;
+        let values = outputs
+            .into_iter()
+            .map(|(caller_slot, slot)| (caller_slot, callee.variables.values()[slot].clone()))
+            .collect();
+        self.end_frame(&mut callee);
+        match outcome {
+            Ok(Flow::Goto(label)) => {
+                let event = crate::session::ErrorEvent {
+                    error: super::undeclared_label(&label),
+                    line: 1,
+                    procedure: Some(procedure.name.clone()),
+                };
+                Err(Failure::classify(
+                    event,
+                    level,
+                    self.session.options.xact_abort,
+                    false,
+                ))
+            }
+            Ok(_) => Ok((callee.return_status.unwrap_or(0), values)),
+            // A compile error ended the procedure: the caller goes on, and
+            // the status tells of the error's severity, as in SQL Server.
+            Err(failure) if failure.reported && failure.reach == Reach::Scope => {
+                Ok((10 - i32::from(failure.error().severity), Vec::new()))
+            }
+            Err(failure) => Err(failure),
+        }
+    }
+}
+
+/// A procedure name held in a variable (`EXEC @name`).
+fn parse_name(text: &str) -> SqlResult<ast::ObjectName> {
+    let parts = text
+        .split('.')
+        .map(|part| {
+            let part = part.trim().trim_start_matches('[').trim_end_matches(']');
+            (!part.is_empty()).then(|| ast::Ident {
+                value: part.to_string(),
+                span: crate::Span::default(),
+            })
+        })
+        .collect::<Vec<_>>();
+    if parts.is_empty() || parts.len() > 4 || parts.last().is_some_and(Option::is_none) {
+        return Err(not_found(text));
+    }
+    Ok(ast::ObjectName {
+        parts,
+        span: crate::Span::default(),
+    })
+}
+
+/// The table variable a READONLY parameter is passed.
+fn table_argument(
+    expr: &ast::Expr,
+    frame: &Frame,
+) -> SqlResult<Arc<crate::catalog::table::TableMeta>> {
+    let ExprKind::Variable(name) = &expr.kind else {
+        return Err(SqlError::new(
+            206,
+            16,
+            2,
+            "Operand type clash: a table-valued parameter must be passed a table variable.",
+        ));
+    };
+    frame.variables.table(name).cloned().ok_or_else(|| {
+        SqlError::new(
+            137,
+            15,
+            2,
+            format!("Must declare the scalar variable \"@{name}\"."),
+        )
+    })
+}
+
+fn not_found(name: &str) -> SqlError {
+    SqlError::new(
+        2812,
+        16,
+        62,
+        format!("Could not find stored procedure '{name}'."),
+    )
+}
+
+fn nesting_exceeded() -> SqlError {
+    SqlError::new(
+        217,
+        16,
+        1,
+        format!("Maximum stored procedure, function, trigger, or view nesting level exceeded (limit {MAX_NESTING})."),
+    )
+}
+
+fn mismatching_count(before: u32, after: u32) -> SqlError {
+    SqlError::new(
+        266,
+        16,
+        2,
+        format!("Transaction count after EXECUTE indicates a mismatching number of BEGIN and COMMIT statements. Previous count = {before}, current count = {after}."),
+    )
+}
