@@ -336,9 +336,25 @@ pub struct Select {
     pub into: Option<ObjectName>,
     pub from: Vec<TableRef>,
     pub where_clause: Option<Expr>,
-    pub group_by: Vec<Expr>,
+    pub group_by: Vec<GroupByItem>,
     pub having: Option<Expr>,
     pub span: Span,
+}
+
+/// One item of a GROUP BY clause. Each makes a list of grouping sets;
+/// the clause groups by the cross product of its items' lists.
+#[derive(Clone, Debug, PartialEq)]
+pub enum GroupByItem {
+    Expr(Expr),
+    /// `(a, b)`: its parts together, as one element of ROLLUP, CUBE or
+    /// GROUPING SETS; `()` is the grand total.
+    Composite(Vec<GroupByItem>),
+    /// `ROLLUP (a, b)`: the sets (a, b), (a) and ().
+    Rollup(Vec<GroupByItem>),
+    /// `CUBE (a, b)`: every subset, (a, b), (a), (b) and ().
+    Cube(Vec<GroupByItem>),
+    /// `GROUPING SETS ((a, b), a, ())`: the sets listed.
+    GroupingSets(Vec<GroupByItem>),
 }
 
 /// `TOP (n) [PERCENT] [WITH TIES]`.

@@ -752,6 +752,18 @@ impl Display for Select {
     }
 }
 
+impl Display for GroupByItem {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            GroupByItem::Expr(expr) => expr.fmt(f),
+            GroupByItem::Composite(parts) => write!(f, "({})", comma(parts)),
+            GroupByItem::Rollup(parts) => write!(f, "ROLLUP ({})", comma(parts)),
+            GroupByItem::Cube(parts) => write!(f, "CUBE ({})", comma(parts)),
+            GroupByItem::GroupingSets(sets) => write!(f, "GROUPING SETS ({})", comma(sets)),
+        }
+    }
+}
+
 /// `TOP (n) [PERCENT] [WITH TIES]`.
 impl Display for Top {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
@@ -2360,7 +2372,7 @@ mod tests {
             span: Span::default(),
         });
         select.where_clause = Some(bin(col("a"), Gt, int("0")));
-        select.group_by = vec![col("a")];
+        select.group_by = vec![GroupByItem::Expr(col("a"))];
         let mut query = query(QueryBody::Select(Box::new(select)));
         query.with = vec![Cte {
             name: id("c"),

@@ -402,18 +402,8 @@ impl<'a> Binder<'a> {
         }
         if let Some(grouping) = self.grouping {
             if let ExprKind::Function(call) = &expr.kind {
-                if call.name.parts.len() == 1
-                    && call.name.name().value.eq_ignore_ascii_case("GROUPING")
-                    && call.args.len() == 1
-                {
-                    let kind = match grouping.grouping_flag(&call.args[0])? {
-                        Some(index) => ScalarKind::Column(index),
-                        None => ScalarKind::Constant(Value::TinyInt(0)),
-                    };
-                    return Ok(Scalar {
-                        kind,
-                        data_type: DataType::TinyInt,
-                    });
+                if let Some(scalar) = grouping.grouping_function(call)? {
+                    return Ok(scalar);
                 }
             }
             if let Some((index, data_type)) = grouping.position(expr) {

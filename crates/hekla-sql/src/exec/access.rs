@@ -1,13 +1,15 @@
 //! Access paths: how a statement reaches the rows its WHERE clause can
 //! accept. When the WHERE clause fixes every key column of an index with
 //! `column = constant`, the rows come from that index (a hash bucket or a
-//! B+tree position); otherwise from a full scan. Either way the whole
-//! filter is applied to each row, so the path only decides speed.
+//! B+tree position); otherwise from a full scan, of the table or, when the
+//! rows are wanted in order (`plan::order`), of a range index. Either way
+//! the whole filter is applied to each row, so the path only decides speed
+//! and order.
 
 use super::eval::Inputs;
 use crate::bind::expr::{CompareOp, Predicate, Reads, Scalar, ScalarKind};
 use crate::catalog::table::TableMeta;
-use hekla_engine::{Row, RowId, Transaction};
+use hekla_engine::{KeyRange, Row, RowId, Transaction};
 use hekla_types::{SqlResult, Value};
 use std::ops::ControlFlow;
 
@@ -20,6 +22,10 @@ pub enum AccessPath {
     Seek {
         index: usize,
         key: Vec<Scalar>,
+    },
+    /// Every row, in the key order of range index `index`.
+    Ordered {
+        index: usize,
     },
 }
 
@@ -76,6 +82,9 @@ impl AccessPath {
                     return Ok(()); // = NULL matches nothing
                 }
                 tx.lookup(&table.engine, *index, &key, &mut visit)?
+            }
+            AccessPath::Ordered { index } => {
+                tx.scan_range(&table.engine, *index, &KeyRange::all(), visit)?
             }
         };
         Ok(())
@@ -223,7 +232,7 @@ mod tests {
                 });
                 Some((index, values.collect::<Vec<_>>()))
             }
-            AccessPath::Scan => None,
+            AccessPath::Scan | AccessPath::Ordered { .. } => None,
         };
         assert_eq!(
             constants(path("b = 2 AND 1 = a AND c > 0")),

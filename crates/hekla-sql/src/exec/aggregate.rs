@@ -1,22 +1,102 @@
-//! Hash aggregation: rows are grouped by the collation-aware key encoding
-//! of their GROUP BY values (so 'a' and 'A' share a group under a
+//! Aggregation: rows are grouped by the collation-aware key encoding of
+//! their GROUP BY values (so 'a' and 'A' share a group under a
 //! case-insensitive collation, as in SQL Server), and each group keeps one
-//! accumulator per aggregate call. Groups come out in the order they were
-//! first met.
+//! accumulator per aggregate call. The hash aggregate ([`Groups`]) keeps
+//! every group until its input ends and emits them in the order they were
+//! first met; the stream aggregate ([`stream`]) is given its input grouped
+//! and keeps one group at a time.
 
 use super::eval::Inputs;
+use super::run::{run, Emit};
 use crate::bind::aggregate::{AggregateCall, AggregateFunction, Grouping};
+use crate::plan::Node;
 use hekla_types::convert::convert_from;
 use hekla_types::ops::{self, ArithOp};
 use hekla_types::{encode_key, DataType, SortOrder, SqlError, SqlResult, Value};
 use std::collections::{HashMap, HashSet};
+use std::ops::ControlFlow;
 
-/// Groups being built.
+/// One group being built.
+struct Group {
+    keys: Vec<Value>,
+    /// The grouping set it belongs to, with grouping sets.
+    set: Option<usize>,
+    accumulators: Vec<Accumulator>,
+}
+
+impl Group {
+    fn new(grouping: &Grouping, keys: Vec<Value>, set: Option<usize>) -> Self {
+        let accumulators = grouping
+            .aggregates
+            .iter()
+            .map(|(_, call)| Accumulator::new(call))
+            .collect();
+        Group {
+            keys,
+            set,
+            accumulators,
+        }
+    }
+
+    /// Adds the row `inputs` reads.
+    fn add_row(&mut self, grouping: &Grouping, inputs: &Inputs<'_>) -> SqlResult<()> {
+        for ((_, call), accumulator) in grouping.aggregates.iter().zip(&mut self.accumulators) {
+            accumulator.add(call, argument(call, inputs)?)?;
+        }
+        Ok(())
+    }
+
+    /// Adds a row's aggregate arguments, already computed.
+    fn add_values(&mut self, grouping: &Grouping, values: &[Option<Value>]) -> SqlResult<()> {
+        for (((_, call), accumulator), value) in grouping
+            .aggregates
+            .iter()
+            .zip(&mut self.accumulators)
+            .zip(values)
+        {
+            accumulator.add(call, value.clone())?;
+        }
+        Ok(())
+    }
+
+    /// The grouped row: key values, then aggregate results, then (with
+    /// grouping sets) the GROUPING() flags.
+    fn finish(self, grouping: &Grouping) -> SqlResult<Vec<Value>> {
+        let mut row = self.keys;
+        for ((_, call), accumulator) in grouping.aggregates.iter().zip(self.accumulators) {
+            row.push(accumulator.finish(call)?);
+        }
+        if let Some(set) = self.set {
+            let flags = grouping.sets[set].iter().map(|&kept| u8::from(!kept));
+            row.extend(flags.map(Value::TinyInt));
+        }
+        Ok(row)
+    }
+}
+
+/// How the keys are encoded to tell groups apart.
+fn key_types(grouping: &Grouping) -> Vec<(DataType, SortOrder)> {
+    grouping
+        .keys
+        .iter()
+        .map(|(_, key)| (key.data_type, SortOrder::Ascending))
+        .collect()
+}
+
+/// The GROUP BY values of the row `inputs` reads.
+fn key_values(grouping: &Grouping, inputs: &Inputs<'_>) -> SqlResult<Vec<Value>> {
+    grouping
+        .keys
+        .iter()
+        .map(|(_, key)| key.eval(inputs))
+        .collect()
+}
+
+/// Groups being built by the hash aggregate.
 pub struct Groups<'a> {
     grouping: &'a Grouping,
     index: HashMap<Vec<u8>, usize>,
-    /// Each group's key values, grouping set and accumulators.
-    groups: Vec<(Vec<Value>, Option<usize>, Vec<Accumulator>)>,
+    groups: Vec<Group>,
     key_types: Vec<(DataType, SortOrder)>,
 }
 
@@ -26,37 +106,16 @@ impl<'a> Groups<'a> {
             grouping,
             index: HashMap::new(),
             groups: Vec::new(),
-            key_types: grouping
-                .keys
-                .iter()
-                .map(|(_, key)| (key.data_type, SortOrder::Ascending))
-                .collect(),
+            key_types: key_types(grouping),
         }
-    }
-
-    fn fresh_accumulators(&self) -> Vec<Accumulator> {
-        self.grouping
-            .aggregates
-            .iter()
-            .map(|(_, call)| Accumulator::new(call))
-            .collect()
     }
 
     /// Adds one input row to its group (to one group per grouping set).
     pub fn add(&mut self, inputs: &Inputs<'_>) -> SqlResult<()> {
-        let keys = self
-            .grouping
-            .keys
-            .iter()
-            .map(|(_, key)| key.eval(inputs))
-            .collect::<SqlResult<Vec<Value>>>()?;
+        let keys = key_values(self.grouping, inputs)?;
         if self.grouping.sets.is_empty() {
             let position = self.position(keys, None)?;
-            let accumulators = &mut self.groups[position].2;
-            for ((_, call), accumulator) in self.grouping.aggregates.iter().zip(accumulators) {
-                accumulator.add(call, argument(call, inputs)?)?;
-            }
-            return Ok(());
+            return self.groups[position].add_row(self.grouping, inputs);
         }
         let values = self
             .grouping
@@ -71,16 +130,7 @@ impl<'a> Groups<'a> {
                 .map(|(key, &kept)| if kept { key.clone() } else { Value::Null })
                 .collect();
             let position = self.position(rolled, Some(set))?;
-            let accumulators = &mut self.groups[position].2;
-            for (((_, call), accumulator), value) in self
-                .grouping
-                .aggregates
-                .iter()
-                .zip(accumulators)
-                .zip(&values)
-            {
-                accumulator.add(call, value.clone())?;
-            }
+            self.groups[position].add_values(self.grouping, &values)?;
         }
         Ok(())
     }
@@ -90,7 +140,7 @@ impl<'a> Groups<'a> {
         if keys.is_empty() {
             // No GROUP BY: one group, no key to encode.
             if self.groups.is_empty() {
-                self.groups.push((keys, set, self.fresh_accumulators()));
+                self.groups.push(Group::new(self.grouping, keys, set));
             }
             return Ok(0);
         }
@@ -104,45 +154,67 @@ impl<'a> Groups<'a> {
         let next = self.groups.len();
         let position = *self.index.entry(encoded).or_insert(next);
         if position == next {
-            self.groups.push((keys, set, self.fresh_accumulators()));
+            self.groups.push(Group::new(self.grouping, keys, set));
         }
         Ok(position)
     }
 
-    /// The grouped rows: key values, then aggregate results, then (with
-    /// grouping sets) the GROUPING() flags. A query with aggregates and no
-    /// GROUP BY, and a grand-total grouping set, has its group even over
-    /// no rows.
+    /// The grouped rows. A query with aggregates and no GROUP BY, and a
+    /// grand-total grouping set, has its group even over no rows.
     pub fn finish(mut self) -> SqlResult<Vec<Vec<Value>>> {
-        if self.groups.is_empty() && self.grouping.keys.is_empty() {
-            self.groups
-                .push((Vec::new(), None, self.fresh_accumulators()));
+        let grouping = self.grouping;
+        if self.groups.is_empty() && grouping.keys.is_empty() {
+            self.groups.push(Group::new(grouping, Vec::new(), None));
         }
-        for (set, kept) in self.grouping.sets.iter().enumerate() {
+        for (set, kept) in grouping.sets.iter().enumerate() {
             let grand_total = kept.iter().all(|k| !k);
-            if grand_total && !self.groups.iter().any(|(_, s, _)| *s == Some(set)) {
-                let nulls = vec![Value::Null; self.grouping.keys.len()];
-                self.groups
-                    .push((nulls, Some(set), self.fresh_accumulators()));
+            if grand_total && !self.groups.iter().any(|group| group.set == Some(set)) {
+                let nulls = vec![Value::Null; grouping.keys.len()];
+                self.groups.push(Group::new(grouping, nulls, Some(set)));
             }
         }
-        let sets = &self.grouping.sets;
         self.groups
             .into_iter()
-            .map(|(mut row, set, accumulators)| {
-                for ((_, call), accumulator) in self.grouping.aggregates.iter().zip(accumulators) {
-                    row.push(accumulator.finish(call)?);
-                }
-                if let Some(set) = set {
-                    row.extend(
-                        sets[set]
-                            .iter()
-                            .map(|&kept| Value::TinyInt(u8::from(!kept))),
-                    );
-                }
-                Ok(row)
-            })
+            .map(|group| group.finish(grouping))
             .collect()
+    }
+}
+
+/// Stream aggregation of `input`, whose rows come grouped on the keys
+/// (see `plan::order`): a group goes out as soon as a row of the next one
+/// arrives, so one group at a time is in memory and groups come out in
+/// the input's order. Keys are told apart by their encodings, as the hash
+/// aggregate tells them apart.
+pub fn stream(
+    input: &Node,
+    grouping: &Grouping,
+    params: &Inputs<'_>,
+    emit: &mut Emit<'_>,
+) -> SqlResult<ControlFlow<()>> {
+    let key_types = key_types(grouping);
+    let mut encoded = Vec::new();
+    // The group being built, with its keys' encoding.
+    let mut current: Option<(Vec<u8>, Group)> = None;
+    let flow = run(input, params, &mut |row| {
+        let inputs = params.with_row(row);
+        let keys = key_values(grouping, &inputs)?;
+        encoded.clear();
+        encode_key(&key_types, &keys, &mut encoded)?;
+        if current.as_ref().is_some_and(|(key, _)| *key != encoded) {
+            if let Some((_, done)) = current.take() {
+                if emit(&done.finish(grouping)?)?.is_break() {
+                    return Ok(ControlFlow::Break(()));
+                }
+            }
+        }
+        let (_, group) =
+            current.get_or_insert_with(|| (encoded.clone(), Group::new(grouping, keys, None)));
+        group.add_row(grouping, &inputs)?;
+        Ok(ControlFlow::Continue(()))
+    })?;
+    match current {
+        Some((_, last)) if flow.is_continue() => emit(&last.finish(grouping)?),
+        _ => Ok(flow),
     }
 }
 

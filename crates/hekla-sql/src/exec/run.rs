@@ -8,7 +8,7 @@ use super::aggregate::Groups;
 use super::eval::Inputs;
 use crate::bind::aggregate::{AggregateCall, AggregateFunction, Grouping};
 use crate::bind::expr::Predicate;
-use crate::plan::{Limit, Node, SetOperation, SortKey, TableRead};
+use crate::plan::{AggregateMethod, Limit, Node, SetOperation, SortKey, TableRead};
 use hekla_types::{encode_key, DataType, SortOrder, SqlError, SqlResult, Value};
 use std::cmp::Ordering;
 use std::collections::HashSet;
@@ -80,7 +80,14 @@ pub fn run(node: &Node, params: &Inputs<'_>, emit: &mut Emit<'_>) -> SqlResult<C
             })
         }
         Node::Join(join) => super::join::run(join, params, emit),
-        Node::Aggregate { input, grouping } => {
+        Node::Aggregate {
+            input,
+            grouping,
+            method: AggregateMethod::Stream,
+        } => super::aggregate::stream(input, grouping, params, emit),
+        Node::Aggregate {
+            input, grouping, ..
+        } => {
             if let Some(row) = count_only(input, grouping, params)? {
                 return emit(&row);
             }

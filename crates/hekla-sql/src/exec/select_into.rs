@@ -230,7 +230,9 @@ fn columns_nullable(node: &Node) -> Vec<bool> {
                 .chain(inner.into_iter().map(|n| n || inner_nulls))
                 .collect()
         }
-        Node::Aggregate { input, grouping } => {
+        Node::Aggregate {
+            input, grouping, ..
+        } => {
             let input = columns_nullable(input);
             let rolled_up = !grouping.sets.is_empty();
             let mut columns: Vec<bool> = grouping

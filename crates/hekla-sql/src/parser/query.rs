@@ -177,7 +177,7 @@ impl Parser<'_> {
         let group_by = if self.is_word("GROUP") && self.is_word_at(1, "BY") {
             self.advance();
             self.advance();
-            self.comma_list(Self::expr)?
+            self.comma_list(Self::group_by_item)?
         } else {
             Vec::new()
         };
@@ -197,6 +197,98 @@ impl Parser<'_> {
             having,
             span: self.span_from(start),
         })
+    }
+
+    /// A GROUP BY item: an expression, `ROLLUP (...)`, `CUBE (...)`,
+    /// `GROUPING SETS (...)` or `()`, the grand total. (A list `(a, b)`
+    /// stands alone only inside those three, as in SQL Server.)
+    fn group_by_item(&mut self) -> Result<GroupByItem> {
+        if self.is_word("GROUPING") && self.is_word_at(1, "SETS") {
+            self.advance();
+            self.advance();
+            let sets = self.grouping_list(Self::grouping_set)?;
+            return Ok(GroupByItem::GroupingSets(sets));
+        }
+        if let Some(item) = self.rollup_or_cube()? {
+            return Ok(item);
+        }
+        if self.eat_grand_total() {
+            return Ok(GroupByItem::Composite(Vec::new()));
+        }
+        Ok(GroupByItem::Expr(self.expr()?))
+    }
+
+    /// `ROLLUP (...)` or `CUBE (...)` of expressions and lists `(a, b)`.
+    fn rollup_or_cube(&mut self) -> Result<Option<GroupByItem>> {
+        let rollup = self.is_word("ROLLUP");
+        if !(rollup || self.is_word("CUBE")) || self.kind_at(1) != TokenKind::LParen {
+            return Ok(None);
+        }
+        self.advance();
+        let elements = self.grouping_list(Self::grouping_expression)?;
+        Ok(Some(if rollup {
+            GroupByItem::Rollup(elements)
+        } else {
+            GroupByItem::Cube(elements)
+        }))
+    }
+
+    /// An element of ROLLUP or CUBE: an expression or a list `(a, b)`.
+    fn grouping_expression(&mut self) -> Result<GroupByItem> {
+        self.expr_or_list(Self::grouping_expression)
+    }
+
+    /// An element of GROUPING SETS: `()`, ROLLUP, CUBE, an expression, or
+    /// a list of those.
+    fn grouping_set(&mut self) -> Result<GroupByItem> {
+        if let Some(item) = self.rollup_or_cube()? {
+            return Ok(item);
+        }
+        if self.eat_grand_total() {
+            return Ok(GroupByItem::Composite(Vec::new()));
+        }
+        self.expr_or_list(Self::grouping_set)
+    }
+
+    /// `()`, consumed if there.
+    fn eat_grand_total(&mut self) -> bool {
+        let empty = self.at(TokenKind::LParen) && self.kind_at(1) == TokenKind::RParen;
+        if empty {
+            self.advance();
+            self.advance();
+        }
+        empty
+    }
+
+    /// An expression, or at `(` that is not one (`(a, b)`), a list of
+    /// `element`s. `(a + b) * 2` is an expression: the list is tried
+    /// only when no expression ends the element there.
+    fn expr_or_list(
+        &mut self,
+        element: fn(&mut Self) -> Result<GroupByItem>,
+    ) -> Result<GroupByItem> {
+        if !self.at(TokenKind::LParen) {
+            return Ok(GroupByItem::Expr(self.expr()?));
+        }
+        let start = self.pos;
+        if let Ok(expr) = self.expr() {
+            if matches!(self.kind(), TokenKind::Comma | TokenKind::RParen) {
+                return Ok(GroupByItem::Expr(expr));
+            }
+        }
+        self.pos = start;
+        Ok(GroupByItem::Composite(self.grouping_list(element)?))
+    }
+
+    /// `(element, ...)`.
+    fn grouping_list(
+        &mut self,
+        element: fn(&mut Self) -> Result<GroupByItem>,
+    ) -> Result<Vec<GroupByItem>> {
+        self.expect(TokenKind::LParen)?;
+        let elements = self.nested(|parser| parser.comma_list(element))?;
+        self.expect(TokenKind::RParen)?;
+        Ok(elements)
     }
 
     pub(super) fn optional_where(&mut self) -> Result<Option<Expr>> {

@@ -179,6 +179,54 @@ fn errors_name_the_token_and_line() {
 }
 
 #[test]
+fn group_by_items() {
+    let StatementKind::Select(select) = parse_one(
+        "SELECT 1 FROM t GROUP BY a, ROLLUP (a, (b, c)), CUBE (b), \
+         GROUPING SETS ((a + 1) * 2, (a, b), (), (ROLLUP (c), a), ((b, c))), ()",
+    ) else {
+        panic!("not a select");
+    };
+    let QueryBody::Select(body) = &select.query.body else {
+        panic!("not a plain select");
+    };
+    let shape: Vec<&str> = body
+        .group_by
+        .iter()
+        .map(|item| match item {
+            GroupByItem::Expr(_) => "expr",
+            GroupByItem::Composite(_) => "list",
+            GroupByItem::Rollup(_) => "rollup",
+            GroupByItem::Cube(_) => "cube",
+            GroupByItem::GroupingSets(_) => "sets",
+        })
+        .collect();
+    assert_eq!(shape, ["expr", "rollup", "cube", "sets", "list"]);
+    let GroupByItem::GroupingSets(sets) = &body.group_by[3] else {
+        unreachable!()
+    };
+    // `(a + 1) * 2` is an expression, `(a, b)` a list, `((b, c))` a list
+    // of one list.
+    assert!(matches!(sets[0], GroupByItem::Expr(_)));
+    assert!(matches!(&sets[1], GroupByItem::Composite(parts) if parts.len() == 2));
+    assert!(matches!(&sets[2], GroupByItem::Composite(parts) if parts.is_empty()));
+    assert!(matches!(&sets[4], GroupByItem::Composite(parts)
+        if matches!(parts.as_slice(), [GroupByItem::Composite(_)])));
+    assert_eq!(
+        body.group_by
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(", "),
+        "a, ROLLUP (a, (b, c)), CUBE (b), \
+         GROUPING SETS ((a + 1) * 2, (a, b), (), (ROLLUP (c), a), ((b, c))), ()"
+    );
+    // Lists stand alone only inside ROLLUP, CUBE and GROUPING SETS; the
+    // grand total only at the top and in GROUPING SETS.
+    assert_eq!(error("SELECT 1 GROUP BY (a, b)").number, 102);
+    assert_eq!(error("SELECT 1 GROUP BY ROLLUP (())").number, 102);
+}
+
+#[test]
 fn deep_nesting_is_an_error_not_a_crash() {
     for depth in [200, 100_000] {
         let text = format!("SELECT {}1{}", "(".repeat(depth), ")".repeat(depth));
@@ -237,6 +285,10 @@ fn pathological_inputs_end_in_errors() {
         (format!("SELECT * FROM {}", "a JOIN ".repeat(50_000)), 191),
         (format!("SELECT {}*", "a.".repeat(100_000)), 102),
         ("/*".repeat(100_000), 113),
+        (
+            format!("SELECT 1 GROUP BY GROUPING SETS {}", "(".repeat(200_000)),
+            191,
+        ),
     ];
     for (text, number) in cases {
         assert_eq!(error(&text).number, number, "{}...", &text[..40]);

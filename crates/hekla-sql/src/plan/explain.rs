@@ -3,7 +3,7 @@
 //! names of the columns they read (`[t].[id]`).
 
 use super::window::WindowFunction;
-use super::{JoinKind, JoinMethod, Limit, Node, QueryPlan, SetOperation};
+use super::{AggregateMethod, JoinKind, JoinMethod, Limit, Node, QueryPlan, SetOperation};
 use crate::bind::expr::{CompareOp, Predicate, Scalar, ScalarKind};
 use crate::bind::variables::Variables;
 use crate::exec::access::AccessPath;
@@ -175,7 +175,11 @@ impl Printer<'_> {
                 self.fill(at, depth, text);
                 names
             }
-            Node::Aggregate { input, grouping } => {
+            Node::Aggregate {
+                input,
+                grouping,
+                method,
+            } => {
                 let at = self.reserve(depth);
                 let names = self.node(input, depth + 1, prefix);
                 let keys: Vec<String> = grouping
@@ -188,14 +192,20 @@ impl Printer<'_> {
                     .iter()
                     .map(|(text, _)| text.clone())
                     .collect();
-                let text = if keys.is_empty() {
-                    format!("Stream Aggregate(DEFINE:({}))", aggregates.join(", "))
-                } else {
-                    format!(
-                        "Hash Match(Aggregate, HASH:({}), DEFINE:({}))",
-                        keys.join(", "),
-                        aggregates.join(", ")
-                    )
+                let (keys_text, aggregates_text) = (keys.join(", "), aggregates.join(", "));
+                let text = match method {
+                    _ if keys.is_empty() => {
+                        format!("Stream Aggregate(DEFINE:({aggregates_text}))")
+                    }
+                    AggregateMethod::Hash => format!(
+                        "Hash Match(Aggregate, HASH:({keys_text}), DEFINE:({aggregates_text}))"
+                    ),
+                    AggregateMethod::Stream if aggregates.is_empty() => {
+                        format!("Stream Aggregate(GROUP BY:({keys_text}))")
+                    }
+                    AggregateMethod::Stream => format!(
+                        "Stream Aggregate(GROUP BY:({keys_text}) DEFINE:({aggregates_text}))"
+                    ),
                 };
                 self.fill(at, depth, text);
                 keys.into_iter().chain(aggregates).collect()
@@ -327,6 +337,10 @@ impl Printer<'_> {
         let residual = filter.map_or(String::new(), |f| format!(", WHERE:({f})"));
         match &read.path {
             AccessPath::Scan => format!("Table Scan(OBJECT:({object}{alias}){residual})"),
+            AccessPath::Ordered { index } => format!(
+                "Index Scan(OBJECT:({object}.[{}]{alias}){residual} ORDERED FORWARD)",
+                read.table.indexes[*index].name
+            ),
             AccessPath::Seek { index, key } => {
                 let meta = &read.table.indexes[*index];
                 let seek: Vec<String> = meta

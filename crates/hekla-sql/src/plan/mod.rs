@@ -6,6 +6,8 @@
 //! - [`from`] plans the FROM clause: where each WHERE/ON condition is
 //!   tested, and how each join runs (index nested loops, hash, spool);
 //! - [`window`] binds window functions;
+//! - [`order`] knows which operators' rows come ordered, for stream
+//!   aggregation and for leaving out a Sort;
 //! - [`explain`] prints a plan the way `SET SHOWPLAN_TEXT ON` does.
 //!
 //! Rows inside a FROM clause are laid out as the whole clause's row: an
@@ -15,6 +17,7 @@
 
 pub mod explain;
 pub mod from;
+pub mod order;
 pub mod query;
 pub mod window;
 
@@ -66,10 +69,12 @@ pub enum Node {
         exprs: Vec<Scalar>,
     },
     Join(Box<Join>),
-    /// Hash aggregation: emits GROUP BY keys, then aggregate results.
+    /// Grouping: emits GROUP BY keys, then aggregate results (see
+    /// `Grouping` for the row).
     Aggregate {
         input: Box<Node>,
         grouping: Grouping,
+        method: AggregateMethod,
     },
     /// Appends one column per window function.
     Window {
@@ -171,6 +176,15 @@ pub enum JoinMethod {
         outer_keys: Vec<Scalar>,
         inner_keys: Vec<Scalar>,
     },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AggregateMethod {
+    /// Groups are kept in a hash table until the input ends.
+    Hash,
+    /// The input comes grouped (ordered on the keys, see [`order`]): each
+    /// group is finished and emitted when a row of the next one arrives.
+    Stream,
 }
 
 /// How many rows TOP or FETCH lets through.
@@ -355,9 +369,14 @@ pub fn plan_streaming(node: &mut Node, busy: bool) {
         }
         // A derived query's rows are its own pipeline's output.
         Node::Derived { plan, .. } => plan_streaming(&mut plan.root, busy_here),
-        Node::Filter { input, .. } | Node::Project { input, .. } | Node::Top { input, .. } => {
-            plan_streaming(input, busy_here)
-        }
+        Node::Filter { input, .. }
+        | Node::Project { input, .. }
+        | Node::Top { input, .. }
+        | Node::Aggregate {
+            input,
+            method: AggregateMethod::Stream,
+            ..
+        } => plan_streaming(input, busy_here),
         // These keep their input in memory before emitting anything.
         Node::Aggregate { input, .. } | Node::Window { input, .. } | Node::Sort { input, .. } => {
             plan_streaming(input, own)

@@ -5,7 +5,7 @@
 
 use super::from::{self, FromTree};
 use super::window::WindowSet;
-use super::{Limit, Node, QueryPlan, SetOperation, SortKey};
+use super::{order, AggregateMethod, Limit, Node, QueryPlan, SetOperation, SortKey};
 use crate::ast::{self, QueryBody, SelectItem};
 use crate::bind::aggregate::{is_grouped, Grouping};
 use crate::bind::expr::{
@@ -524,7 +524,7 @@ impl<'a> Planner<'a> {
         });
         let pre_window = grouped.as_ref().unwrap_or(&binder);
         let width = match &grouping {
-            Some(g) => g.keys.len() * (1 + usize::from(!g.sets.is_empty())) + g.aggregates.len(),
+            Some(grouping) => grouping.width(),
             None => binder.scope.columns.len(),
         };
         let having = match &select.having {
@@ -565,10 +565,7 @@ impl<'a> Planner<'a> {
         let used: Vec<bool> = from_scope.iter().map(|c| c.used.get()).collect();
         let mut root = from_node(tree, filter, &used);
         if let Some(grouping) = grouping {
-            root = Node::Aggregate {
-                input: root.boxed(),
-                grouping,
-            };
+            root = aggregate(root, grouping);
         }
         if let Some(predicate) = having {
             root = Node::Filter {
@@ -621,8 +618,35 @@ impl<'a> Planner<'a> {
     }
 }
 
+/// Groups `input`'s rows: as a stream when they come grouped on the keys
+/// or can be read so (a range index leading with the key columns), else
+/// in a hash table. Only a plain GROUP BY of columns streams.
+fn aggregate(mut input: Node, grouping: Grouping) -> Node {
+    let columns: Option<Vec<usize>> = grouping
+        .keys
+        .iter()
+        .map(|(_, key)| order::column_of(key))
+        .collect();
+    let streams = match columns {
+        Some(columns) if grouping.sets.is_empty() => {
+            order::grouped_on(&input, &columns) || order::read_grouped(&mut input, &columns)
+        }
+        _ => false,
+    };
+    Node::Aggregate {
+        input: input.boxed(),
+        grouping,
+        method: if streams {
+            AggregateMethod::Stream
+        } else {
+            AggregateMethod::Hash
+        },
+    }
+}
+
+/// `input` sorted on `keys`, unless its rows already come in that order.
 fn sorted(input: Node, keys: Vec<SortKey>) -> Node {
-    if keys.is_empty() {
+    if keys.is_empty() || order::satisfies(&input, &keys) {
         return input;
     }
     Node::Sort {

@@ -151,3 +151,9 @@ SELECT DATEADD(day, 1, OrderDate),
        SYSDATETIMEOFFSET() AT TIME ZONE 'UTC'
 FROM dbo.Orders;
 GO
+SELECT CustomerID, YEAR(OrderDate) AS y, Status, SUM(Freight),
+       GROUPING(Status), GROUPING_ID(CustomerID, YEAR(OrderDate))
+FROM dbo.Orders
+GROUP BY GROUPING SETS ((CustomerID, YEAR(OrderDate)), CustomerID, ()),
+         ROLLUP (Status, (ShipVia, Code)), CUBE ((OrderID + 1) * 2)
+GO

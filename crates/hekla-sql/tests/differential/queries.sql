@@ -1063,3 +1063,49 @@ SELECT id, CAST(discount AS decimal(6, 3)), CAST(price AS float) / 3 FROM sales 
 -- name: group_by_rollup
 SELECT grade, dept_id, COUNT(*), SUM(salary) FROM emp GROUP BY ROLLUP (grade, dept_id)
 -- ;
+
+-- name: grouping_sets_listed
+SELECT grade, dept_id, COUNT(*), SUM(salary), GROUPING(grade), GROUPING(dept_id), GROUPING_ID(grade, dept_id)
+FROM emp GROUP BY GROUPING SETS ((grade, dept_id), grade, ())
+-- pg-replace: GROUPING_ID( => GROUPING(
+-- ;
+
+-- name: grouping_sets_crossed_with_a_key
+SELECT yr, product, COUNT(*), SUM(qty) FROM sales GROUP BY yr, GROUPING SETS (product, ())
+-- ;
+
+-- name: grouping_sets_of_rollup_and_cube
+SELECT grade, city, dept_id, COUNT(*), MAX(bonus), GROUPING_ID(grade, city, dept_id)
+FROM emp GROUP BY GROUPING SETS (ROLLUP (grade, city), CUBE (dept_id))
+-- pg-replace: GROUPING_ID( => GROUPING(
+-- ;
+
+-- name: grouping_sets_lists_and_repeats
+SELECT grade, dept_id, city, COUNT(*) FROM emp WHERE grade < 3
+GROUP BY GROUPING SETS (grade, (grade), ROLLUP ((grade, dept_id), city))
+-- ;
+
+-- name: grouping_sets_crossed
+SELECT product, yr, SUM(price) FROM sales GROUP BY GROUPING SETS (product, ()), GROUPING SETS (yr, ())
+-- ;
+
+-- name: grouping_id_in_having
+SELECT grade, dept_id, COUNT(*) FROM emp GROUP BY CUBE (grade, dept_id) HAVING GROUPING_ID(grade, dept_id) IN (1, 2)
+-- pg-replace: GROUPING_ID( => GROUPING(
+-- ;
+
+-- name: grand_total_of_no_rows
+SELECT COUNT(*), SUM(salary) FROM emp WHERE id < 0 GROUP BY ()
+-- ;
+
+-- name: stream_aggregate_in_key_order
+-- ordered
+SELECT dept_id, COUNT(*), SUM(salary), MIN(name), COUNT(DISTINCT grade) FROM emp GROUP BY dept_id ORDER BY dept_id
+-- pg-replace: ORDER BY dept_id => ORDER BY dept_id NULLS FIRST
+-- ;
+
+-- name: stream_aggregate_top
+-- ordered
+SELECT TOP (4) dept_id, COUNT(*) FROM emp WHERE grade > 1 GROUP BY dept_id ORDER BY dept_id DESC
+-- pg: SELECT dept_id, COUNT(*) FROM emp WHERE grade > 1 GROUP BY dept_id ORDER BY dept_id DESC NULLS LAST LIMIT 4
+-- ;

@@ -5,7 +5,9 @@
 //! 5,000,000-row Sales.SalesOrderDetailMedium of `003_*.txt`, and the
 //! SMALL/MEDIUM/LARGE three-table join of `001_*.txt`, each loaded the way
 //! the articles load them (INSERT ... SELECT TOP (n) ROW_NUMBER() OVER
-//! (ORDER BY (SELECT NULL)) FROM master..spt_values cross joins).
+//! (ORDER BY (SELECT NULL)) FROM master..spt_values cross joins); then
+//! GROUP BY over a column a range index leads with (a stream aggregate)
+//! against the same values in a column without one (a hash aggregate).
 
 use super::report::Report;
 use clap::Args;
@@ -28,6 +30,9 @@ pub struct SqlBenchArgs {
     /// has 3/40 as many and SMALL 100).
     #[arg(long, default_value_t = 8_000_000)]
     large_rows: u64,
+    /// Rows of the GROUP BY table (100 per group).
+    #[arg(long, default_value_t = 2_000_000)]
+    group_rows: u64,
     /// Times each analytic query runs (the best and the median are shown).
     #[arg(long, default_value_t = 5)]
     repeat: u32,
@@ -123,14 +128,15 @@ pub fn run(args: SqlBenchArgs) -> Result<(), String> {
         )
     })?;
     report.add("insert_5_rows_per_s", insert, "stmt/s");
-    let (count_rows, large_rows) = if args.quick {
-        (20_000, 20_000)
+    let (count_rows, large_rows, group_rows) = if args.quick {
+        (20_000, 20_000, 20_000)
     } else {
-        (args.count_rows, args.large_rows)
+        (args.count_rows, args.large_rows, args.group_rows)
     };
     let repeat = if args.quick { 1 } else { args.repeat };
     count_star(&mut session, &mut report, count_rows, repeat)?;
     three_table_join(&mut session, &mut report, large_rows, repeat)?;
+    group_by(&mut session, &mut report, group_rows, repeat)?;
     report.finish();
     Ok(())
 }
@@ -237,6 +243,60 @@ fn three_table_join(
         session,
         "DROP TABLE dbo.SMALL DROP TABLE dbo.MEDIUM DROP TABLE dbo.LARGE",
     )?;
+    Ok(())
+}
+
+/// GROUP BY over `rows` rows in groups of 100: on `k`, which the range
+/// index `ix_k` leads with (read in key order, a stream aggregate), and on
+/// `h`, the same values without an index (a hash aggregate); then the
+/// first 10 groups in key order, which the stream aggregate reaches
+/// without reading the rest.
+fn group_by(
+    session: &mut Session,
+    report: &mut Report,
+    rows: u64,
+    repeat: u32,
+) -> Result<(), String> {
+    let groups = rows.div_ceil(100);
+    report.section(&format!("GROUP BY over {rows} rows, {groups} groups"));
+    execute(
+        session,
+        &format!(
+            "CREATE TABLE dbo.G (
+                 id int NOT NULL PRIMARY KEY NONCLUSTERED HASH WITH (BUCKET_COUNT = {rows}),
+                 k int NOT NULL, h int NOT NULL, v int NOT NULL,
+                 INDEX ix_k NONCLUSTERED (k)
+             ) WITH (MEMORY_OPTIMIZED = ON, DURABILITY = SCHEMA_ONLY)
+             INSERT dbo.G SELECT RN, RN % {groups}, RN % {groups}, RN % 7 FROM ({}) AS q",
+            numbers(rows)
+        ),
+    )?;
+    for (name, query, result_rows) in [
+        (
+            "group_by_stream",
+            "SELECT k, COUNT(*), SUM(v) FROM dbo.G GROUP BY k",
+            groups,
+        ),
+        (
+            "group_by_hash",
+            "SELECT h, COUNT(*), SUM(v) FROM dbo.G GROUP BY h",
+            groups,
+        ),
+        (
+            "group_by_top_10_stream",
+            "SELECT TOP (10) k, COUNT(*) FROM dbo.G GROUP BY k ORDER BY k",
+            10,
+        ),
+        (
+            "group_by_top_10_hash",
+            "SELECT TOP (10) h, COUNT(*) FROM dbo.G GROUP BY h ORDER BY h",
+            10,
+        ),
+    ] {
+        let times = timed(session, query, repeat, result_rows.min(groups))?;
+        report_times(report, name, &times);
+    }
+    execute(session, "DROP TABLE dbo.G")?;
     Ok(())
 }
 
