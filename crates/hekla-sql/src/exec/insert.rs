@@ -5,7 +5,9 @@
 //! 2627/2601 for a duplicate key. An IDENTITY column takes its next value
 //! in every row (giving it a value is Msg 544, or 8101 without a column
 //! list); CHECK and FOREIGN KEY constraints are checked per row and at the
-//! end (see `constraints`).
+//! end (see `constraints`). Through a view, the row goes into the one
+//! table the view shows (`catalog::view::change`), its columns the view
+//! does not show taking their defaults.
 
 use super::constraints::{Statement, StatementChecks};
 use super::context::Context;
@@ -13,11 +15,14 @@ use super::eval::Inputs;
 use super::not_yet;
 use super::output::{Output, Verb};
 use super::run::for_each;
+use super::target::Target;
 use crate::ast::{self, DmlTarget, ExprKind, InsertSource};
 use crate::bind::expr::{assignment_type, implicit, Scalar, ScalarKind};
 use crate::catalog::table::TableMeta;
+use crate::catalog::view::change::{Change, Shows, ViewChange};
 use crate::plan::Planner;
 use crate::session::ResultSink;
+use hekla_engine::RowId;
 use hekla_types::{SqlError, SqlResult, Value};
 
 pub fn run(
@@ -29,7 +34,13 @@ pub fn run(
     if !insert.with.is_empty() || insert.top.is_some() {
         return Err(not_yet("INSERT with WITH or TOP"));
     }
-    let name = match &insert.target {
+    let named: Vec<String> = insert.columns.iter().map(|c| c.value.clone()).collect();
+    let change = if named.is_empty() {
+        Change::AllColumns
+    } else {
+        Change::Columns(&named)
+    };
+    let (name, target) = match &insert.target {
         DmlTarget::Table { name, hints } => {
             if hints
                 .iter()
@@ -37,17 +48,24 @@ pub fn run(
             {
                 return Err(not_yet("table hints other than TABLOCK on INSERT"));
             }
-            crate::catalog::sequence::written(name)
+            let written = crate::catalog::sequence::written(name);
+            (written, Target::named(planner, name, change)?)
         }
-        DmlTarget::Variable(name) => format!("@{name}"),
+        DmlTarget::Variable(name) => {
+            let table = crate::catalog::temp::resolve_variable(planner.variables, name)?;
+            (format!("@{name}"), Target::Table(table))
+        }
     };
-    let table =
-        crate::catalog::temp::resolve_target(planner.db, planner.variables, &insert.target)?;
-    let targets = target_columns(&table, &insert.columns)?;
-    let output = Output::bind(planner, &insert.output, Verb::Insert, &table, &[])?;
+    let table = target.table();
+    let targets = match &target {
+        Target::Table(table) => target_columns(table, &insert.columns)?,
+        Target::View(view) => view_target_columns(view, &insert.columns)?,
+    };
+    let pseudo = target.pseudo_columns(Verb::Insert);
+    let output = Output::bind(planner, &insert.output, Verb::Insert, &pseudo, &[])?;
     // Without a column list, one value too many is the IDENTITY column's.
     let explicit_identity = |given: usize| {
-        if table.identity.is_some() && insert.columns.is_empty() && given == targets.len() + 1 {
+        if identity_left_out(&target, &insert.columns) && given == targets.len() + 1 {
             return Some(SqlError::new(
                 8101,
                 16,
@@ -59,7 +77,12 @@ pub fn run(
         }
         None
     };
-    let checks = StatementChecks::new(context.db, &table, Statement::Insert);
+    let mut writer = Writer {
+        target: &target,
+        checks: StatementChecks::new(context.db, table, Statement::Insert),
+        output,
+        written: Vec::new(),
+    };
     let inputs = Inputs::top(context);
     let binder = crate::exec::variables::binder(planner);
     let rows = match &insert.source {
@@ -72,7 +95,7 @@ pub fn run(
                     return Err(count_mismatch(row.len() > targets.len()));
                 }
             }
-            start(&output, sink);
+            writer.start(sink);
             for row in rows {
                 let mut given: Vec<Option<Value>> = vec![None; table.columns.len()];
                 for (expr, &column) in row.iter().zip(&targets) {
@@ -83,23 +106,13 @@ pub fn run(
                     let target = assignment_type(&table.columns[column].data_type);
                     given[column] = Some(implicit(scalar, &target)?.eval(&inputs)?);
                 }
-                shown(
-                    &output,
-                    context,
-                    sink,
-                    write(context, &table, &checks, given)?,
-                )?;
+                writer.row(context, sink, given)?;
             }
             rows.len() as u64
         }
         InsertSource::DefaultValues => {
-            start(&output, sink);
-            shown(
-                &output,
-                context,
-                sink,
-                write(context, &table, &checks, vec![None; table.columns.len()])?,
-            )?;
+            writer.start(sink);
+            writer.row(context, sink, vec![None; table.columns.len()])?;
             1
         }
         InsertSource::Query(query) => {
@@ -124,7 +137,7 @@ pub fn run(
                     implicit(read, &assignment_type(&table.columns[target].data_type))
                 })
                 .collect::<SqlResult<Vec<_>>>()?;
-            start(&output, sink);
+            writer.start(sink);
             let mut count = 0;
             for_each(&plan.root, &inputs, &mut |row| {
                 let mut given: Vec<Option<Value>> = vec![None; table.columns.len()];
@@ -132,12 +145,7 @@ pub fn run(
                 for (converter, &column) in converters.iter().zip(&targets) {
                     given[column] = Some(converter.eval(&row_inputs)?);
                 }
-                shown(
-                    &output,
-                    context,
-                    sink,
-                    write(context, &table, &checks, given)?,
-                )?;
+                writer.row(context, sink, given)?;
                 count += 1;
                 Ok(())
             })?;
@@ -147,41 +155,68 @@ pub fn run(
             return Err(not_yet("INSERT ... EXEC"))
         }
     };
-    checks.finish(context)?;
-    if let Some(output) = &output {
-        output.finish(context)?;
-    }
+    writer.finish(context)?;
     Ok(Some(rows))
 }
 
-/// A row written, for OUTPUT.
-fn shown(
-    output: &Option<Output>,
-    context: &Context,
-    sink: &mut dyn ResultSink,
-    row: Vec<Value>,
-) -> SqlResult<()> {
-    match output {
-        Some(output) => output.row(context, sink, Some(&row), None, &[]),
-        None => Ok(()),
-    }
+/// Writes an INSERT's rows, each with its checks and OUTPUT.
+struct Writer<'t> {
+    target: &'t Target,
+    checks: StatementChecks,
+    output: Option<Output>,
+    /// The ids of the rows written, for a view's CHECK OPTION.
+    written: Vec<RowId>,
 }
 
-/// OUTPUT's column metadata, once the statement is known to run.
-fn start(output: &Option<Output>, sink: &mut dyn ResultSink) {
-    if let Some(output) = output {
-        output.start(sink);
+impl Writer<'_> {
+    /// OUTPUT's column metadata, once the statement is known to run.
+    fn start(&self, sink: &mut dyn ResultSink) {
+        if let Some(output) = &self.output {
+            output.start(sink);
+        }
+    }
+
+    /// Writes one row (see [`write`]) and shows it in OUTPUT.
+    fn row(
+        &mut self,
+        context: &Context,
+        sink: &mut dyn ResultSink,
+        given: Vec<Option<Value>>,
+    ) -> SqlResult<()> {
+        let (id, row) = write(context, self.target.table(), &self.checks, given)?;
+        if self.target.checks() {
+            self.written.push(id);
+        }
+        match &self.output {
+            Some(output) => {
+                let inserted = self.target.shown(&row, None);
+                output.row(context, sink, Some(&inserted), None, &[])
+            }
+            None => Ok(()),
+        }
+    }
+
+    /// The statement's rows are written: the checks that wait for all of
+    /// them.
+    fn finish(&self, context: &Context) -> SqlResult<()> {
+        self.checks.finish(context)?;
+        self.target.check(context, &self.written)?;
+        match &self.output {
+            Some(output) => output.finish(context),
+            None => Ok(()),
+        }
     }
 }
 
 /// Inserts one row; columns not given (or given DEFAULT) take their
-/// default or NULL, the IDENTITY column its next value. The row written.
+/// default or NULL, the IDENTITY column its next value. The row written
+/// and its id.
 pub(super) fn write(
     context: &Context,
     table: &TableMeta,
     checks: &StatementChecks,
     given: Vec<Option<Value>>,
-) -> SqlResult<Vec<Value>> {
+) -> SqlResult<(RowId, Vec<Value>)> {
     let inputs = Inputs::top(context);
     let identity = table.identity.as_ref().map(|identity| identity.column);
     let values = given
@@ -203,9 +238,9 @@ pub(super) fn write(
         )
         .collect::<SqlResult<Vec<Value>>>()?;
     let values = with_computed(context, table, values)?;
-    context.transaction()?.insert(&table.engine, &values)?;
+    let id = context.transaction()?.insert(&table.engine, &values)?;
     checks.inserted(context, &values)?;
-    Ok(values)
+    Ok((id, values))
 }
 
 /// `values` with the table's computed columns computed from the others.
@@ -259,43 +294,96 @@ fn select_count_mismatch(more_values: bool) -> SqlError {
 }
 
 /// Column positions in VALUES order: the list given, or every column but
-/// the IDENTITY column. Naming the IDENTITY column is Msg 544 (hekla has
-/// no SET IDENTITY_INSERT).
+/// the IDENTITY and computed columns. Naming the IDENTITY column is Msg
+/// 544 (hekla has no SET IDENTITY_INSERT).
 pub(super) fn target_columns(table: &TableMeta, named: &[ast::Ident]) -> SqlResult<Vec<usize>> {
-    let columns = &table.columns;
-    let identity = table.identity.as_ref().map(|identity| identity.column);
     if named.is_empty() {
-        return Ok((0..columns.len())
-            .filter(|&c| Some(c) != identity && columns[c].computed.is_none())
+        return Ok((0..table.columns.len())
+            .filter(|&position| written_by_default(table, position))
             .collect());
     }
-    let mut targets: Vec<usize> = Vec::with_capacity(named.len());
-    for ident in named {
-        let position = columns
+    checked_targets(
+        table,
+        named.iter().map(|ident| {
+            let position = table
+                .columns
+                .iter()
+                .position(|c| c.name.eq_ignore_ascii_case(&ident.value))
+                .ok_or_else(|| invalid_column(&ident.value))?;
+            Ok((position, ident.value.as_str()))
+        }),
+    )
+}
+
+/// The changed table's column positions in VALUES order for an INSERT
+/// through a view: those the view columns named show, or without a list
+/// those every view column shows but the IDENTITY and computed columns.
+fn view_target_columns(view: &ViewChange, named: &[ast::Ident]) -> SqlResult<Vec<usize>> {
+    let columns = &view.top.columns;
+    if named.is_empty() {
+        return Ok(columns
             .iter()
-            .position(|c| c.name.eq_ignore_ascii_case(&ident.value))
-            .ok_or_else(|| {
-                SqlError::new(
-                    207,
-                    16,
-                    1,
-                    format!("Invalid column name '{}'.", ident.value),
-                )
-            })?;
+            .filter_map(|column| match column.shows {
+                Shows::Column(position) if written_by_default(&view.table, position) => {
+                    Some(position)
+                }
+                _ => None,
+            })
+            .collect());
+    }
+    checked_targets(
+        &view.table,
+        named.iter().map(|ident| {
+            let index = columns
+                .iter()
+                .position(|c| c.name.eq_ignore_ascii_case(&ident.value))
+                .ok_or_else(|| invalid_column(&ident.value))?;
+            Ok((view.top.table_column(index)?, ident.value.as_str()))
+        }),
+    )
+}
+
+/// Whether an INSERT without a column list writes the column at
+/// `position`: not the IDENTITY column, nor a computed one.
+fn written_by_default(table: &TableMeta, position: usize) -> bool {
+    let identity = table.identity.as_ref().map(|identity| identity.column);
+    Some(position) != identity && table.columns[position].computed.is_none()
+}
+
+/// Whether an INSERT without a column list leaves out an IDENTITY column
+/// its target shows (a value too many is then for it, Msg 8101).
+fn identity_left_out(target: &Target, named: &[ast::Ident]) -> bool {
+    let Some(identity) = target.table().identity.as_ref().map(|i| i.column) else {
+        return false;
+    };
+    named.is_empty()
+        && match target {
+            Target::Table(_) => true,
+            Target::View(view) => view
+                .top
+                .columns
+                .iter()
+                .any(|column| column.shows == Shows::Column(identity)),
+        }
+}
+
+/// The positions of `columns` (each with the name the statement gave it),
+/// checked in turn: Msg 264 for one given twice, 271 for a computed one;
+/// then 544 if the IDENTITY column is among them.
+fn checked_targets<'n>(
+    table: &TableMeta,
+    columns: impl Iterator<Item = SqlResult<(usize, &'n str)>>,
+) -> SqlResult<Vec<usize>> {
+    let mut targets: Vec<usize> = Vec::new();
+    for column in columns {
+        let (position, name) = column?;
         if targets.contains(&position) {
-            return Err(SqlError::new(
-                264,
-                16,
-                1,
-                format!(
-                    "The column name '{}' is specified more than once in the SET clause or column list of an INSERT. A column cannot be assigned more than one value in the same clause. Modify the clause to make sure that a column is updated only once. If this statement updates or inserts columns into a view, column aliasing can conceal the duplication in your code.",
-                    ident.value
-                ),
-            ));
+            return Err(assigned_twice(name));
         }
         computed_written(table, position)?;
         targets.push(position);
     }
+    let identity = table.identity.as_ref().map(|identity| identity.column);
     if identity.is_some_and(|c| targets.contains(&c)) {
         return Err(SqlError::new(
             544,
@@ -308,6 +396,24 @@ pub(super) fn target_columns(table: &TableMeta, named: &[ast::Ident]) -> SqlResu
         ));
     }
     Ok(targets)
+}
+
+/// Msg 264: `name` is given a value twice in one SET clause or column
+/// list.
+pub(super) fn assigned_twice(name: &str) -> SqlError {
+    SqlError::new(
+        264,
+        16,
+        1,
+        format!(
+            "The column name '{name}' is specified more than once in the SET clause or column list of an INSERT. A column cannot be assigned more than one value in the same clause. Modify the clause to make sure that a column is updated only once. If this statement updates or inserts columns into a view, column aliasing can conceal the duplication in your code."
+        ),
+    )
+}
+
+/// Msg 207.
+fn invalid_column(name: &str) -> SqlError {
+    SqlError::new(207, 16, 1, format!("Invalid column name '{name}'."))
 }
 
 /// Msg 110 (more values than columns) or 109 (fewer).

@@ -15,6 +15,11 @@
 //! row that joins several rows of the other tables changes once: UPDATE
 //! takes the values of the first match (SQL Server leaves which one
 //! undefined).
+//!
+//! A target that names a view changes the one table the view shows
+//! (`catalog::view::change`): the view is the target's FROM item, its rows
+//! carrying the table's row and row id after its own columns, and SET
+//! names the view's columns.
 
 use super::access::for_each_row;
 use super::constraints::{Statement, StatementChecks};
@@ -22,16 +27,19 @@ use super::context::Context;
 use super::eval::Inputs;
 use super::output::{Output, Verb};
 use super::run::for_each;
+use super::target::Target;
 use super::{not_yet, table_scope};
 use crate::ast::{self, Assignment, DmlTarget, TableRefKind};
 use crate::bind::expr::{assignment_type, Binder, Predicate, Scalar, ScalarKind, Scope};
-use crate::catalog::table::TableMeta;
+use crate::catalog::view::change::Change;
+use crate::plan::from::{item_at, ItemPath};
+use crate::plan::query::ChangedItem;
 use crate::plan::{from, plan_streaming, Node, Planner};
 use crate::session::ResultSink;
 use hekla_engine::RowId;
 use hekla_types::{SqlError, SqlResult, Value};
 use std::collections::HashSet;
-use std::ops::ControlFlow;
+use std::ops::{ControlFlow, Range};
 use std::sync::Arc;
 
 pub fn update(
@@ -44,16 +52,26 @@ pub fn update(
         return Err(not_yet("UPDATE with TOP or OPTION"));
     }
     let (items, path) = from_items(&update.target, &update.from)?;
-    let planner = planner.dml(&update.with, target_of(&items, &path));
+    let planner = planner.with_ctes(&update.with);
+    let set: Vec<String> = update
+        .assignments
+        .iter()
+        .filter_map(|assignment| match assignment {
+            Assignment::Column { column, .. } => column.last().map(|c| c.value.clone()),
+            Assignment::Variable { .. } => None,
+        })
+        .collect();
+    let target = Target::resolve(&planner, &items, &path, Change::Columns(&set))?;
+    let planner = planner.changing(target.planned(&items, &path)?);
     let mut found = Found::bind(
         &planner,
+        &target,
         &update.target,
         &items,
-        &path,
         update.from.is_empty(),
         update.where_clause.as_ref(),
     )?;
-    let table = Arc::clone(&found.table);
+    let table = Arc::clone(target.table());
     let mut changes = Vec::with_capacity(update.assignments.len());
     for assignment in &update.assignments {
         let Assignment::Column {
@@ -62,7 +80,7 @@ pub fn update(
         else {
             return Err(not_yet("variable assignment in UPDATE"));
         };
-        let position = found.target_column(column)?;
+        let (position, name) = found.target_column(column)?;
         if table.identity.as_ref().map(|i| i.column) == Some(position) {
             return Err(SqlError::new(
                 8102,
@@ -76,15 +94,7 @@ pub fn update(
         }
         super::insert::computed_written(&table, position)?;
         if changes.iter().any(|(c, _)| *c == position) {
-            return Err(SqlError::new(
-                264,
-                16,
-                1,
-                format!(
-                    "The column name '{}' is specified more than once in the SET clause or column list of an INSERT. A column cannot be assigned more than one value in the same clause. Modify the clause to make sure that a column is updated only once. If this statement updates or inserts columns into a view, column aliasing can conceal the duplication in your code.",
-                    table.columns[position].name
-                ),
-            ));
+            return Err(super::insert::assigned_twice(&name));
         }
         let current = Scalar {
             kind: ScalarKind::Column(found.offset + position),
@@ -128,8 +138,12 @@ pub fn update(
     let checks = StatementChecks::new(context.db, &table, Statement::Update);
     let changed: Vec<usize> = changes.iter().map(|(column, _)| *column).collect();
     let old_values = found.offset..found.offset + table.columns.len();
+    let mut updated = Vec::new();
     for ((id, row), new) in rows.iter().zip(&new_values) {
-        context.transaction()?.update(&table.engine, *id, new)?;
+        let new_id = context.transaction()?.update(&table.engine, *id, new)?;
+        if target.checks() {
+            updated.push(new_id);
+        }
         if checks.is_empty() && output.is_none() {
             continue;
         }
@@ -142,10 +156,13 @@ pub fn update(
             checks.updated(context, old, &new_row, &changed)?;
         }
         if let Some(output) = &output {
-            output.row(context, sink, Some(&new_row), Some(old), row)?;
+            let inserted = found.shown(&new_row, row);
+            let deleted = found.shown(old, row);
+            output.row(context, sink, Some(&inserted), Some(&deleted), row)?;
         }
     }
     checks.finish(context)?;
+    target.check(context, &updated)?;
     if let Some(output) = &output {
         output.finish(context)?;
     }
@@ -162,16 +179,18 @@ pub fn delete(
         return Err(not_yet("DELETE with TOP or OPTION"));
     }
     let (items, path) = from_items(&delete.target, &delete.from)?;
-    let planner = planner.dml(&delete.with, target_of(&items, &path));
+    let planner = planner.with_ctes(&delete.with);
+    let target = Target::resolve(&planner, &items, &path, Change::Rows)?;
+    let planner = planner.changing(target.planned(&items, &path)?);
     let mut found = Found::bind(
         &planner,
+        &target,
         &delete.target,
         &items,
-        &path,
         delete.from.is_empty(),
         delete.where_clause.as_ref(),
     )?;
-    let table = Arc::clone(&found.table);
+    let table = Arc::clone(target.table());
     let output = found.output(&planner, &delete.output, Verb::Delete)?;
     if let Some(output) = &output {
         output.start(sink);
@@ -184,7 +203,7 @@ pub fn delete(
         let old = &row[old_values.clone()];
         checks.deleted(old);
         if let Some(output) = &output {
-            output.row(context, sink, None, Some(old), row)?;
+            output.row(context, sink, None, Some(&found.shown(old, row)), row)?;
         }
     }
     checks.finish(context)?;
@@ -193,10 +212,6 @@ pub fn delete(
     }
     Ok(Some(rows.len() as u64))
 }
-
-/// Where the target is in the FROM items: indexes down the tree of joins
-/// (first the item, then left 0 / right 1 at each join).
-type ItemPath = Vec<usize>;
 
 /// The statement's FROM items, the target appended when they do not name
 /// it, and where the target is. Msg 8154 when several items could be it.
@@ -295,25 +310,65 @@ fn find_target(
     }
 }
 
-/// The item at `path`.
-fn target_of<'i>(items: &'i [ast::TableRef], path: &ItemPath) -> &'i ast::TableRef {
-    let mut item = &items[path[0]];
-    for &side in &path[1..] {
-        let TableRefKind::Join { left, right, .. } = &item.kind else {
-            unreachable!("paths go down joins");
-        };
-        item = if side == 0 { left } else { right };
+/// An UPDATE's or DELETE's target among its FROM items.
+impl Target {
+    /// The target the FROM item at `path` names, for an UPDATE or DELETE
+    /// that changes `change` of it.
+    fn resolve(
+        planner: &Planner,
+        items: &[ast::TableRef],
+        path: &ItemPath,
+        change: Change,
+    ) -> SqlResult<Target> {
+        let through = || not_yet("UPDATE or DELETE of a derived table or common table expression");
+        match &item_at(items, path).ok_or_else(lost_target)?.kind {
+            TableRefKind::Table { name, .. } => {
+                if name.parts.len() == 1 && planner.cte(&name.name().value).is_some() {
+                    return Err(through());
+                }
+                Target::named(planner, name, change)
+            }
+            TableRefKind::Variable { name, .. } => Ok(Target::Table(
+                crate::catalog::temp::resolve_variable(planner.variables, name)?,
+            )),
+            _ => Err(through()),
+        }
     }
-    item
+
+    /// The target as the planner marks it, at `path` among `items`.
+    fn planned<'t>(
+        &'t self,
+        items: &[ast::TableRef],
+        path: &ItemPath,
+    ) -> SqlResult<ChangedItem<'t>> {
+        Ok(ChangedItem {
+            item: item_at(items, path).ok_or_else(lost_target)?,
+            width: self.table().columns.len(),
+            view: match self {
+                Target::Table(_) => None,
+                Target::View(view) => Some(&view.top),
+            },
+        })
+    }
+}
+
+/// The target's FROM item went missing: a bug, reported as an error.
+fn lost_target() -> SqlError {
+    SqlError::new(
+        8630,
+        16,
+        1,
+        "Internal Query Processor Error: the table to change is not in the FROM clause.",
+    )
 }
 
 /// The bound FROM clause (or target) and WHERE of an UPDATE or DELETE.
 struct Found<'p> {
-    table: Arc<TableMeta>,
+    target: &'p Target,
     /// Binds over the FROM clause's row (the target's alone without FROM).
     binder: Binder<'p>,
     filter: Option<Predicate>,
-    /// Where the target's columns start in that row.
+    /// Where the changed table's columns start in that row.
     offset: usize,
     rows: Rows,
 }
@@ -330,58 +385,44 @@ enum Rows {
 }
 
 impl<'p> Found<'p> {
-    /// Binds the FROM items (`items`, the target at `path`) and WHERE;
-    /// `alone` when the statement has no FROM clause.
+    /// Binds the FROM items (`items`, the target among them) and WHERE;
+    /// `alone` when the statement has no FROM clause. `written` is the
+    /// target as the statement names it.
     fn bind(
         planner: &'p Planner<'p>,
-        target: &DmlTarget,
+        target: &'p Target,
+        written: &DmlTarget,
         items: &[ast::TableRef],
-        path: &ItemPath,
         alone: bool,
         where_clause: Option<&ast::Expr>,
     ) -> SqlResult<Self> {
-        let item = target_of(items, path);
-        let through =
-            || not_yet("UPDATE or DELETE of a view, derived table or common table expression");
-        let table = match &item.kind {
-            TableRefKind::Table { name, .. } => {
-                if name.parts.len() == 1 && planner.cte(&name.name().value).is_some() {
-                    return Err(through());
-                }
-                crate::catalog::temp::resolve_table(planner.db, planner.variables, name)?
-            }
-            TableRefKind::Variable { name, .. } => {
-                crate::catalog::temp::resolve_variable(planner.variables, name)?
-            }
-            _ => return Err(through()),
-        };
         let mut binder = Binder {
             planner: Some(planner),
             ..Binder::new(planner.variables)
         };
-        let (offset, rows) = if alone {
-            if let DmlTarget::Table { hints, .. } = target {
-                if !hints.is_empty() {
-                    return Err(not_yet("table hints"));
+        let (offset, rows) = match target {
+            Target::Table(table) if alone => {
+                if let DmlTarget::Table { hints, .. } = written {
+                    if !hints.is_empty() {
+                        return Err(not_yet("table hints"));
+                    }
                 }
+                binder.scope.columns = table_scope(planner.db, table, &table.name);
+                (0, Rows::Target)
             }
-            binder.scope.columns = table_scope(planner.db, &table, &table.name);
-            (0, Rows::Target)
-        } else {
-            let tree = planner.from_clause(items, &mut binder)?;
-            // The row id column is the only one without a name.
-            let id_column = binder
-                .scope
-                .columns
-                .iter()
-                .position(|c| c.name.is_empty())
-                .ok_or_else(through)?;
-            let offset = id_column - table.columns.len();
-            (offset, Rows::Plan { tree, id_column })
+            // A view is always read through the FROM clause it makes.
+            _ => {
+                let tree = planner.from_clause(items, &mut binder)?;
+                let changed = planner
+                    .changed_row(&binder.scope.columns)
+                    .ok_or_else(lost_target)?;
+                let id_column = changed.end - 1;
+                (changed.start, Rows::Plan { tree, id_column })
+            }
         };
         let filter = where_clause.map(|c| binder.predicate(c)).transpose()?;
         Ok(Found {
-            table,
+            target,
             binder,
             filter,
             offset,
@@ -389,26 +430,50 @@ impl<'p> Found<'p> {
         })
     }
 
-    /// The target column a SET names: unqualified, a column of the target
-    /// (whatever the other tables have); qualified, by the target's name
-    /// (Msg 4104 for another table's).
-    fn target_column(&self, parts: &[ast::Ident]) -> SqlResult<usize> {
-        let width = self.table.columns.len();
-        let own = &self.binder.scope.columns[self.offset..self.offset + width];
-        if let [column] = parts {
-            return self.table.column_index(&column.value).ok_or_else(|| {
-                SqlError::new(
-                    207,
-                    16,
-                    1,
-                    format!("Invalid column name '{}'.", column.value),
-                )
-            });
+    /// Where the columns of the target as the statement names it are in
+    /// the FROM clause's row: the table's, or the view's (before the
+    /// table's row it passes on).
+    fn own_columns(&self) -> Range<usize> {
+        match self.target {
+            Target::Table(table) => self.offset..self.offset + table.columns.len(),
+            Target::View(view) => self.offset - view.top.columns.len()..self.offset,
         }
-        let scope = Scope {
-            columns: own.to_vec(),
+    }
+
+    /// The changed table's column a SET names, and its name as the target
+    /// shows it: unqualified, a column of the target (whatever the other
+    /// tables have); qualified, by the target's name (Msg 4104 for another
+    /// table's).
+    fn target_column(&self, parts: &[ast::Ident]) -> SqlResult<(usize, String)> {
+        let own = &self.binder.scope.columns[self.own_columns()];
+        let index = match parts {
+            [column] => own
+                .iter()
+                .position(|c| c.name.eq_ignore_ascii_case(&column.value))
+                .ok_or_else(|| {
+                    SqlError::new(
+                        207,
+                        16,
+                        1,
+                        format!("Invalid column name '{}'.", column.value),
+                    )
+                })?,
+            _ => Scope {
+                columns: own.to_vec(),
+            }
+            .resolve(parts)?,
         };
-        scope.resolve(parts)
+        let position = match self.target {
+            Target::Table(_) => index,
+            Target::View(view) => view.top.table_column(index)?,
+        };
+        Ok((position, own[index].name.clone()))
+    }
+
+    /// A changed row (`table_row`) as `inserted` or `deleted` shows it;
+    /// `row` is the FROM clause's.
+    fn shown(&self, table_row: &[Value], row: &[Value]) -> Vec<Value> {
+        self.target.shown(table_row, row.get(self.own_columns()))
     }
 
     /// OUTPUT, which reads the target only as `inserted` and `deleted`.
@@ -427,11 +492,12 @@ impl<'p> Found<'p> {
             // The row id column goes too.
             Rows::Plan { id_column, .. } => id_column + 1,
         };
-        for column in &mut from[self.offset..end] {
+        for column in &mut from[self.own_columns().start..end] {
             column.name.clear();
             column.table.clear();
         }
-        Output::bind(planner, clauses, verb, &self.table, &from)
+        let pseudo = self.target.pseudo_columns(verb);
+        Output::bind(planner, clauses, verb, &pseudo, &from)
     }
 
     /// The target rows to change, each once, with their ids and the FROM
@@ -446,7 +512,8 @@ impl<'p> Found<'p> {
         let inputs = Inputs::top(context);
         let (tree, id_column) = match &mut self.rows {
             Rows::Target => {
-                for_each_row(&self.table, self.filter.as_ref(), &inputs, |id, values| {
+                let table = self.target.table();
+                for_each_row(table, self.filter.as_ref(), &inputs, |id, values| {
                     rows.push((id, values));
                     Ok(ControlFlow::Continue(()))
                 })?;
@@ -454,22 +521,15 @@ impl<'p> Found<'p> {
             }
             Rows::Plan { tree, id_column } => (tree.take(), *id_column),
         };
-        let width = self.table.columns.len();
+        // The planner marked the changed table's columns used.
         let used: Vec<bool> = self
             .binder
             .scope
             .columns
             .iter()
-            .enumerate()
-            .map(|(index, column)| {
-                all_columns
-                    || column.used.get()
-                    || (self.offset..self.offset + width).contains(&index)
-            })
+            .map(|column| all_columns || column.used.get())
             .collect();
-        let Some(mut tree) = tree else {
-            unreachable!("the target is in the FROM clause");
-        };
+        let mut tree = tree.ok_or_else(lost_target)?;
         let mut above = Vec::new();
         for condition in self
             .filter
@@ -489,6 +549,10 @@ impl<'p> Found<'p> {
         plan_streaming(&mut root, false);
         let mut seen: HashSet<RowId> = HashSet::new();
         for_each(&root, &inputs, &mut |row| {
+            // An outer join's row without a target row changes nothing.
+            if row[id_column].is_null() {
+                return Ok(());
+            }
             let id = row[id_column]
                 .as_i64()
                 .and_then(|number| context.row_id(number))

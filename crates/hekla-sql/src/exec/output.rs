@@ -10,6 +10,12 @@
 //! The table of OUTPUT INTO takes no part in a FOREIGN KEY (Msg 332) and
 //! has no CHECK constraint (333); its IDENTITY column is skipped when no
 //! column list is given, as in INSERT.
+//!
+//! Through a view, `inserted` and `deleted` have the view's columns.
+//! `deleted` is the view's row as the statement read it; `inserted` shows
+//! the changed table's new values, and an UPDATE's other tables' values as
+//! read. What the view computes is not computed again after the change:
+//! naming such a column in `inserted` is refused (Msg 10794).
 
 use super::constraints::{Statement, StatementChecks};
 use super::context::Context;
@@ -20,10 +26,11 @@ use crate::bind::expr::{
     assignment_type, implicit, Binder, Scalar, ScalarKind, Scope, ScopeColumn,
 };
 use crate::catalog::table::TableMeta;
+use crate::catalog::view::change::{Shows, ViewChange};
 use crate::plan::query::result_column;
 use crate::plan::Planner;
 use crate::session::{ResultColumn, ResultSink};
-use hekla_types::{SqlError, SqlResult, Value};
+use hekla_types::{DataType, SqlError, SqlResult, Value};
 use std::sync::Arc;
 
 /// Which statement the clause belongs to: which of `inserted` and
@@ -45,6 +52,47 @@ impl Verb {
     }
 }
 
+/// A column of `inserted` and `deleted`.
+pub struct PseudoColumn {
+    name: String,
+    data_type: DataType,
+    /// Whether `inserted` knows its value.
+    after_change: bool,
+}
+
+impl PseudoColumn {
+    /// The columns of a table changed directly.
+    pub fn of_table(table: &TableMeta) -> Vec<PseudoColumn> {
+        table
+            .columns
+            .iter()
+            .map(|column| PseudoColumn {
+                name: column.name.clone(),
+                data_type: column.data_type,
+                after_change: true,
+            })
+            .collect()
+    }
+
+    /// The columns of a view a statement (`verb`) changes a table through.
+    pub fn of_view(view: &ViewChange, verb: Verb) -> Vec<PseudoColumn> {
+        view.top
+            .columns
+            .iter()
+            .map(|column| PseudoColumn {
+                name: column.name.clone(),
+                data_type: column.data_type,
+                after_change: match column.shows {
+                    Shows::Column(_) => true,
+                    // Other tables keep their rows; an INSERT read none.
+                    Shows::Other => verb == Verb::Update,
+                    Shows::Derived => false,
+                },
+            })
+            .collect()
+    }
+}
+
 /// A bound OUTPUT clause (one or both of its forms).
 pub struct Output {
     verb: Verb,
@@ -61,24 +109,23 @@ struct IntoTable {
 }
 
 impl Output {
-    /// Binds `clauses` of a statement changing `target`; `from` is the
-    /// scope of an UPDATE's or DELETE's FROM clause (empty for INSERT), in
-    /// which the target's own columns can only be read as `inserted` or
-    /// `deleted` (their names and table are blanked). None without
-    /// clauses.
+    /// Binds `clauses` of a statement whose `inserted` and `deleted` have
+    /// the columns `shown`; `from` is the scope of an UPDATE's or DELETE's
+    /// FROM clause (empty for INSERT), in which the target's own columns
+    /// can only be read as `inserted` or `deleted` (their names and table
+    /// are blanked). None without clauses.
     pub fn bind(
         planner: &Planner,
         clauses: &[ast::OutputClause],
         verb: Verb,
-        target: &TableMeta,
+        shown: &[PseudoColumn],
         from: &[ScopeColumn],
     ) -> SqlResult<Option<Output>> {
         if clauses.is_empty() {
             return Ok(None);
         }
         let pseudo = |table: &str| -> Vec<ScopeColumn> {
-            target
-                .columns
+            shown
                 .iter()
                 .map(|column| ScopeColumn {
                     table: table.to_string(),
@@ -108,6 +155,9 @@ impl Output {
         };
         for clause in clauses {
             let (names, values) = project(&binder, &clause.items)?;
+            if verb.has_inserted() {
+                refuse_unknown_after(&binder.scope.columns, shown)?;
+            }
             match &clause.into {
                 None => {
                     let columns = names
@@ -174,6 +224,22 @@ impl Output {
             Some(into) => into.checks.finish(context),
             None => Ok(()),
         }
+    }
+}
+
+/// Msg 10794 for `inserted` naming a view column whose value after the
+/// change is not known (`scope` starts with `inserted`'s columns).
+fn refuse_unknown_after(scope: &[ScopeColumn], shown: &[PseudoColumn]) -> SqlResult<()> {
+    match scope
+        .iter()
+        .zip(shown)
+        .find(|(column, pseudo)| column.used.get() && !pseudo.after_change)
+    {
+        Some((column, _)) => Err(not_yet(&format!(
+            "OUTPUT inserted.{} of a view column that is not a column of the table changed",
+            column.name
+        ))),
+        None => Ok(()),
     }
 }
 
@@ -274,6 +340,7 @@ fn project(binder: &Binder, items: &[SelectItem]) -> SqlResult<(Vec<String>, Vec
                         continue;
                     }
                     matched = true;
+                    column.used.set(true);
                     names.push(column.name.clone());
                     values.push(Scalar {
                         kind: ScalarKind::Column(index),

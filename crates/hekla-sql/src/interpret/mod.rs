@@ -332,8 +332,8 @@ fn terminates_statement(kind: &StatementKind, error: &SqlError) -> bool {
         StatementKind::Insert(_) | StatementKind::Update(_) | StatementKind::Delete(_)
     );
     const WHILE_CHANGING_ROWS: &[u32] = &[
-        220, 232, 245, 512, 515, 517, 535, 547, 2601, 2627, 2628, 8114, 8115, 8134, 8152, 41301,
-        41302, 41305, 41325,
+        220, 232, 245, 512, 515, 517, 535, 547, 550, 2601, 2627, 2628, 8114, 8115, 8134, 8152,
+        41301, 41302, 41305, 41325,
     ];
     changes_rows && WHILE_CHANGING_ROWS.contains(&error.number)
         || crate::catalog::alter::terminates(kind, error)

@@ -16,12 +16,76 @@ use crate::bind::expr::{
     implicit, is_untyped_null, Binder, CompareOp, Predicate, Reads, Scalar, ScopeColumn,
 };
 use crate::catalog::table::TableMeta;
+use crate::catalog::view::change::Level;
 use crate::exec::access::AccessPath;
 use crate::exec::not_yet;
 use crate::system_views::SystemView;
 use hekla_types::{ops, DataType, SqlError, SqlResult};
 use std::ops::Range;
 use std::sync::Arc;
+
+/// Where an item is among a FROM clause's items: indexes down the tree of
+/// joins (first the item, then left 0 / right 1 at each join).
+pub type ItemPath = Vec<usize>;
+
+/// The item at `path`.
+pub fn item_at<'i>(items: &'i [ast::TableRef], path: &[usize]) -> Option<&'i ast::TableRef> {
+    let (first, sides) = path.split_first()?;
+    let mut item = items.get(*first)?;
+    for &side in sides {
+        let TableRefKind::Join { left, right, .. } = &item.kind else {
+            return None;
+        };
+        item = if side == 0 { left } else { right };
+    }
+    Some(item)
+}
+
+/// The items that are not joins, with their paths, left to right.
+pub fn leaf_items(items: &[ast::TableRef]) -> Vec<(ItemPath, &ast::TableRef)> {
+    fn collect<'i>(
+        item: &'i ast::TableRef,
+        path: ItemPath,
+        out: &mut Vec<(ItemPath, &'i ast::TableRef)>,
+    ) {
+        match &item.kind {
+            TableRefKind::Join { left, right, .. } => {
+                for (side, inner) in [left, right].into_iter().enumerate() {
+                    let mut inner_path = path.clone();
+                    inner_path.push(side);
+                    collect(inner, inner_path, out);
+                }
+            }
+            _ => out.push((path, item)),
+        }
+    }
+    let mut out = Vec::new();
+    for (index, item) in items.iter().enumerate() {
+        collect(item, vec![index], &mut out);
+    }
+    out
+}
+
+/// The name a FROM item (not a join) is known by in its query: its alias,
+/// else its own name.
+pub fn exposed_name(item: &ast::TableRef) -> Option<String> {
+    let alias = match &item.kind {
+        TableRefKind::Table { name, alias, .. } => {
+            return Some(alias.as_ref().unwrap_or(name.name()).value.clone())
+        }
+        TableRefKind::Variable { name, alias } => {
+            return Some(
+                alias
+                    .as_ref()
+                    .map_or_else(|| format!("@{name}"), |a| a.value.clone()),
+            )
+        }
+        TableRefKind::Derived { alias, .. } | TableRefKind::Values { alias, .. } => Some(alias),
+        TableRefKind::Function { alias, .. } => alias.as_ref(),
+        TableRefKind::Join { .. } => None,
+    };
+    alias.map(|alias| alias.value.clone())
+}
 
 /// A bound FROM clause, before conditions are placed and methods chosen.
 pub enum FromTree {
@@ -134,7 +198,18 @@ impl Planner<'_> {
         match &item.kind {
             TableRefKind::Table { name, alias, hints } => {
                 check_table_hints(hints)?;
-                let (source, columns) = self.named_source(name, alias.as_ref(), binder)?;
+                let (source, columns) = match self.changed_view(item) {
+                    Some((view, width)) => {
+                        let shown = alias.as_ref().unwrap_or(name.name());
+                        let (plan, columns) = view.expand(self.db, width, &shown.value)?;
+                        let source = Source::Derived {
+                            plan: Box::new(plan),
+                            correlated: false,
+                        };
+                        (source, columns)
+                    }
+                    None => self.named_source(name, alias.as_ref(), binder)?,
+                };
                 let (source, columns) = self.mark_target(item, source, columns);
                 leaf(source, columns, binder)
             }
@@ -228,8 +303,17 @@ impl Planner<'_> {
         }
     }
 
-    /// The target of an UPDATE or DELETE (see `Planner::dml`) reads its
-    /// row ids too: one more column, without a name, after its own.
+    /// The view an UPDATE or DELETE changes, if `item` names it, and the
+    /// width of the table it changes (see `Planner::changing`).
+    fn changed_view(&self, item: &ast::TableRef) -> Option<(&Level, usize)> {
+        let target = self.dml_target?;
+        let view = target.view.filter(|_| std::ptr::eq(target.item, item))?;
+        Some((view, target.width))
+    }
+
+    /// The table an UPDATE or DELETE changes (see `Planner::changing`)
+    /// reads its row ids too: one more column, without a name, after its
+    /// own. Its whole row is read, to be written back and checked.
     fn mark_target(
         &self,
         item: &ast::TableRef,
@@ -238,10 +322,13 @@ impl Planner<'_> {
     ) -> (Source, Vec<ScopeColumn>) {
         let marked = self
             .dml_target
-            .is_some_and(|target| std::ptr::eq(target, item));
+            .is_some_and(|target| std::ptr::eq(target.item, item));
         match source {
             Source::Table { table, shown, .. } if marked => {
                 columns.push(scope_column(&shown, "", "", DataType::BigInt));
+                for column in &columns {
+                    column.used.set(true);
+                }
                 let source = Source::Table {
                     table,
                     shown,

@@ -12,10 +12,12 @@ use crate::bind::expr::{
     implicit, is_untyped_null, Binder, Predicate, Scalar, ScalarKind, Scope, ScopeColumn,
 };
 use crate::bind::variables::Variables;
+use crate::catalog::view::change::Level;
 use crate::exec::eval::Inputs;
 use crate::exec::not_yet;
 use crate::session::{ResultColumn, SqlDatabase};
 use hekla_types::{ops, DataType, SqlError, SqlResult};
+use std::ops::Range;
 
 /// Plans the queries of one statement.
 #[derive(Clone)]
@@ -24,15 +26,28 @@ pub struct Planner<'a> {
     pub variables: &'a Variables,
     /// The common table expressions in scope, innermost last.
     ctes: Vec<&'a ast::Cte>,
-    /// The FROM item of an UPDATE or DELETE that names its target: its
-    /// rows carry their row ids (see `Planner::dml`).
-    pub(crate) dml_target: Option<*const ast::TableRef>,
+    /// The FROM item an UPDATE or DELETE changes (see `Planner::changing`).
+    pub(crate) dml_target: Option<ChangedItem<'a>>,
     /// Inside a recursive CTE's recursive member: the CTE's own name
     /// reads the rows of the previous step (see `recursive_cte`).
     working: Option<Working>,
     /// `OPTION (MAXRECURSION n)`: recursion steps a recursive CTE may take
     /// (0: no limit).
     max_recursion: std::cell::Cell<u32>,
+}
+
+/// The FROM item an UPDATE or DELETE changes. A table's rows then end
+/// with their row ids; a view's with the row and row id of the table it
+/// changes, after its own columns (see `Planner::changed_row`).
+#[derive(Clone, Copy)]
+pub(crate) struct ChangedItem<'a> {
+    /// Compared by address, so that another reference to the same table
+    /// is another instance.
+    pub item: *const ast::TableRef,
+    /// How many columns the changed table has.
+    pub width: usize,
+    /// When the item names a view: the view as the statement changes it.
+    pub view: Option<&'a Level>,
 }
 
 /// A recursive CTE as its recursive member sees itself.
@@ -62,24 +77,39 @@ impl<'a> Planner<'a> {
         }
     }
 
-    /// A planner for an UPDATE's or DELETE's FROM clause: `with` is the
-    /// statement's CTEs, `target` the FROM item that is the table changed
-    /// (compared by address, so a reference elsewhere to the same table is
-    /// another instance).
-    pub fn dml<'b>(&self, with: &'b [ast::Cte], target: &ast::TableRef) -> Planner<'b>
+    /// A planner that also sees the CTEs of `with` (an UPDATE's or
+    /// DELETE's own WITH clause).
+    pub fn with_ctes<'b>(&self, with: &'b [ast::Cte]) -> Planner<'b>
     where
         'a: 'b,
     {
         let mut ctes: Vec<&'b ast::Cte> = self.ctes.clone();
         ctes.extend(with);
         Planner {
-            db: self.db,
-            variables: self.variables,
             ctes,
-            dml_target: Some(target as *const ast::TableRef),
-            working: self.working.clone(),
-            max_recursion: self.max_recursion.clone(),
+            ..self.clone()
         }
+    }
+
+    /// A planner for the FROM clause of an UPDATE or DELETE that changes
+    /// `target`.
+    pub(crate) fn changing<'b>(&self, target: ChangedItem<'b>) -> Planner<'b>
+    where
+        'a: 'b,
+    {
+        Planner {
+            dml_target: Some(target),
+            ..self.clone()
+        }
+    }
+
+    /// Where a FROM clause's row (its `scope`) holds the row and row id of
+    /// the table an UPDATE or DELETE changes: the row id is the row's last
+    /// column without a name, the table's columns are just before it.
+    pub(crate) fn changed_row(&self, scope: &[ScopeColumn]) -> Option<Range<usize>> {
+        let width = self.dml_target?.width;
+        let id = scope.iter().rposition(|column| column.name.is_empty())?;
+        Some(id.checked_sub(width)?..id + 1)
     }
 
     /// Plans a statement's query.
@@ -546,7 +576,7 @@ impl<'a> Planner<'a> {
             windows: Some(&windows),
             ..self.binder(outer)
         };
-        let (columns, projection, assignments) = project(&output, &select.items)?;
+        let (mut columns, mut projection, assignments) = project(&output, &select.items)?;
         let keys = bind_order(&output, order_by, &columns, &projection)?;
         if select.distinct && keys.iter().any(|k| !projection.contains(&k.expr)) {
             {
@@ -557,6 +587,10 @@ impl<'a> Planner<'a> {
                     "ORDER BY items must appear in the select list if SELECT DISTINCT is specified.",
                 ));
             }
+        }
+        // Grouped and DISTINCT views cannot be changed (Msg 4403).
+        if grouping.is_none() && !select.distinct {
+            self.pass_changed_row(&output.scope.columns, &mut columns, &mut projection);
         }
         let from_scope = match grouping {
             Some(_) => &binder.scope.columns,
@@ -615,6 +649,28 @@ impl<'a> Planner<'a> {
             }
         };
         Ok((QueryPlan { columns, root }, assignments))
+    }
+
+    /// In the query of a view an UPDATE or DELETE changes, the changed
+    /// table's row and row id go out after the view's columns, without
+    /// names, for the statement to change and to show in OUTPUT.
+    fn pass_changed_row(
+        &self,
+        scope: &[ScopeColumn],
+        columns: &mut Vec<ResultColumn>,
+        projection: &mut Vec<Scalar>,
+    ) {
+        let Some(range) = self.changed_row(scope) else {
+            return;
+        };
+        for index in range {
+            let data_type = scope[index].data_type;
+            columns.push(result_column(String::new(), data_type));
+            projection.push(Scalar {
+                kind: ScalarKind::Column(index),
+                data_type,
+            });
+        }
     }
 }
 
@@ -818,13 +874,8 @@ fn project(
                     ));
                 }
                 let mut matched = false;
-                for (index, column) in binder.scope.columns.iter().enumerate() {
-                    if let Some(qualifier) = qualifier {
-                        let table = &qualifier.name().value;
-                        if !column.table.eq_ignore_ascii_case(table) {
-                            continue;
-                        }
-                    }
+                for index in wildcard_columns(&binder.scope.columns, qualifier.as_ref()) {
+                    let column = &binder.scope.columns[index];
                     matched = true;
                     column.used.set(true);
                     columns.push(result_column(column.name.clone(), column.data_type));
@@ -846,6 +897,23 @@ fn project(
         }
     }
     Ok((columns, scalars, assignments))
+}
+
+/// The columns `*` or `qualifier.*` stands for: their positions in
+/// `scope` (not those of the row a changed view passes on, which have no
+/// names).
+pub(crate) fn wildcard_columns<'s>(
+    scope: &'s [ScopeColumn],
+    qualifier: Option<&'s ast::ObjectName>,
+) -> impl Iterator<Item = usize> + 's {
+    scope
+        .iter()
+        .enumerate()
+        .filter(move |(_, column)| {
+            !column.name.is_empty()
+                && qualifier.is_none_or(|q| column.table.eq_ignore_ascii_case(&q.name().value))
+        })
+        .map(|(index, _)| index)
 }
 
 pub fn result_column(name: String, data_type: DataType) -> ResultColumn {

@@ -13,9 +13,9 @@
 //! appended to the message (SQL Server sends that error as a message of
 //! its own before the 4413).
 //!
-//! Views are read-only in hekla: INSERT, UPDATE and DELETE naming one are
-//! refused with Msg 10794, and so is `WITH CHECK OPTION`, which only
-//! matters to them.
+//! INSERT, UPDATE and DELETE can name a view that shows the one table they
+//! change ([`change`]); `WITH CHECK OPTION` makes them keep their rows
+//! visible through the view.
 //!
 //! Binding a view's query pushes a frame on a per-thread stack, which
 //! - catches a view that reaches itself (Msg 4429, possible only through
@@ -25,6 +25,8 @@
 //!   schema-bound views (4513) and no `*` (1054);
 //! - tells `NEXT VALUE FOR` it is in a view (Msg 11719) and refuses
 //!   temporary tables (4508).
+
+pub mod change;
 
 use super::dependency;
 use super::store::{ObjectType, StoredObject};
@@ -284,32 +286,13 @@ pub fn expand(
     name: &ast::ObjectName,
     shown: &str,
 ) -> SqlResult<Option<(QueryPlan, Vec<ScopeColumn>)>> {
-    if name.database().is_some() {
+    let Some((view, schema)) = find(db, name) else {
         return Ok(None);
-    }
-    let (view, schema) = {
-        let catalog = db.catalog();
-        let written = name.schema().map_or("dbo", |s| s.value.as_str());
-        let Some(schema_id) = catalog.schema_id(written) else {
-            return Ok(None);
-        };
-        let Some(view) = catalog.views.get(schema_id, &name.name().value) else {
-            return Ok(None);
-        };
-        let schema = catalog.schema_name(schema_id).unwrap_or(written);
-        (Arc::clone(view), schema.to_string())
     };
     check_schema_binding(&view, name)?;
-    let bound = enter(&view).and_then(|()| {
-        let frame = Frame {
-            view: Some(view.object_id),
-            name: view.name.clone(),
-            schemabinding: false,
-            references: Vec::new(),
-        };
-        in_frame(frame, || bind_stored(db, &view, true))
-    });
-    let ((plan, columns), _) = bound.map_err(|error| binding_error(error, name))?;
+    let written = super::sequence::written(name);
+    let bound = enter(&view).and_then(|()| within(&view, || bind_stored(db, &view, true)));
+    let (plan, columns) = bound.map_err(|error| binding_error(error, &written))?;
     let scope = columns
         .into_iter()
         .map(|column| ScopeColumn {
@@ -323,10 +306,36 @@ pub fn expand(
     Ok(Some((plan, scope)))
 }
 
-/// Msg 4413 for a view that does not bind, with the error behind it.
-/// An error that is already a 4413 (a view inside the view) goes up as it
-/// is: it names the view that is broken.
-fn binding_error(error: SqlError, name: &ast::ObjectName) -> SqlError {
+/// The view `name` names, if it names one, and the name of its schema.
+fn find(db: &SqlDatabase, name: &ast::ObjectName) -> Option<(Arc<ViewMeta>, String)> {
+    if name.database().is_some() {
+        return None;
+    }
+    let catalog = db.catalog();
+    let written = name.schema().map_or("dbo", |s| s.value.as_str());
+    let schema_id = catalog.schema_id(written)?;
+    let view = catalog.views.get(schema_id, &name.name().value)?;
+    let schema = catalog.schema_name(schema_id).unwrap_or(written);
+    Some((Arc::clone(view), schema.to_string()))
+}
+
+/// Runs `body`, which binds `view`'s query, in the view's frame (after
+/// [`enter`] allowed it).
+fn within<T>(view: &ViewMeta, body: impl FnOnce() -> SqlResult<T>) -> SqlResult<T> {
+    let frame = Frame {
+        view: Some(view.object_id),
+        name: view.name.clone(),
+        schemabinding: false,
+        references: Vec::new(),
+    };
+    in_frame(frame, body).map(|(value, _)| value)
+}
+
+/// Msg 4413 for a view that does not bind (`written` as its user wrote
+/// its name), with the error behind it. An error that is already a 4413
+/// (a view inside the view) goes up as it is: it names the view that is
+/// broken.
+fn binding_error(error: SqlError, written: &str) -> SqlError {
     if error.number == 4413 {
         return error;
     }
@@ -335,10 +344,8 @@ fn binding_error(error: SqlError, name: &ast::ObjectName) -> SqlError {
         16,
         1,
         format!(
-            "Could not use view or function '{}' because of binding errors. (Msg {}: {})",
-            super::sequence::written(name),
-            error.number,
-            error.message
+            "Could not use view or function '{written}' because of binding errors. (Msg {}: {})",
+            error.number, error.message
         ),
     )
 }
@@ -505,7 +512,7 @@ pub fn create(db: &SqlDatabase, create: &ast::CreateView, text: &str) -> SqlResu
     }
     let options = Options::of(&create.options)?;
     if create.check_option {
-        return Err(not_yet("CREATE VIEW ... WITH CHECK OPTION"));
+        change::refuse_check_option(&create.query)?;
     }
     let name = create.name.name().value.clone();
     let (schema_id, existing) = {
