@@ -24,6 +24,9 @@ use hekla_types::{Collation, DataType, SqlError, SqlResult};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+/// The object id of dynamic SQL, which is no object.
+const DYNAMIC_SQL: i32 = 0;
+
 /// Most parameters a procedure may have (SQL Server's limit).
 pub const MAX_PARAMETERS: usize = 2100;
 
@@ -79,10 +82,50 @@ impl ProcedureMeta {
         })
     }
 
-    /// The name errors show: `schema.name` as SQL Server prints it in
-    /// "Procedure ..." is the bare name.
-    pub fn display_name(&self) -> &str {
-        &self.name
+    /// Dynamic SQL (`EXEC ('...')`, `sp_executesql`) run like a
+    /// procedure without a name: `text` is its body, `parameters` the
+    /// parameter list `sp_executesql` was given.
+    pub fn dynamic(text: &str, parameters: &str) -> SqlResult<ProcedureMeta> {
+        let batch = crate::parse_batch(text).map_err(|error| {
+            SqlError::new(error.number, error.level, error.state, error.message)
+        })?;
+        let declared = if parameters.trim().is_empty() {
+            Vec::new()
+        } else {
+            let header = format!("CREATE PROCEDURE sp_executesql {parameters} AS RETURN");
+            let create = parse_definition(&header).map_err(|_| {
+                SqlError::new(
+                    214,
+                    16,
+                    3,
+                    "Procedure expects parameter '@params' of type 'ntext/nchar/nvarchar'.",
+                )
+            })?;
+            self::parameters(&create)?
+        };
+        Ok(ProcedureMeta {
+            object_id: DYNAMIC_SQL,
+            schema_id: 0,
+            // How SQL Server names a parameterized query in its errors.
+            name: format!("({parameters}){text}"),
+            parameters: declared,
+            body: batch.statements,
+            definition: text.to_string(),
+            native: false,
+            schemabinding: false,
+            created_ms: 0,
+            modified_ms: 0,
+        })
+    }
+
+    /// The name errors raised in it show ("Procedure p, Line 3"); none for
+    /// dynamic SQL.
+    pub fn shown_name(&self) -> Option<String> {
+        (!self.is_dynamic()).then(|| self.name.clone())
+    }
+
+    pub fn is_dynamic(&self) -> bool {
+        self.object_id == DYNAMIC_SQL
     }
 
     /// The atomic block of a natively compiled procedure: its options and

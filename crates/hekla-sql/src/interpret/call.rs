@@ -39,26 +39,48 @@ impl Interpreter<'_> {
         statement: &ast::Statement,
         frame: &mut Frame,
     ) -> Result<Flow, Failure> {
-        let fail =
-            |this: &Self, error: SqlError, frame: &Frame| this.failure(error, statement, frame);
+        if let Some(system) = super::dynamic::system_procedure(&exec.procedure) {
+            return self.system_procedure(system, exec, statement, frame);
+        }
         let procedure = self
             .procedure(&exec.procedure, frame)
-            .map_err(|error| fail(self, error, frame))?;
+            .map_err(|error| self.failure(error, statement, frame))?;
+        self.run_procedure(
+            &procedure,
+            &exec.args,
+            exec.return_status.as_deref(),
+            statement,
+            frame,
+        )
+    }
+
+    /// Calls `procedure` (a stored one, or dynamic SQL) with `arguments`
+    /// from `frame`; `return_status` names the variable for its status.
+    pub(super) fn run_procedure(
+        &mut self,
+        procedure: &Arc<ProcedureMeta>,
+        arguments: &[ast::ExecArg],
+        return_status: Option<&str>,
+        statement: &ast::Statement,
+        frame: &mut Frame,
+    ) -> Result<Flow, Failure> {
+        let fail =
+            |this: &Self, error: SqlError, frame: &Frame| this.failure(error, statement, frame);
         if frame.level >= MAX_NESTING {
             return Err(fail(self, nesting_exceeded(), frame));
         }
         let bound = self
-            .bind_arguments(&procedure, &exec.args, frame)
+            .bind_arguments(procedure, arguments, frame)
             .map_err(|error| fail(self, error, frame))?;
         let trancount = self.session.transaction.count();
-        let (status, outputs) = self.call(&procedure, bound, frame.level + 1)?;
+        let (status, outputs) = self.call(procedure, bound, frame.level + 1)?;
         for (slot, value) in outputs {
             let data_type = frame.variables.data_type(slot);
             hekla_types::convert::convert(&value, &data_type, None)
                 .and_then(|value| frame.variables.assign_checked(slot, value))
                 .map_err(|error| fail(self, error, frame))?;
         }
-        if let Some(name) = &exec.return_status {
+        if let Some(name) = return_status {
             let slot = frame
                 .variables
                 .resolve(name)
@@ -198,6 +220,14 @@ impl Interpreter<'_> {
                         Some(default) => {
                             Argument::Scalar(self.converted(default, data_type, frame)?)
                         }
+                        None if procedure.is_dynamic() => {
+                            return Err(SqlError::new(
+                                8178,
+                                16,
+                                1,
+                                format!("The parameterized query '{name}' expects the parameter '@{}', which was not supplied.", parameter.name),
+                            ))
+                        }
                         None => {
                             return Err(SqlError::new(
                                 201,
@@ -239,7 +269,7 @@ impl Interpreter<'_> {
         let mut callee = Frame {
             variables: crate::bind::variables::Variables::for_session(self.session.state.spid),
             level,
-            procedure: Some(procedure.name.clone()),
+            procedure: procedure.shown_name(),
             source: &procedure.definition,
             return_status: None,
             native: procedure.native,

@@ -10,6 +10,7 @@
 
 mod atomic;
 mod call;
+mod dynamic;
 pub mod failure;
 mod raise;
 mod statement;
@@ -203,6 +204,7 @@ impl<'s> Interpreter<'s> {
                 Err(self.throw(arguments.as_deref(), statement, frame))
             }
             StatementKind::Exec(exec) => self.exec(exec, statement, frame),
+            StatementKind::ExecString(parts) => self.exec_string(parts, statement, frame),
             StatementKind::AtomicBlock { .. } => Err(self.failure(
                 SqlError::new(
                     10794,

@@ -1,0 +1,171 @@
+//! Dynamic SQL and the system procedures hekla has: `EXEC ('...')`,
+//! `sp_executesql @stmt, @params, ...` and `sys.sp_flush_log`.
+//!
+//! Dynamic SQL runs like a procedure without a name: a scope of its own,
+//! one level deeper (`@@NESTLEVEL`), seeing none of the caller's
+//! variables; `sp_executesql` binds its parameters as a procedure's.
+
+use super::failure::Failure;
+use super::{Flow, Frame, Interpreter};
+use crate::ast;
+use crate::catalog::procedure::ProcedureMeta;
+use hekla_types::{SqlError, SqlResult, Value};
+use std::sync::Arc;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SystemProcedure {
+    ExecuteSql,
+    FlushLog,
+}
+
+/// The system procedure an EXEC names, if it names one (`sys.` optional).
+pub fn system_procedure(target: &ast::ExecTarget) -> Option<SystemProcedure> {
+    let ast::ExecTarget::Name(name) = target else {
+        return None;
+    };
+    let in_sys = name
+        .schema()
+        .is_none_or(|schema| schema.value.eq_ignore_ascii_case("sys"));
+    if !in_sys {
+        return None;
+    }
+    match name.name().value.to_ascii_lowercase().as_str() {
+        "sp_executesql" => Some(SystemProcedure::ExecuteSql),
+        "sp_flush_log" => Some(SystemProcedure::FlushLog),
+        _ => None,
+    }
+}
+
+impl Interpreter<'_> {
+    pub(super) fn system_procedure(
+        &mut self,
+        procedure: SystemProcedure,
+        exec: &ast::Exec,
+        statement: &ast::Statement,
+        frame: &mut Frame,
+    ) -> Result<Flow, Failure> {
+        match procedure {
+            SystemProcedure::ExecuteSql => self.execute_sql(exec, statement, frame),
+            SystemProcedure::FlushLog => {
+                let db = Arc::clone(&self.session.db);
+                db.engine()
+                    .flush_log()
+                    .map_err(|error| self.failure(error, statement, frame))?;
+                Ok(Flow::Next)
+            }
+        }
+    }
+
+    /// `EXEC ('text' + @v ...)`: the concatenated text as a batch.
+    pub(super) fn exec_string(
+        &mut self,
+        parts: &[ast::Expr],
+        statement: &ast::Statement,
+        frame: &mut Frame,
+    ) -> Result<Flow, Failure> {
+        let text = self
+            .dynamic_text(parts, frame)
+            .map_err(|error| self.failure(error, statement, frame))?;
+        self.run_dynamic(&text, "", &[], None, statement, frame)
+    }
+
+    /// `sp_executesql [@stmt =] text [, [@params =] definitions, values]`.
+    fn execute_sql(
+        &mut self,
+        exec: &ast::Exec,
+        statement: &ast::Statement,
+        frame: &mut Frame,
+    ) -> Result<Flow, Failure> {
+        let (text, definitions, rest) = self
+            .execute_sql_arguments(&exec.args, frame)
+            .map_err(|error| self.failure(error, statement, frame))?;
+        let Some(text) = text else {
+            // A NULL statement runs nothing, as in SQL Server.
+            return Ok(Flow::Next);
+        };
+        self.run_dynamic(
+            &text,
+            &definitions,
+            rest,
+            exec.return_status.as_deref(),
+            statement,
+            frame,
+        )
+    }
+
+    /// The statement text, the parameter definitions and the arguments
+    /// for those parameters.
+    fn execute_sql_arguments<'a>(
+        &mut self,
+        arguments: &'a [ast::ExecArg],
+        frame: &Frame,
+    ) -> SqlResult<(Option<String>, String, &'a [ast::ExecArg])> {
+        let named = |argument: &ast::ExecArg, name: &str| {
+            argument
+                .name
+                .as_deref()
+                .is_none_or(|given| given.eq_ignore_ascii_case(name))
+        };
+        let Some(first) = arguments.first().filter(|a| named(a, "stmt")) else {
+            return Err(SqlError::new(
+                201,
+                16,
+                4,
+                "Procedure or function 'sp_executesql' expects parameter '@statement', which was not supplied.",
+            ));
+        };
+        let text = match self.plain_value(&first.value, frame)? {
+            Value::String(text) => Some(text),
+            Value::Null => None,
+            _ => return Err(expects_text("@statement")),
+        };
+        let Some(second) = arguments.get(1).filter(|a| named(a, "params")) else {
+            return Ok((text, String::new(), &arguments[1..]));
+        };
+        let definitions = match self.plain_value(&second.value, frame)? {
+            Value::String(text) => text,
+            Value::Null => String::new(),
+            _ => return Err(expects_text("@params")),
+        };
+        Ok((text, definitions, &arguments[2..]))
+    }
+
+    /// Runs `text` as a nameless procedure with `definitions` as its
+    /// parameters, bound to `arguments`.
+    fn run_dynamic(
+        &mut self,
+        text: &str,
+        definitions: &str,
+        arguments: &[ast::ExecArg],
+        return_status: Option<&str>,
+        statement: &ast::Statement,
+        frame: &mut Frame,
+    ) -> Result<Flow, Failure> {
+        let procedure = ProcedureMeta::dynamic(text, definitions)
+            .map(Arc::new)
+            .map_err(|error| self.failure(error, statement, frame))?;
+        self.run_procedure(&procedure, arguments, return_status, statement, frame)
+    }
+
+    /// The text EXEC's parts add up to (NULL parts count as empty).
+    fn dynamic_text(&mut self, parts: &[ast::Expr], frame: &Frame) -> SqlResult<String> {
+        let mut text = String::new();
+        for part in parts {
+            match self.plain_value(part, frame)? {
+                Value::String(piece) => text.push_str(&piece),
+                Value::Null => {}
+                _ => return Err(expects_text("EXECUTE")),
+            }
+        }
+        Ok(text)
+    }
+}
+
+fn expects_text(what: &str) -> SqlError {
+    SqlError::new(
+        214,
+        16,
+        2,
+        format!("Procedure expects parameter '{what}' of type 'ntext/nchar/nvarchar'."),
+    )
+}

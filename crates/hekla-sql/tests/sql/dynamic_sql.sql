@@ -1,0 +1,33 @@
+-- Dynamic SQL: EXEC ('...') and sp_executesql with parameters.
+CREATE TABLE dbo.items (id int NOT NULL PRIMARY KEY NONCLUSTERED, name varchar(20) NOT NULL) WITH (MEMORY_OPTIMIZED = ON)
+INSERT INTO dbo.items VALUES (1, 'one'), (2, 'two'), (3, 'three')
+GO
+DECLARE @table sysname = N'dbo.items'
+EXEC (N'SELECT COUNT(*) AS n FROM ' + @table)
+EXECUTE ('SELECT @@NESTLEVEL AS nest_level')
+GO
+DECLARE @count int, @sql nvarchar(200) = N'SELECT @n = COUNT(*) FROM dbo.items WHERE id >= @from'
+EXEC sp_executesql @sql, N'@from int, @n int OUTPUT', @from = 2, @n = @count OUTPUT
+SELECT @count AS counted
+EXEC sys.sp_executesql N'SELECT name FROM dbo.items WHERE id = @id', N'@id int', 3
+EXEC sp_executesql N'PRINT ''no parameters'''
+EXEC sp_executesql NULL
+GO
+-- Dynamic SQL has its own scope: the caller's variables are not visible.
+DECLARE @x int = 5
+EXEC ('SELECT @x')
+PRINT 'the caller goes on'
+GO
+-- Errors: a syntax error in the text, a missing parameter, a runtime
+-- error inside.
+EXEC ('SELEC 1')
+EXEC sp_executesql N'SELECT @a', N'@a int'
+EXEC sp_executesql N'SELECT 1 / 0'
+BEGIN TRY
+    EXEC ('SELECT * FROM dbo.nowhere')
+END TRY
+BEGIN CATCH
+    PRINT 'caught ' + CAST(ERROR_NUMBER() AS varchar(10)) + ' from dynamic SQL'
+END CATCH
+EXEC sys.sp_flush_log
+GO
