@@ -351,7 +351,7 @@ impl<'p> Found<'p> {
                 crate::catalog::temp::resolve_table(planner.db, planner.variables, name)?
             }
             TableRefKind::Variable { name, .. } => {
-                crate::catalog::temp::resolve_variable(planner.variables, name)?
+                crate::catalog::temp::writable_variable(planner.variables, name)?
             }
             _ => return Err(through()),
         };
