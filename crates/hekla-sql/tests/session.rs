@@ -266,6 +266,83 @@ INSERT INTO dbo.orders (customer) VALUES (9)
 }
 
 #[test]
+fn user_types_survive_restarts() {
+    let dir = scratch("types");
+    let rows = |db: &Arc<SqlDatabase>, query: &str| -> Vec<String> {
+        let out = run_in(db, &format!("SET NOCOUNT ON\n{query}"));
+        assert!(!out.contains("Msg "), "{query}\n{out}");
+        out.lines()
+            .skip(2)
+            .filter(|line| !line.trim().is_empty())
+            .map(|line| line.split_whitespace().collect::<Vec<_>>().join(" "))
+            .collect()
+    };
+    let types_before;
+    {
+        let db = open(&dir);
+        let setup = "
+CREATE SCHEMA Sales
+GO
+CREATE TYPE Sales.SalesOrderDetailType_inmem AS TABLE(
+  OrderQty smallint NOT NULL, ProductID int NOT NULL, SpecialOfferID int NOT NULL,
+  INDEX IX_ProductID NONCLUSTERED HASH (ProductID) WITH (BUCKET_COUNT = 8)
+) WITH (MEMORY_OPTIMIZED = ON)
+GO
+CREATE TYPE dbo.Flag FROM bit NOT NULL
+GO
+CREATE TABLE dbo.late (id int NOT NULL PRIMARY KEY NONCLUSTERED) WITH (MEMORY_OPTIMIZED = ON)
+GO
+CREATE TYPE dbo.Later FROM varchar(3) NOT NULL
+GO
+ALTER TABLE dbo.late ADD code dbo.Later NULL, f Flag NOT NULL DEFAULT 1
+GO
+SET NOCOUNT ON
+INSERT INTO dbo.late (id, code) VALUES (1, 'abc')
+";
+        assert_eq!(run_in(&db, setup), "");
+        types_before = rows(
+            &db,
+            "SELECT name, user_type_id FROM sys.types WHERE is_user_defined = 1 ORDER BY name",
+        );
+    }
+    let db = open(&dir);
+    // Same types, same ids; the table altered to use a type made after it
+    // is restored too.
+    assert_eq!(
+        rows(
+            &db,
+            "SELECT name, user_type_id FROM sys.types WHERE is_user_defined = 1 ORDER BY name"
+        ),
+        types_before
+    );
+    assert_eq!(rows(&db, "SELECT id, code, f FROM dbo.late"), ["1 abc 1"]);
+    let script = "
+DECLARE @od Sales.SalesOrderDetailType_inmem;
+INSERT INTO @od VALUES (3, 707, 1), (1, 708, 1);
+SELECT * FROM @od ORDER BY ProductID";
+    assert_eq!(rows(&db, script), ["3 707 1", "1 708 1"]);
+    assert!(run_in(&db, "DROP TYPE dbo.Later").starts_with("Msg 3732,"));
+    assert_eq!(
+        run_in(
+            &db,
+            "DROP TABLE dbo.late\nDROP TYPE dbo.Later, dbo.Flag, Sales.SalesOrderDetailType_inmem"
+        ),
+        ""
+    );
+    drop(db);
+    let db = open(&dir);
+    assert_eq!(
+        rows(
+            &db,
+            "SELECT COUNT(*) FROM sys.types WHERE is_user_defined = 1"
+        ),
+        ["0"]
+    );
+    drop(db);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn views_survive_restarts() {
     let dir = scratch("views");
     // A query's rows, each as its values separated by one space.

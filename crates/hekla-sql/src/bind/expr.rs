@@ -725,7 +725,7 @@ impl<'a> Binder<'a> {
         is_try: bool,
     ) -> SqlResult<Scalar> {
         let operand = self.scalar(expr)?;
-        let target = types::resolve(data_type, self.collation, TypeContext::Conversion)?;
+        let target = self.conversion_type(data_type)?;
         if conversion(&operand.data_type, &target) == Conversion::NotAllowed {
             return Err(hekla_types::convert::convert_from(
                 &Value::Null,
@@ -743,6 +743,21 @@ impl<'a> Binder<'a> {
             },
             data_type: target,
         })
+    }
+
+    /// The type of a CAST or CONVERT: a system type, or an alias type's
+    /// base when the catalog is at hand.
+    fn conversion_type(&self, data_type: &ast::DataType) -> SqlResult<DataType> {
+        let context = TypeContext::Conversion;
+        let resolve = |catalog: &crate::catalog::Catalog| {
+            crate::catalog::user_type::resolve(catalog, data_type, self.collation, context)?
+                .scalar(data_type, context)
+        };
+        match (self.catalog, self.planner) {
+            (Some(catalog), _) => resolve(catalog),
+            (None, Some(planner)) => resolve(&planner.db.catalog()),
+            (None, None) => types::resolve(data_type, self.collation, context),
+        }
     }
 
     fn case(
@@ -817,12 +832,7 @@ impl<'a> Binder<'a> {
             || (self.planner.is_none() && self.catalog.is_none())
             || crate::catalog::view::binding()
         {
-            return Err(SqlError::new(
-                11719,
-                15,
-                1,
-                "NEXT VALUE FOR function is not allowed in check constraints, default objects, computed columns, views, user-defined functions, user-defined aggregates, user-defined table types, sub-queries, common table expressions, derived tables or return statements.",
-            ));
+            return Err(next_value_not_allowed());
         }
         let find = |catalog: &crate::catalog::Catalog| {
             if name.database().is_some() {
@@ -926,6 +936,16 @@ fn compound(op: ast::AssignOp) -> Option<ArithOp> {
         BitOr => ArithOp::BitOr,
         BitXor => ArithOp::BitXor,
     })
+}
+
+/// Msg 11719: `NEXT VALUE FOR` where SQL Server allows none.
+pub fn next_value_not_allowed() -> SqlError {
+    SqlError::new(
+        11719,
+        15,
+        1,
+        "NEXT VALUE FOR function is not allowed in check constraints, default objects, computed columns, views, user-defined functions, user-defined aggregates, user-defined table types, sub-queries, common table expressions, derived tables or return statements.",
+    )
 }
 
 /// Wraps `scalar` in an implicit conversion to `target` when its type

@@ -17,19 +17,30 @@ pub enum TypeContext {
 }
 
 /// Resolves a built-in type name; alias and table types are the catalog's
-/// business and come back as Msg 2715 here.
+/// business (`catalog::user_type::resolve`) and come back as Msg 2715 here.
 pub fn resolve(
     data_type: &ast::DataType,
     collation: Collation,
     context: TypeContext,
 ) -> SqlResult<DataType> {
+    system(data_type, collation, context)?.ok_or_else(|| cannot_find(&data_type.name, context))
+}
+
+/// Resolves a built-in type name: None when the name is no system type
+/// (it may be a user type), an error when it is one but its arguments
+/// are wrong.
+pub fn system(
+    data_type: &ast::DataType,
+    collation: Collation,
+    context: TypeContext,
+) -> SqlResult<Option<DataType>> {
     let name = &data_type.name;
     let type_name = name.name().value.to_ascii_lowercase();
     let in_sys = name
         .schema()
         .is_none_or(|schema| schema.value.eq_ignore_ascii_case("sys"));
     if name.parts.len() > 2 || !in_sys {
-        return Err(cannot_find(&name_text(name), context));
+        return Ok(None);
     }
     let args = &data_type.args;
     let numbers: Vec<Option<u64>> = args
@@ -122,10 +133,10 @@ pub fn resolve(
                 format!("The type '{type_name}' is not supported with memory optimized tables."),
             ))
         }
-        _ => return Err(cannot_find(&name_text(name), context)),
+        _ => return Ok(None),
     };
     resolved.validate()?;
-    Ok(resolved)
+    Ok(Some(resolved))
 }
 
 /// `varchar` alone: 1 in a declaration, 30 in CAST and CONVERT.
@@ -181,7 +192,8 @@ fn ordinal_prefix(context: TypeContext) -> String {
 }
 
 /// Msg 2715 (declarations) / 243 (CAST): an unknown type name.
-fn cannot_find(name: &str, context: TypeContext) -> SqlError {
+pub fn cannot_find(name: &ast::ObjectName, context: TypeContext) -> SqlError {
+    let name = name_text(name);
     match context {
         TypeContext::Declaration { .. } => SqlError::new(
             2715,
@@ -209,6 +221,14 @@ fn width_not_allowed(type_name: &str, context: TypeContext) -> SqlError {
             ordinal_prefix(context)
         ),
     )
+}
+
+/// Msg 2716 for arguments on an alias type (`dbo.Flag(1)`), which SQL
+/// Server raises with state 3 and the type's two-part name.
+pub fn alias_width_not_allowed(type_name: &str, context: TypeContext) -> SqlError {
+    let mut error = width_not_allowed(type_name, context);
+    error.state = 3;
+    error
 }
 
 /// `max` where only a number is allowed (`char(max)`, `decimal(max)`).

@@ -3,11 +3,32 @@
 //! SQL Server; names compare case-insensitively. Table variables (`DECLARE
 //! @t TABLE (...)`) live here too, as the tables made for them (see
 //! `catalog::temp`), with the session the batch runs in, whose `#temp`
-//! tables its statements see.
+//! tables its statements see. So do a procedure's table-valued
+//! parameters, which are READONLY (`declare_table_parameter`).
 
 use crate::catalog::table::TableMeta;
 use hekla_types::{DataType, SqlError, SqlResult, Value};
 use std::sync::Arc;
+
+/// A table variable or table-valued parameter.
+#[derive(Clone, Debug)]
+struct TableVariable {
+    /// Without the `@`.
+    name: String,
+    table: Arc<TableMeta>,
+    kind: TableKind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum TableKind {
+    /// `DECLARE @t TABLE (...)` or `DECLARE @t type`: the batch's own,
+    /// dropped when it ends.
+    Declared,
+    /// A table-valued parameter: its table is its maker's (the caller's
+    /// table variable, or the rows a client sent), so the end of the
+    /// frame leaves it alone. READONLY ones cannot be written (Msg 10700).
+    Parameter { readonly: bool },
+}
 
 #[derive(Clone, Debug, Default)]
 pub struct Variables {
@@ -16,9 +37,8 @@ pub struct Variables {
     values: Vec<Value>,
     /// Declared NOT NULL (natively compiled modules).
     not_null: Vec<bool>,
-    /// Table variables: name (without the `@`), table, and whether it is
-    /// borrowed (a table-valued parameter: the caller's, READONLY here).
-    tables: Vec<(String, Arc<TableMeta>, bool)>,
+    /// Table variables.
+    tables: Vec<TableVariable>,
     /// The session (`@@SPID`) running the batch; 0 outside any session.
     session: i16,
 }
@@ -72,44 +92,67 @@ impl Variables {
 
     /// Adds the table variable `@name` (without the `@`).
     pub fn declare_table(&mut self, name: &str, table: Arc<TableMeta>) {
-        self.tables.push((name.to_string(), table, false));
+        self.push_table(name, table, TableKind::Declared);
     }
 
-    /// Adds the READONLY table-valued parameter `@name`: the caller's
-    /// table variable, which stays the caller's.
-    pub fn declare_borrowed_table(&mut self, name: &str, table: Arc<TableMeta>) {
-        self.tables.push((name.to_string(), table, true));
+    /// Adds the table-valued parameter `@name` (without the `@`), whose
+    /// `table` holds the rows passed (a caller's table variable, or a
+    /// table from `catalog::temp::variable_table` filled with a client's
+    /// rows). The table stays its maker's: [`Variables::take_tables`]
+    /// does not hand it back, so the end of the procedure does not drop
+    /// it. With `readonly` (as SQL Server requires of every table-valued
+    /// parameter), INSERT, UPDATE, DELETE and OUTPUT INTO on it are Msg
+    /// 10700. Msg 134 if `@name` is taken.
+    pub fn declare_table_parameter(
+        &mut self,
+        name: &str,
+        table: Arc<TableMeta>,
+        readonly: bool,
+    ) -> SqlResult<()> {
+        self.check_new(name)?;
+        self.push_table(name, table, TableKind::Parameter { readonly });
+        Ok(())
+    }
+
+    fn push_table(&mut self, name: &str, table: Arc<TableMeta>, kind: TableKind) {
+        self.tables.push(TableVariable {
+            name: name.to_string(),
+            table,
+            kind,
+        });
+    }
+
+    fn table_variable(&self, name: &str) -> Option<&TableVariable> {
+        self.tables
+            .iter()
+            .find(|variable| variable.name.eq_ignore_ascii_case(name))
     }
 
     /// The table variable `@name`, if declared.
     pub fn table(&self, name: &str) -> Option<&Arc<TableMeta>> {
-        self.tables
-            .iter()
-            .find(|(n, _, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, table, _)| table)
+        self.table_variable(name).map(|variable| &variable.table)
     }
 
     /// Whether `@name` is a READONLY table-valued parameter.
-    pub fn is_borrowed_table(&self, name: &str) -> bool {
-        self.tables
-            .iter()
-            .any(|(n, _, borrowed)| *borrowed && n.eq_ignore_ascii_case(name))
+    pub fn is_readonly(&self, name: &str) -> bool {
+        self.table_variable(name)
+            .is_some_and(|variable| variable.kind == TableKind::Parameter { readonly: true })
     }
 
     /// The table variables: name (without the `@`) and table.
     pub fn tables(&self) -> impl Iterator<Item = (&str, &Arc<TableMeta>)> {
         self.tables
             .iter()
-            .map(|(name, table, _)| (name.as_str(), table))
+            .map(|variable| (variable.name.as_str(), &variable.table))
     }
 
-    /// The table variables the batch or procedure made, removed (it is
-    /// over); borrowed ones stay their owner's.
+    /// The batch's own table variables, removed with its table-valued
+    /// parameters (the batch is over).
     pub fn take_tables(&mut self) -> Vec<Arc<TableMeta>> {
         std::mem::take(&mut self.tables)
             .into_iter()
-            .filter(|(_, _, borrowed)| !borrowed)
-            .map(|(_, table, _)| table)
+            .filter(|variable| variable.kind == TableKind::Declared)
+            .map(|variable| variable.table)
             .collect()
     }
 

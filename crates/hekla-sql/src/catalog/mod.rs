@@ -3,6 +3,7 @@
 //! from the engine and the stored definitions ([`store`]), and changed only
 //! by DDL under the database's catalog lock.
 
+pub mod alias_type;
 pub mod alter;
 pub mod constraint;
 pub mod counter;
@@ -12,10 +13,13 @@ pub mod procedure;
 pub mod sequence;
 pub mod store;
 pub mod table;
+pub mod table_type;
 pub mod temp;
+pub mod user_type;
 pub mod view;
 
-use hekla_engine::{Database, SchemaId, Table};
+use crate::session::SqlDatabase;
+use hekla_engine::{Database, IsolationLevel, SchemaId, Table};
 use hekla_types::{SqlError, SqlResult};
 use sequence::Sequence;
 use std::collections::BTreeMap;
@@ -35,6 +39,14 @@ pub struct Catalog {
     pub(crate) procedures: procedure::Procedures,
     /// What objects created WITH SCHEMABINDING depend on.
     pub(crate) bindings: dependency::Bindings,
+    /// Alias and table types.
+    pub(crate) types: user_type::UserTypes,
+    /// The user types objects other than tables use (a procedure's
+    /// parameters), by the using object's id: DROP TYPE refuses to drop
+    /// them (Msg 3732). Like `bindings`, rebuilt when those objects are
+    /// bound again at open. Table columns need no record: each column
+    /// knows its alias type.
+    pub(crate) type_references: dependency::Bindings,
     next_object_id: i32,
     /// `sys.hekla_counters`, which IDENTITY columns and sequences record
     /// their values in.
@@ -57,6 +69,8 @@ impl Catalog {
             views: view::Views::default(),
             procedures: procedure::Procedures::default(),
             bindings: dependency::Bindings::default(),
+            types: user_type::UserTypes::default(),
+            type_references: dependency::Bindings::default(),
             next_object_id: FIRST_OBJECT_ID,
             counters: store.counters().engine_table().clone(),
         };
@@ -83,9 +97,17 @@ impl Catalog {
                 }
                 // Bound once the catalog is whole (`view::bind_restored`).
                 ObjectType::View => catalog.views.insert(view::ViewMeta::restore(object)?),
-                ObjectType::Procedure => catalog
-                    .procedures
-                    .insert(procedure::ProcedureMeta::restore(object)?),
+                ObjectType::Procedure => {
+                    let restored = procedure::ProcedureMeta::restore(object, &catalog)?;
+                    catalog
+                        .type_references
+                        .set(restored.object_id, restored.table_types());
+                    catalog.procedures.insert(restored);
+                }
+                ObjectType::AliasType | ObjectType::TableType => {
+                    let user_type = user_type::restore(&catalog, object)?;
+                    catalog.types.insert(user_type);
+                }
                 _ => {}
             }
         }
@@ -149,6 +171,15 @@ impl Catalog {
             .iter()
             .find(|(_, schema)| schema.eq_ignore_ascii_case(name))
             .map(|(&id, _)| id)
+    }
+
+    /// The schema a name is in as written (dbo when not written); None for
+    /// a name with a database part or a schema that does not exist.
+    pub fn named_schema(&self, name: &crate::ast::ObjectName) -> Option<SchemaId> {
+        if name.database().is_some() {
+            return None;
+        }
+        self.schema_id(name.schema().map_or("dbo", |s| s.value.as_str()))
     }
 
     /// The schema a DDL statement's name is in (dbo when not written): Msg
@@ -268,6 +299,21 @@ impl Catalog {
         })
     }
 
+    /// The name of the view, table or procedure with `object_id`, for
+    /// messages (the id itself for anything else).
+    pub fn object_name(&self, object_id: i32) -> String {
+        if let Some(view) = self.views.by_id(object_id) {
+            return view.name.clone();
+        }
+        if let Some(table) = self.table_by_id(object_id) {
+            return table.name.clone();
+        }
+        if let Some(procedure) = self.procedures.by_id(object_id) {
+            return procedure.name.clone();
+        }
+        object_id.to_string()
+    }
+
     /// `sys.hekla_counters`.
     pub fn counter_table(&self) -> &Arc<Table> {
         &self.counters
@@ -294,6 +340,23 @@ impl Catalog {
             .ok_or_else(|| SqlError::new(1105, 17, 1, "The database has run out of object ids."))?;
         Ok(id)
     }
+}
+
+/// Stores the definition `object` in a transaction of its own.
+pub fn store_object(db: &SqlDatabase, object: &StoredObject) -> SqlResult<()> {
+    let mut tx = db.engine().begin(IsolationLevel::Snapshot)?;
+    db.object_store().insert(&mut tx, object)?;
+    tx.commit()?;
+    Ok(())
+}
+
+/// Deletes the stored definition of `object_id` (and its counter) in a
+/// transaction of its own.
+pub fn unstore_object(db: &SqlDatabase, object_id: i32) -> SqlResult<()> {
+    let mut tx = db.engine().begin(IsolationLevel::Snapshot)?;
+    db.object_store().delete(&mut tx, object_id)?;
+    tx.commit()?;
+    Ok(())
 }
 
 /// A stored definition for `object`, stamped now.

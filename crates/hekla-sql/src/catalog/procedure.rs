@@ -14,9 +14,10 @@
 //! procedure exists (Msg 3729).
 
 use super::store::{ObjectType, StoredObject};
+use super::user_type::{self, Resolved};
 use super::{stored_object, Catalog};
 use crate::ast::{self, ModuleOption, StatementKind};
-use crate::bind::types::{self, TypeContext};
+use crate::bind::types::TypeContext;
 use crate::exec::not_yet;
 use crate::session::SqlDatabase;
 use hekla_engine::{IsolationLevel, SchemaId};
@@ -60,19 +61,19 @@ pub struct ParameterMeta {
 #[derive(Debug)]
 pub enum ParameterKind {
     Scalar(DataType),
-    /// A READONLY table-valued parameter of this table type.
-    Table(ast::ObjectName),
+    /// A READONLY table-valued parameter of the table type with this id.
+    Table(i32),
 }
 
 impl ProcedureMeta {
     /// The procedure a stored definition describes.
-    pub fn restore(object: &StoredObject) -> SqlResult<ProcedureMeta> {
+    pub fn restore(object: &StoredObject, catalog: &Catalog) -> SqlResult<ProcedureMeta> {
         let create = parse_definition(&object.definition)?;
         Ok(ProcedureMeta {
             object_id: object.object_id,
             schema_id: object.schema_id,
             name: object.name.clone(),
-            parameters: parameters(&create)?,
+            parameters: parameters(&create, catalog)?,
             native: is_native(&create),
             schemabinding: has_option(&create, ModuleOption::SchemaBinding),
             body: create.body,
@@ -85,7 +86,7 @@ impl ProcedureMeta {
     /// Dynamic SQL (`EXEC ('...')`, `sp_executesql`) run like a
     /// procedure without a name: `text` is its body, `parameters` the
     /// parameter list `sp_executesql` was given.
-    pub fn dynamic(text: &str, parameters: &str) -> SqlResult<ProcedureMeta> {
+    pub fn dynamic(text: &str, parameters: &str, catalog: &Catalog) -> SqlResult<ProcedureMeta> {
         let batch = crate::parse_batch(text).map_err(|error| {
             SqlError::new(error.number, error.level, error.state, error.message)
         })?;
@@ -101,7 +102,7 @@ impl ProcedureMeta {
                     "Procedure expects parameter '@params' of type 'ntext/nchar/nvarchar'.",
                 )
             })?;
-            self::parameters(&create)?
+            self::parameters(&create, catalog)?
         };
         Ok(ProcedureMeta {
             object_id: DYNAMIC_SQL,
@@ -126,6 +127,18 @@ impl ProcedureMeta {
 
     pub fn is_dynamic(&self) -> bool {
         self.object_id == DYNAMIC_SQL
+    }
+
+    /// The table types of its table-valued parameters, which cannot be
+    /// dropped while it exists.
+    pub fn table_types(&self) -> Vec<i32> {
+        self.parameters
+            .iter()
+            .filter_map(|p| match p.kind {
+                ParameterKind::Table(type_id) => Some(type_id),
+                ParameterKind::Scalar(_) => None,
+            })
+            .collect()
     }
 
     /// The atomic block of a natively compiled procedure: its options and
@@ -185,9 +198,9 @@ pub fn create(db: &SqlDatabase, create: &ast::CreateProcedure, text: &str) -> Sq
     if native {
         check_native(create)?;
     }
-    let parameters = parameters(create)?;
     let name = create.name.name().value.clone();
     let mut catalog = db.catalog_mut();
+    let parameters = parameters(create, &catalog)?;
     let schema_id = catalog.schema_of(&create.name)?;
     let existing = catalog.procedures.get(schema_id, &name).cloned();
     match &existing {
@@ -240,7 +253,7 @@ pub fn create(db: &SqlDatabase, create: &ast::CreateProcedure, text: &str) -> Sq
     db.object_store().insert(&mut tx, &object)?;
     tx.commit()?;
     catalog.bindings.set(object_id, references);
-    catalog.procedures.insert(ProcedureMeta {
+    let procedure = ProcedureMeta {
         object_id,
         schema_id,
         name,
@@ -251,7 +264,11 @@ pub fn create(db: &SqlDatabase, create: &ast::CreateProcedure, text: &str) -> Sq
         schemabinding,
         created_ms,
         modified_ms: object.modified_ms,
-    });
+    };
+    catalog
+        .type_references
+        .set(object_id, procedure.table_types());
+    catalog.procedures.insert(procedure);
     Ok(())
 }
 
@@ -280,6 +297,7 @@ pub fn drop(db: &SqlDatabase, names: &[ast::ObjectName], if_exists: bool) -> Sql
         tx.commit()?;
         catalog.procedures.remove(procedure.object_id);
         catalog.bindings.remove(procedure.object_id);
+        catalog.type_references.remove(procedure.object_id);
     }
     Ok(())
 }
@@ -359,7 +377,7 @@ pub fn option_name(option: &ast::OptionItem) -> String {
         .join(" ")
 }
 
-fn parameters(create: &ast::CreateProcedure) -> SqlResult<Vec<ParameterMeta>> {
+fn parameters(create: &ast::CreateProcedure, catalog: &Catalog) -> SqlResult<Vec<ParameterMeta>> {
     if create.params.len() > MAX_PARAMETERS {
         return Err(SqlError::new(
             180,
@@ -385,16 +403,30 @@ fn parameters(create: &ast::CreateProcedure) -> SqlResult<Vec<ParameterMeta>> {
                 ));
             }
             seen.push(&param.name);
-            let kind = if param.readonly {
-                ParameterKind::Table(param.data_type.name.clone())
-            } else {
-                ParameterKind::Scalar(types::resolve(
-                    &param.data_type,
-                    Collation::default(),
-                    TypeContext::Declaration {
-                        ordinal: ordinal + 1,
-                    },
-                )?)
+            let context = TypeContext::Declaration {
+                ordinal: ordinal + 1,
+            };
+            let resolved =
+                user_type::resolve(catalog, &param.data_type, Collation::default(), context)?;
+            let kind = match resolved {
+                Resolved::Table(table_type) if param.readonly => ParameterKind::Table(table_type.id),
+                Resolved::Table(_) => {
+                    return Err(SqlError::new(
+                        352,
+                        15,
+                        1,
+                        format!("The table-valued parameter \"@{}\" must be declared with the READONLY option.", param.name),
+                    ))
+                }
+                Resolved::Scalar { .. } if param.readonly => {
+                    return Err(SqlError::new(
+                        346,
+                        15,
+                        1,
+                        format!("The parameter \"@{}\" can not be declared READONLY since it is not a table-valued parameter.", param.name),
+                    ))
+                }
+                scalar => ParameterKind::Scalar(scalar.scalar(&param.data_type, context)?),
             };
             Ok(ParameterMeta {
                 name: param.name.clone(),

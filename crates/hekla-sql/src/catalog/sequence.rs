@@ -19,7 +19,7 @@ use super::{stored_object, Catalog};
 use crate::ast::{self, SequenceOption};
 use crate::bind::types::{self, TypeContext};
 use crate::session::SqlDatabase;
-use hekla_engine::{Database, IsolationLevel, SchemaId, Table};
+use hekla_engine::{Database, SchemaId, Table};
 use hekla_types::{Collation, DataType, SqlError, SqlResult, Value};
 use std::sync::Arc;
 
@@ -333,9 +333,7 @@ pub fn create(db: &SqlDatabase, create: &ast::CreateSequence, text: &str) -> Sql
         None,
         text,
     );
-    let mut tx = db.engine().begin(IsolationLevel::Snapshot)?;
-    db.object_store().insert(&mut tx, &object)?;
-    tx.commit()?;
+    super::store_object(db, &object)?;
     catalog.add_sequence(sequence);
     Ok(())
 }
@@ -345,11 +343,8 @@ pub fn create(db: &SqlDatabase, create: &ast::CreateSequence, text: &str) -> Sql
 pub fn drop(db: &SqlDatabase, names: &[ast::ObjectName], if_exists: bool) -> SqlResult<()> {
     for name in names {
         let mut catalog = db.catalog_mut();
-        let found = name
-            .schema()
-            .map_or(Some("dbo"), |s| Some(s.value.as_str()))
-            .and_then(|schema| catalog.schema_id(schema))
-            .filter(|_| name.database().is_none())
+        let found = catalog
+            .named_schema(name)
             .and_then(|schema| catalog.sequence(schema, &name.name().value))
             .cloned();
         let Some(sequence) = found else {
@@ -378,9 +373,7 @@ pub fn drop(db: &SqlDatabase, names: &[ast::ObjectName], if_exists: bool) -> Sql
             ));
         }
         sequence.counter.retire();
-        let mut tx = db.engine().begin(IsolationLevel::Snapshot)?;
-        db.object_store().delete(&mut tx, sequence.object_id)?;
-        tx.commit()?;
+        super::unstore_object(db, sequence.object_id)?;
         catalog.remove_sequence(sequence.object_id);
     }
     Ok(())

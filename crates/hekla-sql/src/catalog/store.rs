@@ -31,10 +31,13 @@ pub enum ObjectType {
     TableFunction,
     Sequence,
     TableType,
+    /// An alias type (`CREATE TYPE name FROM base`): no object in SQL
+    /// Server, only a row of `sys.types`.
+    AliasType,
 }
 
 impl ObjectType {
-    pub const ALL: [ObjectType; 8] = [
+    pub const ALL: [ObjectType; 9] = [
         ObjectType::Table,
         ObjectType::View,
         ObjectType::Procedure,
@@ -43,10 +46,13 @@ impl ObjectType {
         ObjectType::TableFunction,
         ObjectType::Sequence,
         ObjectType::TableType,
+        ObjectType::AliasType,
     ];
 
     /// The two-letter code of `sys.objects.type` (`TT` for table types,
-    /// which SQL Server lists in `sys.table_types`).
+    /// which SQL Server lists in `sys.table_types`). Alias types are no
+    /// objects; hekla stores them under a code of its own, `TY`, which no
+    /// SQL Server object type uses.
     pub fn code(self) -> &'static str {
         match self {
             ObjectType::Table => "U",
@@ -57,6 +63,7 @@ impl ObjectType {
             ObjectType::TableFunction => "TF",
             ObjectType::Sequence => "SO",
             ObjectType::TableType => "TT",
+            ObjectType::AliasType => "TY",
         }
     }
 

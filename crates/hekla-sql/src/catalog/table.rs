@@ -5,10 +5,11 @@
 use super::constraint::{self, CheckConstraint, ForeignKey, KeyTable};
 use super::identity::IdentityColumn;
 use super::store::StoredObject;
+use super::user_type::{self, Resolved};
 use super::Catalog;
 use crate::ast::{self, ConstraintKind, OptionValue, TableElement};
 use crate::bind::expr::{assignment_type, implicit, Binder, Reads, Scalar};
-use crate::bind::types::{self, TypeContext};
+use crate::bind::types::TypeContext;
 use crate::bind::variables::Variables;
 use hekla_engine::{
     ColumnDef, Database, Durability, IndexDef, IndexKind, SchemaId, Table, TableDef, Uniqueness,
@@ -31,6 +32,8 @@ pub struct ColumnMeta {
     /// (positions in the table) whenever the row is written. hekla stores
     /// every computed column, as if PERSISTED.
     pub computed: Option<Scalar>,
+    /// The alias type the column was declared with (its `user_type_id`).
+    pub user_type_id: Option<i32>,
 }
 
 /// Which constraint an index enforces, if any.
@@ -422,6 +425,7 @@ impl<'a> Builder<'a> {
                 default: None,
                 default_name: None,
                 computed: None,
+                user_type_id: None,
             });
             return Ok(());
         };
@@ -432,8 +436,23 @@ impl<'a> Builder<'a> {
             None => Collation::default(),
         };
         let ordinal = self.columns.len() + 1;
-        let data_type = types::resolve(data_type, collation, TypeContext::Declaration { ordinal })?;
-        let mut nullable = column.nullable;
+        let context = TypeContext::Declaration { ordinal };
+        let resolved = user_type::resolve(self.catalog, data_type, collation, context)?;
+        let Resolved::Scalar { data_type, alias } = resolved else {
+            return Err(SqlError::new(
+                350,
+                16,
+                1,
+                format!(
+                    "The column \"{}\" does not have a valid data type. A column cannot be of a user-defined table type.",
+                    column.name.value
+                ),
+            ));
+        };
+        // Unsaid, the nullability is the alias type's.
+        let mut nullable = column
+            .nullable
+            .or(alias.as_ref().map(|alias| alias.nullable));
         if let Some(arguments) = &column.identity {
             self.identity_column(column, arguments, data_type)?;
             nullable = Some(false);
@@ -454,6 +473,7 @@ impl<'a> Builder<'a> {
                 .and_then(|(name, _)| name.as_ref())
                 .map(|name| name.value.clone()),
             computed: None,
+            user_type_id: alias.map(|alias| alias.id),
         });
         Ok(())
     }

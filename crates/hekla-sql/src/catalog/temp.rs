@@ -158,6 +158,22 @@ pub fn resolve_variable(variables: &Variables, name: &str) -> SqlResult<Arc<Tabl
     })
 }
 
+/// The table variable `@name` (given without the `@`) as the target of
+/// an INSERT, UPDATE, DELETE or OUTPUT INTO: Msg 1087 if there is none,
+/// 10700 for a READONLY table-valued parameter.
+pub fn writable_variable(variables: &Variables, name: &str) -> SqlResult<Arc<TableMeta>> {
+    let table = resolve_variable(variables, name)?;
+    if variables.is_readonly(name) {
+        return Err(SqlError::new(
+            10700,
+            16,
+            1,
+            format!("The table-valued parameter \"@{name}\" is READONLY and cannot be modified."),
+        ));
+    }
+    Ok(table)
+}
+
 /// An error as SQL Server words it for a table variable: the engine
 /// names the table by its engine name (`dbo.#FFEFFFFE`), SQL Server a key
 /// violation's object as `dbo.@t` and a NULL violation's table as `@t`.
@@ -187,7 +203,7 @@ pub fn resolve_target(
 ) -> SqlResult<Arc<TableMeta>> {
     match target {
         ast::DmlTarget::Table { name, .. } => resolve_table(db, variables, name),
-        ast::DmlTarget::Variable(name) => resolve_variable(variables, name),
+        ast::DmlTarget::Variable(name) => writable_variable(variables, name),
     }
 }
 
@@ -271,6 +287,20 @@ pub fn declare_table(
     if has_foreign_key {
         return Err(not_yet("FOREIGN KEY constraints in table variables"));
     }
+    let table = variable_table(db, name, elements)?;
+    variables.declare_table(name, table);
+    Ok(())
+}
+
+/// The table of a table variable `@name` with `elements`, declared
+/// nowhere yet: what `DECLARE @name TABLE (...)` makes, and where a
+/// table-valued parameter's rows go (`Variables::declare_table_parameter`).
+/// Whoever makes one drops it with [`discard`] unless a batch's end does.
+pub fn variable_table(
+    db: &SqlDatabase,
+    name: &str,
+    elements: &[TableElement],
+) -> SqlResult<Arc<TableMeta>> {
     let span = crate::span::Span::default();
     let create = ast::CreateTable {
         name: ast::ObjectName {
@@ -286,9 +316,7 @@ pub fn declare_table(
     };
     let object_id = db.temp_tables().allocate_id()?;
     let engine_name = format!("#{:08X}", object_id as u32);
-    let table = make_table(db, &create, object_id, &engine_name)?;
-    variables.declare_table(name, table);
-    Ok(())
+    make_table(db, &create, object_id, &engine_name)
 }
 
 /// Binds `create` and makes its engine table, schema only, as
@@ -372,7 +400,7 @@ pub fn end_session(db: &SqlDatabase, spid: i16) {
 /// Drops a temporary table's engine table. Its rows are deleted first:
 /// the engine keeps a dropped table until the database closes, but the
 /// garbage collector takes back deleted rows.
-fn discard(db: &SqlDatabase, table: &TableMeta) -> SqlResult<()> {
+pub fn discard(db: &SqlDatabase, table: &TableMeta) -> SqlResult<()> {
     let emptied = db
         .engine()
         .begin(IsolationLevel::Snapshot)
@@ -389,4 +417,94 @@ fn discard(db: &SqlDatabase, table: &TableMeta) -> SqlResult<()> {
         });
     let dropped = db.engine().drop_table(table.engine.id);
     emptied.and(dropped)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::interpret::{Frame, Interpreter};
+    use crate::session::Session;
+    use crate::text_output::{TextOptions, TextSink};
+
+    /// Runs `batch` with `variables` as its frame's; what sqlcmd shows.
+    fn run_with(session: &mut Session, variables: Variables, batch: &str) -> String {
+        let parsed = crate::parse_batch(batch).expect("parses");
+        let mut sink = TextSink::new(Vec::new(), TextOptions::default());
+        let mut frame = Frame {
+            variables,
+            level: 1,
+            procedure: Some("p".to_string()),
+            source: batch,
+            return_status: None,
+            native: false,
+        };
+        let mut interpreter = Interpreter::new(session, &mut sink);
+        let _ = interpreter.block(&parsed.statements, &mut frame);
+        interpreter.end_frame(&mut frame);
+        String::from_utf8(sink.finish().0).expect("UTF-8")
+    }
+
+    #[test]
+    fn readonly_table_parameters_are_read_but_never_written() {
+        let db = SqlDatabase::in_memory().unwrap();
+        let mut session = db.session().unwrap();
+        let declared =
+            crate::parse_batch("DECLARE @ids TABLE (id int NOT NULL PRIMARY KEY NONCLUSTERED)")
+                .unwrap();
+        let ast::StatementKind::DeclareTable { elements, .. } = &declared.statements[0].kind else {
+            panic!("not a table variable");
+        };
+        let table = variable_table(&db, "ids", elements).unwrap();
+        let spid = session.state.spid;
+        let parameter = |readonly: bool| {
+            let mut variables = Variables::for_session(spid);
+            variables
+                .declare_table_parameter("ids", Arc::clone(&table), readonly)
+                .unwrap();
+            variables
+        };
+        let out = run_with(
+            &mut session,
+            parameter(false),
+            "SET NOCOUNT ON INSERT INTO @ids VALUES (1), (2)",
+        );
+        assert_eq!(out, "");
+        let batch = "SET NOCOUNT ON
+INSERT INTO @ids VALUES (3)
+UPDATE @ids SET id = 4 WHERE id = 1
+DELETE FROM @ids
+DELETE i FROM @ids AS i WHERE i.id = 2
+DECLARE @copy TABLE (id int)
+INSERT INTO @copy OUTPUT inserted.id INTO @ids SELECT id FROM @ids
+SELECT COUNT(*) AS n FROM @ids
+SELECT COUNT(*) AS copied FROM @copy";
+        let out = run_with(&mut session, parameter(true), batch);
+        let readonly = "The table-valued parameter \"@ids\" is READONLY and cannot be modified.";
+        assert_eq!(
+            out.matches("Msg 10700, Level 16, State 1").count(),
+            5,
+            "{out}"
+        );
+        assert_eq!(out.matches(readonly).count(), 5, "{out}");
+        assert!(
+            out.contains("n          \n-----------\n          2\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains("copied     \n-----------\n          0\n"),
+            "{out}"
+        );
+        // The frame's end leaves the parameter's table to its maker.
+        let out = run_with(
+            &mut session,
+            parameter(true),
+            "SELECT COUNT(*) AS n FROM @ids",
+        );
+        assert!(out.contains("          2\n"), "{out}");
+        let mut variables = parameter(true);
+        let taken = variables.declare_table_parameter("IDS", Arc::clone(&table), true);
+        assert_eq!(taken.unwrap_err().number, 134);
+        assert!(variables.take_tables().is_empty());
+        discard(&db, &table).unwrap();
+    }
 }

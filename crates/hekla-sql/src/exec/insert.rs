@@ -52,7 +52,7 @@ pub fn run(
             (written, Target::named(planner, name, change)?)
         }
         DmlTarget::Variable(name) => {
-            let table = crate::catalog::temp::resolve_variable(planner.variables, name)?;
+            let table = crate::catalog::temp::writable_variable(planner.variables, name)?;
             (format!("@{name}"), Target::Table(table))
         }
     };

@@ -329,7 +329,7 @@ impl Target {
                 Target::named(planner, name, change)
             }
             TableRefKind::Variable { name, .. } => Ok(Target::Table(
-                crate::catalog::temp::resolve_variable(planner.variables, name)?,
+                crate::catalog::temp::writable_variable(planner.variables, name)?,
             )),
             _ => Err(through()),
         }

@@ -9,8 +9,9 @@ use super::not_yet;
 use super::run::for_each;
 use crate::ast::{self, AssignOp};
 use crate::bind::expr::{implicit, Binder, Scalar, ScalarKind};
-use crate::bind::types::{self, TypeContext};
+use crate::bind::types::TypeContext;
 use crate::bind::variables::Variables;
+use crate::catalog::user_type;
 use crate::plan::{Planner, QueryPlan};
 use crate::session::SqlDatabase;
 use hekla_types::{Collation, DataType, SqlError, SqlResult};
@@ -26,18 +27,13 @@ pub fn declared(
     variables: &Variables,
     native: bool,
 ) -> SqlResult<(DataType, Option<Scalar>)> {
-    // A schema-qualified type is a user type: an alias type or a
-    // (memory-optimized) table type, which need CREATE TYPE.
-    if declaration.data_type.name.parts.len() > 1 {
-        return Err(not_yet("DECLARE of a user-defined type"));
-    }
-    let data_type = types::resolve(
-        &declaration.data_type,
-        Collation::default(),
-        TypeContext::Declaration {
-            ordinal: ordinal + 1,
-        },
-    )?;
+    // Table types make table variables (`catalog::table_type`) before this.
+    let context = TypeContext::Declaration {
+        ordinal: ordinal + 1,
+    };
+    let written = &declaration.data_type;
+    let data_type = user_type::resolve(&db.catalog(), written, Collation::default(), context)?
+        .scalar(written, context)?;
     if declaration.not_null && !native {
         return Err(not_yet(
             "NOT NULL variables outside natively compiled modules",

@@ -295,7 +295,8 @@ impl Interpreter<'_> {
                 }
                 Argument::Table(table) => callee
                     .variables
-                    .declare_borrowed_table(&parameter.name, table),
+                    .declare_table_parameter(&parameter.name, table, true)
+                    .expect("parameter names are unique"),
             }
         }
         let outer_options = self.session.options.clone();

@@ -141,9 +141,10 @@ impl Interpreter<'_> {
         statement: &ast::Statement,
         frame: &mut Frame,
     ) -> Result<Flow, Failure> {
-        let procedure = ProcedureMeta::dynamic(text, definitions)
-            .map(Arc::new)
-            .map_err(|error| self.failure(error, statement, frame))?;
+        let catalog = self.session.db.catalog();
+        let procedure = ProcedureMeta::dynamic(text, definitions, &catalog).map(Arc::new);
+        drop(catalog);
+        let procedure = procedure.map_err(|error| self.failure(error, statement, frame))?;
         self.run_procedure(&procedure, arguments, return_status, statement, frame)
     }
 

@@ -96,6 +96,14 @@ impl Interpreter<'_> {
             }
             StatementKind::Declare(declarations) => {
                 for (ordinal, declaration) in declarations.iter().enumerate() {
+                    if crate::catalog::table_type::declare_variable(
+                        &db,
+                        &mut frame.variables,
+                        declaration,
+                        ordinal,
+                    )? {
+                        continue;
+                    }
                     let (data_type, value) = crate::exec::variables::declared(
                         &db,
                         declaration,
@@ -245,6 +253,19 @@ impl Interpreter<'_> {
                 ..
             } => {
                 crate::catalog::view::drop(&db, names, *if_exists)?;
+                Ok(None)
+            }
+            StatementKind::CreateTableType(_) | StatementKind::CreateAliasType { .. } => {
+                crate::catalog::user_type::create(&db, &statement.kind, text)?;
+                Ok(None)
+            }
+            StatementKind::Drop {
+                object_type: ast::DropType::Type,
+                if_exists,
+                names,
+                ..
+            } => {
+                crate::catalog::user_type::drop(&db, names, *if_exists)?;
                 Ok(None)
             }
             StatementKind::CreateProcedure(create) => {

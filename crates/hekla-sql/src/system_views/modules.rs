@@ -1,10 +1,10 @@
 //! `sys.sql_modules` (the definitions of views and procedures),
 //! `sys.parameters` (of procedures) and `sys.table_types` (SQL Server's
-//! columns and, until hekla stores table types, no rows).
+//! columns and rows).
 
-use super::objects::{no_rows, procedures, user_views};
+use super::objects::{procedures, user_views};
 use super::shared::{bit, int, not_null, nullable, nvarchar, nvarchar_max, sysname, text};
-use super::table_columns::types_columns;
+use super::table_columns::{types_columns, user_type_row};
 use super::{Scope, SystemView, ViewColumn};
 use crate::catalog::procedure::ParameterKind;
 use crate::session::SqlDatabase;
@@ -147,7 +147,7 @@ pub const TABLE_TYPES: SystemView = SystemView {
     name: "table_types",
     scope: Scope::Database,
     columns: table_types_columns,
-    rows: no_rows,
+    rows: table_types_rows,
 };
 
 /// `sys.types`' columns and two of its own.
@@ -158,4 +158,20 @@ fn table_types_columns() -> Vec<ViewColumn> {
         nullable("is_memory_optimized", DataType::Bit),
     ]);
     columns
+}
+
+/// Each table type's `sys.types` row, with the object id of the table it
+/// describes (its own id in hekla) and whether it is memory-optimized.
+fn table_types_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+    let catalog = db.catalog();
+    Ok(catalog
+        .types
+        .iter()
+        .filter_map(|user_type| {
+            let table_type = user_type.as_table()?;
+            let mut row = user_type_row(user_type);
+            row.extend([int(user_type.id), bit(table_type.memory_optimized)]);
+            Some(row)
+        })
+        .collect())
 }

@@ -14,6 +14,8 @@ use crate::catalog::procedure::ProcedureMeta;
 use crate::catalog::sequence::Sequence;
 use crate::catalog::store::ObjectType;
 use crate::catalog::table::TableMeta;
+use crate::catalog::table_type;
+use crate::catalog::user_type::UserType;
 use crate::catalog::view::ViewMeta;
 use crate::session::SqlDatabase;
 use hekla_engine::Durability;
@@ -89,6 +91,21 @@ impl ObjectRow<'_> {
             type_desc: "SQL_STORED_PROCEDURE",
             created_ms: procedure.created_ms,
             modified_ms: procedure.modified_ms,
+        }
+    }
+
+    /// The table a table type describes (`TT_<type>_<id>`); table types
+    /// cannot be altered.
+    pub fn table_type<'a>(user_type: &'a UserType, name: &'a str) -> ObjectRow<'a> {
+        ObjectRow {
+            name,
+            object_id: Some(user_type.id),
+            schema_id: user_type.schema_id,
+            parent_object_id: 0,
+            type_code: ObjectType::TableType.code(),
+            type_desc: "TYPE_TABLE",
+            created_ms: user_type.created_ms,
+            modified_ms: user_type.created_ms,
         }
     }
 
@@ -246,9 +263,10 @@ fn objects_columns() -> Vec<ViewColumn> {
 }
 
 /// hekla's objects are its tables with their CHECK and FOREIGN KEY
-/// constraints, its views and its sequences, in object id order. PRIMARY KEY and
-/// UNIQUE constraints, which SQL Server also lists here, get no object id
-/// in hekla; they are in `sys.key_constraints`.
+/// constraints, its views, its sequences and the tables of its table
+/// types, in object id order. PRIMARY KEY and UNIQUE constraints, which
+/// SQL Server also lists here, get no object id in hekla; they are in
+/// `sys.key_constraints`.
 fn objects_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
     let tables = user_tables(db);
     let sequences = sequences(db);
@@ -272,6 +290,14 @@ fn objects_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
         rows.push((
             procedure.object_id,
             ObjectRow::procedure(procedure).values(),
+        ));
+    }
+    let catalog = db.catalog();
+    for user_type in catalog.types.iter().filter(|t| t.as_table().is_some()) {
+        let name = table_type::object_name(&user_type.name, user_type.id);
+        rows.push((
+            user_type.id,
+            ObjectRow::table_type(user_type, &name).values(),
         ));
     }
     rows.sort_by_key(|(id, _)| *id);

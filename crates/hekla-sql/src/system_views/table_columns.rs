@@ -1,15 +1,17 @@
-//! `sys.columns` (every column of every user table and view),
+//! `sys.columns` (every column of every user table, view and table type),
 //! `sys.identity_columns`
 //! (the IDENTITY ones, with their seed, increment and last value) and
-//! `sys.types` (the system types hekla supports).
+//! `sys.types` (the system types hekla supports and the user types).
 
 use super::objects::{user_tables, user_views};
 use super::shared::{
     bit, int, not_null, nullable, nvarchar, or_null, smallint, sysname, text, tinyint,
 };
+use super::types::id::TABLE_TYPE;
 use super::types::{describe, system_types, TypeInfo};
 use super::{Scope, SystemView, ViewColumn};
-use crate::catalog::table::TableMeta;
+use crate::catalog::table::{ColumnMeta, TableMeta};
+use crate::catalog::user_type::{UserType, UserTypeKind};
 use crate::session::SqlDatabase;
 use hekla_types::{DataType, SqlResult, Value};
 
@@ -85,6 +87,8 @@ pub(super) fn columns_columns() -> Vec<ViewColumn> {
     columns
 }
 
+/// The columns of tables, views and table types (whose object id is
+/// their table's, `sys.table_types.type_table_object_id`).
 fn columns_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
     let mut rows = Vec::new();
     for table in user_tables(db) {
@@ -99,6 +103,7 @@ fn columns_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
                 name: &column.name,
                 ordinal,
                 data_type: &column.data_type,
+                user_type_id: None,
                 nullable: column.nullable,
                 is_identity: false,
                 has_default: false,
@@ -106,47 +111,75 @@ fn columns_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
             rows.push(described.row());
         }
     }
+    let catalog = db.catalog();
+    for user_type in catalog.types.iter() {
+        let Some(table_type) = user_type.as_table() else {
+            continue;
+        };
+        for (ordinal, column) in table_type.columns.iter().enumerate() {
+            let is_identity = table_type.identity_column == Some(ordinal);
+            rows.push(Described::column(user_type.id, column, ordinal, is_identity).row());
+        }
+    }
     Ok(rows)
 }
 
 /// The `sys.columns` row of column `ordinal` of `table`.
 fn column_row(table: &TableMeta, ordinal: usize) -> Vec<Value> {
-    let column = &table.columns[ordinal];
     let is_identity = table
         .identity
         .as_ref()
         .is_some_and(|identity| identity.column == ordinal);
-    Described {
-        object_id: table.object_id,
-        name: &column.name,
+    Described::column(
+        table.object_id,
+        &table.columns[ordinal],
         ordinal,
-        data_type: &column.data_type,
-        nullable: column.nullable,
         is_identity,
-        has_default: column.default.is_some(),
-    }
+    )
     .row()
 }
 
-/// What a `sys.columns` row says about a column of a table or view.
+/// What a `sys.columns` row says about a column of a table, view or table
+/// type.
 struct Described<'a> {
     object_id: i32,
     name: &'a str,
     ordinal: usize,
     data_type: &'a DataType,
+    /// The alias type the column was declared with.
+    user_type_id: Option<i32>,
     nullable: bool,
     is_identity: bool,
     has_default: bool,
 }
 
-impl Described<'_> {
+impl<'a> Described<'a> {
+    /// A column of a table or table type with `object_id`.
+    fn column(object_id: i32, column: &'a ColumnMeta, ordinal: usize, is_identity: bool) -> Self {
+        Described {
+            object_id,
+            name: &column.name,
+            ordinal,
+            data_type: &column.data_type,
+            user_type_id: column.user_type_id,
+            nullable: column.nullable,
+            is_identity,
+            has_default: column.default.is_some(),
+        }
+    }
+
     fn row(&self) -> Vec<Value> {
         let mut row = vec![
             int(self.object_id),
             text(self.name),
             int(i32::try_from(self.ordinal + 1).unwrap_or(i32::MAX)),
         ];
-        row.extend(type_values(&describe(self.data_type)));
+        let described = describe(self.data_type);
+        let info = TypeInfo {
+            user_type_id: self.user_type_id.unwrap_or(described.user_type_id),
+            ..described
+        };
+        row.extend(type_values(&info));
         row.extend(self.rest());
         row
     }
@@ -284,34 +317,103 @@ pub(super) fn types_columns() -> Vec<ViewColumn> {
 }
 
 /// The system types live in the `sys` schema (schema_id 4 in SQL Server);
-/// hekla reports its own id for `sys`.
+/// hekla reports its own id for `sys`. User types follow, by id.
 fn types_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
-    let sys_schema = db
-        .catalog()
+    let catalog = db.catalog();
+    let sys_schema = catalog
         .schema_id(crate::catalog::store::SYSTEM_SCHEMA)
         .map_or(Value::Null, |id| int(super::objects::schema_id(id)));
-    Ok(system_types()
+    let mut rows: Vec<Vec<Value>> = system_types()
         .into_iter()
         .map(|ty| {
-            let [system_type_id, user_type_id, max_length, precision, scale, collation] =
-                type_values(&ty.info);
-            vec![
-                text(ty.info.name),
-                system_type_id,
-                user_type_id,
-                sys_schema.clone(),
-                Value::Null,
-                max_length,
-                precision,
-                scale,
-                collation,
-                bit(ty.nullable),
-                bit(false),
-                bit(false),
-                int(0),
-                int(0),
-                bit(false),
-            ]
+            TypeRow {
+                name: ty.info.name,
+                values: type_values(&ty.info),
+                schema_id: sys_schema.clone(),
+                nullable: ty.nullable,
+                user_defined: false,
+                table_type: false,
+            }
+            .values()
         })
-        .collect())
+        .collect();
+    rows.extend(
+        catalog
+            .types
+            .iter()
+            .map(|user_type| user_type_row(user_type)),
+    );
+    Ok(rows)
+}
+
+/// The `sys.types` row of a user type. An alias type has its base's
+/// system type id and sizes; a table type is SQL Server's type 243
+/// (`table`), of no size or collation, never nullable.
+pub(super) fn user_type_row(user_type: &UserType) -> Vec<Value> {
+    let (values, nullable) = match &user_type.kind {
+        UserTypeKind::Alias(alias) => {
+            let info = TypeInfo {
+                user_type_id: user_type.id,
+                ..describe(&alias.base)
+            };
+            (type_values(&info), alias.nullable)
+        }
+        UserTypeKind::Table(_) => {
+            let values = [
+                tinyint(TABLE_TYPE),
+                int(user_type.id),
+                smallint(-1),
+                tinyint(0),
+                tinyint(0),
+                Value::Null,
+            ];
+            (values, false)
+        }
+    };
+    TypeRow {
+        name: &user_type.name,
+        values,
+        schema_id: int(super::objects::schema_id(user_type.schema_id)),
+        nullable,
+        user_defined: true,
+        table_type: user_type.as_table().is_some(),
+    }
+    .values()
+}
+
+/// What a `sys.types` row says.
+struct TypeRow<'a> {
+    name: &'a str,
+    /// From `system_type_id` to `collation_name` ([`type_values`]).
+    values: [Value; 6],
+    schema_id: Value,
+    nullable: bool,
+    user_defined: bool,
+    table_type: bool,
+}
+
+impl TypeRow<'_> {
+    fn values(self) -> Vec<Value> {
+        let [system_type_id, user_type_id, max_length, precision, scale, collation] = self.values;
+        vec![
+            text(self.name),
+            system_type_id,
+            user_type_id,
+            self.schema_id,
+            // principal_id: owned by the schema's owner.
+            Value::Null,
+            max_length,
+            precision,
+            scale,
+            collation,
+            bit(self.nullable),
+            bit(self.user_defined),
+            // is_assembly_type, default_object_id, rule_object_id: hekla
+            // has no CLR types, bound defaults or rules.
+            bit(false),
+            int(0),
+            int(0),
+            bit(self.table_type),
+        ]
+    }
 }

@@ -44,6 +44,8 @@ pub mod id {
     pub const CHAR: u8 = 175;
     pub const NVARCHAR: u8 = 231;
     pub const NCHAR: u8 = 239;
+    /// `table`, the system type of every table type.
+    pub const TABLE_TYPE: u8 = 243;
     /// `sysname`'s user_type_id (an alias of nvarchar(128)).
     pub const SYSNAME_USER_TYPE: i32 = 256;
 }

@@ -48,6 +48,3 @@ SELECT a.v AS a, b.v AS b FROM @n AS a JOIN @n AS b ON b.v = a.v + 1 ORDER BY a.
 SELECT MAX(v) AS top_v FROM (SELECT v FROM @n WHERE v < 3) AS d
 SELECT v FROM @n WHERE v IN (SELECT id FROM dbo.products WHERE price < 1) ORDER BY v
 GO
--- A memory-optimized table type needs CREATE TYPE, which hekla does not run yet.
-DECLARE @od Sales.SalesOrderDetailType_inmem
-GO

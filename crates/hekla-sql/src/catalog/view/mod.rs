@@ -615,7 +615,7 @@ fn target(
                 return Err(dependency::still_referenced(
                     "ALTER",
                     &super::sequence::written(&create.name),
-                    &object_name(catalog, referencing),
+                    &catalog.object_name(referencing),
                 ));
             }
         }
@@ -706,11 +706,7 @@ fn has_wildcard(query: &ast::Query) -> bool {
 pub fn drop(db: &SqlDatabase, names: &[ast::ObjectName], if_exists: bool) -> SqlResult<()> {
     for name in names {
         let mut catalog = db.catalog_mut();
-        let schema_id = name
-            .schema()
-            .map_or(Some("dbo"), |s| Some(s.value.as_str()))
-            .and_then(|schema| catalog.schema_id(schema))
-            .filter(|_| name.database().is_none());
+        let schema_id = catalog.named_schema(name);
         let found = schema_id.and_then(|id| catalog.views.get(id, &name.name().value).cloned());
         let Some(view) = found else {
             let is_table =
@@ -732,9 +728,7 @@ pub fn drop(db: &SqlDatabase, names: &[ast::ObjectName], if_exists: bool) -> Sql
             ));
         };
         refuse_if_bound(&catalog, view.object_id, "DROP VIEW", name)?;
-        let mut tx = db.engine().begin(IsolationLevel::Snapshot)?;
-        db.object_store().delete(&mut tx, view.object_id)?;
-        tx.commit()?;
+        super::unstore_object(db, view.object_id)?;
         catalog.views.remove(view.object_id);
         catalog.bindings.remove(view.object_id);
     }
@@ -780,24 +774,10 @@ pub fn refuse_if_bound(
         Some(referencing) => Err(dependency::still_referenced(
             action,
             &super::sequence::written(name),
-            &object_name(catalog, referencing),
+            &catalog.object_name(referencing),
         )),
         None => Ok(()),
     }
-}
-
-/// The name of the object with `object_id`, for messages.
-fn object_name(catalog: &Catalog, object_id: i32) -> String {
-    if let Some(view) = catalog.views.by_id(object_id) {
-        return view.name.clone();
-    }
-    if let Some(table) = catalog.table_by_id(object_id) {
-        return table.name.clone();
-    }
-    if let Some(procedure) = catalog.procedures.by_id(object_id) {
-        return procedure.name.clone();
-    }
-    object_id.to_string()
 }
 
 // ---- after an open ----------------------------------------------------------

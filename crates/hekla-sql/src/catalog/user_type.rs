@@ -1,0 +1,328 @@
+//! User-defined types: alias types (`CREATE TYPE dbo.Flag FROM bit NOT
+//! NULL`, [`super::alias_type`]) and table types (`CREATE TYPE dbo.Lines
+//! AS TABLE (...)`, [`super::table_type`]); type names resolved against
+//! them (columns, variables, CAST); and `DROP TYPE [IF EXISTS]`.
+//!
+//! Types have a namespace of their own in each schema (a table and a type
+//! may share a name): Msg 219 for a name a type has. A one-part name is a
+//! system type if one has that name, else a type of dbo, the default
+//! schema of every hekla session.
+//!
+//! Each type's CREATE TYPE text is stored like every object's
+//! ([`super::store`]) and bound again at open. Its object id there is also
+//! the `user_type_id` hekla reports (SQL Server numbers user types from 257
+//! apart from object ids) and a table type's `type_table_object_id`.
+
+use super::alias_type::AliasType;
+use super::store::{ObjectType, StoredObject};
+use super::table_type::TableType;
+use super::{stored_object, Catalog};
+use crate::ast::{self, StatementKind};
+use crate::bind::types::{self, TypeContext};
+use crate::session::SqlDatabase;
+use hekla_engine::SchemaId;
+use hekla_types::{Collation, DataType, SqlError, SqlResult};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// A user-defined type.
+#[derive(Debug)]
+pub struct UserType {
+    /// Its stored definition's object id, reported as its `user_type_id`.
+    pub id: i32,
+    pub schema_id: SchemaId,
+    pub name: String,
+    pub kind: UserTypeKind,
+    pub created_ms: i64,
+}
+
+#[derive(Debug)]
+pub enum UserTypeKind {
+    Alias(AliasType),
+    Table(TableType),
+}
+
+impl UserType {
+    /// The definition of a table type.
+    pub fn as_table(&self) -> Option<&TableType> {
+        match &self.kind {
+            UserTypeKind::Table(table) => Some(table),
+            UserTypeKind::Alias(_) => None,
+        }
+    }
+}
+
+/// The catalog's user types, by id.
+#[derive(Debug, Default)]
+pub struct UserTypes {
+    by_id: BTreeMap<i32, Arc<UserType>>,
+}
+
+impl UserTypes {
+    /// The type `schema.name` (names compare case-insensitively).
+    pub fn get(&self, schema: SchemaId, name: &str) -> Option<&Arc<UserType>> {
+        self.by_id
+            .values()
+            .find(|t| t.schema_id == schema && t.name.eq_ignore_ascii_case(name))
+    }
+
+    /// Every type, in id order.
+    pub fn iter(&self) -> impl Iterator<Item = &Arc<UserType>> {
+        self.by_id.values()
+    }
+
+    pub fn insert(&mut self, user_type: UserType) {
+        self.by_id.insert(user_type.id, Arc::new(user_type));
+    }
+
+    pub fn remove(&mut self, id: i32) -> Option<Arc<UserType>> {
+        self.by_id.remove(&id)
+    }
+}
+
+/// The user type a written name (`Flag`, `dbo.Flag`) names, if any.
+pub fn named<'c>(catalog: &'c Catalog, name: &ast::ObjectName) -> Option<&'c Arc<UserType>> {
+    let schema = catalog.named_schema(name)?;
+    catalog.types.get(schema, &name.name().value)
+}
+
+// ---- type names -------------------------------------------------------------
+
+/// What a type name in a column, variable or CAST stands for.
+pub enum Resolved {
+    /// A system type, or the one an alias type (`alias`) stands for.
+    Scalar {
+        data_type: DataType,
+        alias: Option<AliasUse>,
+    },
+    /// A table type: only a DECLARE (and a procedure's parameter) may use
+    /// one.
+    Table(Arc<UserType>),
+}
+
+/// An alias type where a column uses it.
+pub struct AliasUse {
+    /// The type's `user_type_id`.
+    pub id: i32,
+    /// Its nullability, a column's when the column does not say.
+    pub nullable: bool,
+}
+
+impl Resolved {
+    /// The scalar type; a table type where one is needed is an unknown
+    /// type (Msg 2715 or 243).
+    pub fn scalar(self, written: &ast::DataType, context: TypeContext) -> SqlResult<DataType> {
+        match self {
+            Resolved::Scalar { data_type, .. } => Ok(data_type),
+            Resolved::Table(_) => Err(types::cannot_find(&written.name, context)),
+        }
+    }
+}
+
+/// Resolves a type name: a system type, else a user type (an alias type
+/// with `collation` for a character base). Msg 2715 / 243 for neither,
+/// 2716 for arguments on an alias type.
+pub fn resolve(
+    catalog: &Catalog,
+    written: &ast::DataType,
+    collation: Collation,
+    context: TypeContext,
+) -> SqlResult<Resolved> {
+    if let Some(data_type) = types::system(written, collation, context)? {
+        return Ok(Resolved::Scalar {
+            data_type,
+            alias: None,
+        });
+    }
+    let Some(user_type) = named(catalog, &written.name) else {
+        return Err(types::cannot_find(&written.name, context));
+    };
+    match &user_type.kind {
+        UserTypeKind::Table(_) => Ok(Resolved::Table(Arc::clone(user_type))),
+        UserTypeKind::Alias(_) if !written.args.is_empty() => Err(types::alias_width_not_allowed(
+            &two_part_name(catalog, user_type),
+            context,
+        )),
+        UserTypeKind::Alias(alias) => Ok(Resolved::Scalar {
+            data_type: alias.data_type(collation),
+            alias: Some(AliasUse {
+                id: user_type.id,
+                nullable: alias.nullable,
+            }),
+        }),
+    }
+}
+
+/// `schema.name` of a type, for messages.
+fn two_part_name(catalog: &Catalog, user_type: &UserType) -> String {
+    let schema = catalog.schema_name(user_type.schema_id).unwrap_or("dbo");
+    format!("{schema}.{}", user_type.name)
+}
+
+// ---- CREATE TYPE ------------------------------------------------------------
+
+/// The name a CREATE TYPE statement defines, and how it is stored.
+fn defined(statement: &StatementKind) -> Option<(&ast::ObjectName, ObjectType)> {
+    match statement {
+        StatementKind::CreateAliasType { name, .. } => Some((name, ObjectType::AliasType)),
+        StatementKind::CreateTableType(create) => Some((&create.name, ObjectType::TableType)),
+        _ => None,
+    }
+}
+
+/// Binds a CREATE TYPE statement for the type with object id `id`.
+fn bind(catalog: &Catalog, statement: &StatementKind, id: i32) -> SqlResult<UserTypeKind> {
+    match statement {
+        StatementKind::CreateAliasType { base, nullable, .. } => {
+            Ok(UserTypeKind::Alias(AliasType::bind(base, *nullable)?))
+        }
+        StatementKind::CreateTableType(create) => {
+            Ok(UserTypeKind::Table(TableType::bind(catalog, create, id)?))
+        }
+        _ => Err(crate::exec::not_yet(statement.keywords())),
+    }
+}
+
+/// CREATE TYPE, either form: binds it, stores the definition, adds the
+/// type to the catalog. Msg 166 for a database name, 2760 for a missing
+/// schema, 219 for a name a type of the schema has.
+pub fn create(db: &SqlDatabase, statement: &StatementKind, text: &str) -> SqlResult<()> {
+    let Some((name, object_type)) = defined(statement) else {
+        return Err(crate::exec::not_yet(statement.keywords()));
+    };
+    if name.database().is_some() {
+        return Err(SqlError::new(
+            166,
+            15,
+            1,
+            "'CREATE TYPE' does not allow specifying the database name as a prefix to the object name.",
+        ));
+    }
+    let mut catalog = db.catalog_mut();
+    let schema_id = catalog.schema_of(name)?;
+    let type_name = &name.name().value;
+    if catalog.types.get(schema_id, type_name).is_some() {
+        return Err(SqlError::new(
+            219,
+            16,
+            1,
+            format!(
+                "The type '{}' already exists, or you do not have permission to create it.",
+                super::sequence::written(name)
+            ),
+        ));
+    }
+    let id = catalog.allocate_object_id()?;
+    let kind = bind(&catalog, statement, id)?;
+    let object = stored_object(id, schema_id, type_name, object_type, None, text);
+    super::store_object(db, &object)?;
+    catalog.types.insert(UserType {
+        id,
+        schema_id,
+        name: type_name.clone(),
+        kind,
+        created_ms: object.created_ms,
+    });
+    Ok(())
+}
+
+/// Binds a stored CREATE TYPE again at open (the types it uses, made
+/// before it, are back already).
+pub fn restore(catalog: &Catalog, object: &StoredObject) -> SqlResult<UserType> {
+    let damaged = |why: &str| {
+        SqlError::new(
+            3414,
+            21,
+            1,
+            format!(
+                "The stored definition of type {} cannot be restored: {why}.",
+                object.object_id
+            ),
+        )
+    };
+    let batch = crate::parse_batch(&object.definition).map_err(|e| damaged(&e.message))?;
+    let statement = batch
+        .statements
+        .first()
+        .map(|s| &s.kind)
+        .filter(|&kind| defined(kind).is_some())
+        .ok_or_else(|| damaged("it is not a CREATE TYPE"))?;
+    let kind = bind(catalog, statement, object.object_id)?;
+    Ok(UserType {
+        id: object.object_id,
+        schema_id: object.schema_id,
+        name: object.name.clone(),
+        kind,
+        created_ms: object.created_ms,
+    })
+}
+
+// ---- DROP TYPE --------------------------------------------------------------
+
+/// DROP TYPE: each name in turn (Msg 218 for a missing one unless IF
+/// EXISTS, 3732 for one something uses).
+pub fn drop(db: &SqlDatabase, names: &[ast::ObjectName], if_exists: bool) -> SqlResult<()> {
+    for name in names {
+        let mut catalog = db.catalog_mut();
+        let Some(user_type) = named(&catalog, name).cloned() else {
+            if if_exists {
+                continue;
+            }
+            return Err(SqlError::new(
+                218,
+                16,
+                1,
+                format!(
+                    "Could not find the type '{}'. Either it does not exist or you do not have the necessary permission.",
+                    super::sequence::written(name)
+                ),
+            ));
+        };
+        refuse_drop_if_used(&catalog, &user_type, name)?;
+        super::unstore_object(db, user_type.id)?;
+        catalog.types.remove(user_type.id);
+    }
+    Ok(())
+}
+
+/// Msg 3732 when something uses `user_type`, which DROP TYPE `written`
+/// would remove: a column of a table or table type declared with it, or
+/// an object that recorded its use in `Catalog::type_references` (a
+/// procedure's parameter).
+pub fn refuse_drop_if_used(
+    catalog: &Catalog,
+    user_type: &UserType,
+    written: &ast::ObjectName,
+) -> SqlResult<()> {
+    match user_of(catalog, user_type.id) {
+        Some(user) => Err(SqlError::new(
+            3732,
+            16,
+            1,
+            format!(
+                "Cannot drop type '{}' because it is being referenced by object '{user}'. There may be other objects that reference this type.",
+                super::sequence::written(written)
+            ),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The name of the first object that uses the type with `id`, if any.
+fn user_of(catalog: &Catalog, id: i32) -> Option<String> {
+    let uses = |columns: &[super::table::ColumnMeta]| {
+        columns.iter().any(|column| column.user_type_id == Some(id))
+    };
+    if let Some(table) = catalog.tables().find(|table| uses(&table.columns)) {
+        return Some(table.name.clone());
+    }
+    let typed = catalog
+        .types
+        .iter()
+        .find(|other| other.as_table().is_some_and(|table| uses(&table.columns)));
+    if let Some(other) = typed {
+        return Some(other.name.clone());
+    }
+    let referencing = catalog.type_references.first_referencing(id)?;
+    Some(catalog.object_name(referencing))
+}
