@@ -5,7 +5,6 @@
 
 use super::context::Context;
 use super::eval::Inputs;
-use super::not_yet;
 use super::run::for_each;
 use crate::ast::{self, AssignOp};
 use crate::bind::expr::{implicit, Binder, Scalar, ScalarKind};
@@ -35,8 +34,11 @@ pub fn declared(
     let data_type = user_type::resolve(&db.catalog(), written, Collation::default(), context)?
         .scalar(written, context)?;
     if declaration.not_null && !native {
-        return Err(not_yet(
-            "NOT NULL variables outside natively compiled modules",
+        return Err(SqlError::new(
+            10794,
+            16,
+            1,
+            "The statement 'DECLARE ... NOT NULL' is supported only in natively compiled modules.",
         ));
     }
     if declaration.not_null && declaration.value.is_none() {
