@@ -27,20 +27,23 @@ impl Interpreter<'_> {
             };
             Failure::classify(event, frame.level, false, false)
         })?;
+        let delayed = delayed_durability(options);
         let outer_isolation = std::mem::replace(&mut self.session.options.isolation, isolation);
         let outcome = if self.session.transaction.is_open() {
             self.inside_transaction(body, frame)
         } else {
-            self.as_transaction(body, frame)
+            self.as_transaction(body, delayed, frame)
         };
         self.session.options.isolation = outer_isolation;
         outcome
     }
 
-    /// The block as a transaction of its own.
+    /// The block as a transaction of its own; `delayed` asks for its commit
+    /// to be delayed-durable.
     fn as_transaction(
         &mut self,
         body: &[ast::Statement],
+        delayed: bool,
         frame: &mut Frame,
     ) -> Result<Flow, Failure> {
         let transaction = &mut self.session.transaction;
@@ -50,7 +53,7 @@ impl Interpreter<'_> {
         let outcome = self.run_atomically(body, frame);
         let transaction = &mut self.session.transaction;
         match outcome {
-            Ok(flow) => match transaction.commit(false) {
+            Ok(flow) => match transaction.commit(delayed) {
                 Ok(()) => Ok(flow),
                 Err(error) => Err(self.block_failure(error, frame)),
             },
@@ -103,6 +106,15 @@ impl Interpreter<'_> {
         };
         Failure::classify(event, frame.level, self.session.options.xact_abort, false)
     }
+}
+
+/// `DELAYED_DURABILITY = ON` among the block's options.
+fn delayed_durability(options: &[ast::OptionItem]) -> bool {
+    options.iter().any(|option| {
+        option_name(option) == "DELAYED_DURABILITY"
+            && matches!(&option.value, Some(ast::OptionValue::Words(words))
+                if words.len() == 1 && words[0].value.eq_ignore_ascii_case("ON"))
+    })
 }
 
 /// The block's TRANSACTION ISOLATION LEVEL (SNAPSHOT, REPEATABLE READ or
