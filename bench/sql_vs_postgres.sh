@@ -6,7 +6,10 @@
 # table is SCHEMA_ONLY). Then the analytic queries: COUNT(*) over 5,000,000
 # rows (003) and the SMALL/MEDIUM/LARGE join (001), best of REPEAT runs,
 # PostgreSQL without parallel workers (the articles' MAXDOP 1), timed by
-# psql's \timing. Usage: bench/sql_vs_postgres.sh [ROWS] [SECONDS] [REPEAT]
+# psql's \timing; and GROUP BY over 2,000,000 rows in 20,000 groups, on a
+# column with a range (btree) index and on one without, all groups and
+# the first 10 in key order.
+# Usage: bench/sql_vs_postgres.sh [ROWS] [SECONDS] [REPEAT]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROWS=${1:-100000}
@@ -62,6 +65,9 @@ CREATE TABLE large (id_a numeric(18, 0), id_u numeric(18, 0), filler varchar(100
 INSERT INTO large SELECT 2 * (g / 4), g % 500, repeat('Z', 100) FROM generate_series(1, 8000000) g;
 CREATE INDEX ia ON large (id_a);
 CREATE INDEX iu ON large (id_u);
+CREATE TABLE g (id int PRIMARY KEY, k int NOT NULL, h int NOT NULL, v int NOT NULL);
+INSERT INTO g SELECT n, n % 20000, n % 20000, n % 7 FROM generate_series(1, 2000000) n;
+CREATE INDEX ix_k ON g (k);
 VACUUM ANALYZE;
 SQL
 best_ms() {
@@ -72,8 +78,13 @@ best_ms() {
 }
 PG_COUNT=$(best_ms "SELECT count(*) FROM sales_order_detail_medium;")
 PG_JOIN=$(best_ms "SELECT large.id_u FROM small JOIN large ON small.id_u = large.id_u JOIN medium ON large.id_a = medium.id_a;")
+PG_GROUP_INDEXED=$(best_ms "SELECT k, count(*), sum(v) FROM g GROUP BY k;")
+PG_GROUP_PLAIN=$(best_ms "SELECT h, count(*), sum(v) FROM g GROUP BY h;")
+PG_TOP_INDEXED=$(best_ms "SELECT k, count(*) FROM g GROUP BY k ORDER BY k LIMIT 10;")
+PG_TOP_PLAIN=$(best_ms "SELECT h, count(*) FROM g GROUP BY h ORDER BY h LIMIT 10;")
 
-python3 - "$HEKLA" "$PG_SELECT" "$PG_UPDATE" "$PG_INSERT" "$PG_COUNT" "$PG_JOIN" <<'PY'
+python3 - "$HEKLA" "$PG_SELECT" "$PG_UPDATE" "$PG_INSERT" "$PG_COUNT" "$PG_JOIN" \
+  "$PG_GROUP_INDEXED" "$PG_GROUP_PLAIN" "$PG_TOP_INDEXED" "$PG_TOP_PLAIN" <<'PY'
 import json, sys
 hekla = {r["name"]: r["value"] for r in json.loads(sys.argv[1])["results"]}
 pg = dict(zip(["point_select_per_s", "update_by_key_per_s", "insert_5_rows_per_s"], map(float, sys.argv[2:5])))
@@ -81,6 +92,8 @@ print(f"{'statement':<24} {'hekla':>12} {'PostgreSQL':>12} {'ratio':>7}")
 for name, value in pg.items():
     print(f"{name:<24} {hekla[name]:>12,.0f} {value:>12,.0f} {hekla[name] / value:>6.1f}x")
 print(f"{'query (best ms)':<24} {'hekla':>12} {'PostgreSQL':>12} {'ratio':>7}")
-for name, value in zip(["count_star_best_ms", "three_table_join_best_ms"], map(float, sys.argv[5:7])):
-    print(f"{name:<24} {hekla[name]:>12,.1f} {value:>12,.1f} {value / hekla[name]:>6.1f}x")
+queries = ["count_star_best_ms", "three_table_join_best_ms", "group_by_stream_best_ms",
+           "group_by_hash_best_ms", "group_by_top_10_stream_best_ms", "group_by_top_10_hash_best_ms"]
+for name, value in zip(queries, map(float, sys.argv[5:11])):
+    print(f"{name:<30} {hekla[name]:>12,.1f} {value:>12,.1f} {value / max(hekla[name], 0.01):>6.1f}x")
 PY
