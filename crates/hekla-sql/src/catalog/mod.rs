@@ -9,6 +9,7 @@ pub mod constraint;
 pub mod counter;
 pub mod dependency;
 pub mod identity;
+pub mod objects;
 pub mod procedure;
 pub mod sequence;
 pub mod store;
@@ -342,9 +343,11 @@ impl Catalog {
     }
 }
 
-/// Stores the definition `object` in a transaction of its own.
+/// Stores the definition `object` in a transaction of its own, replacing
+/// the one stored under its id (ALTER) if there is one.
 pub fn store_object(db: &SqlDatabase, object: &StoredObject) -> SqlResult<()> {
     let mut tx = db.engine().begin(IsolationLevel::Snapshot)?;
+    db.object_store().delete(&mut tx, object.object_id)?;
     db.object_store().insert(&mut tx, object)?;
     tx.commit()?;
     Ok(())

@@ -13,6 +13,7 @@
 //! bound to them, so they cannot be dropped or altered while the
 //! procedure exists (Msg 3729).
 
+use super::objects::{Objects, SchemaObject};
 use super::store::{ObjectType, StoredObject};
 use super::user_type::{self, Resolved};
 use super::{stored_object, Catalog};
@@ -20,9 +21,8 @@ use crate::ast::{self, ModuleOption, StatementKind};
 use crate::bind::types::TypeContext;
 use crate::exec::not_yet;
 use crate::session::SqlDatabase;
-use hekla_engine::{IsolationLevel, SchemaId};
+use hekla_engine::SchemaId;
 use hekla_types::{Collation, DataType, SqlError, SqlResult};
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// The object id of dynamic SQL, which is no object.
@@ -155,32 +155,17 @@ impl ProcedureMeta {
 }
 
 /// The procedures of a database, by object id.
-#[derive(Debug, Default)]
-pub struct Procedures {
-    by_id: BTreeMap<i32, Arc<ProcedureMeta>>,
-}
+pub type Procedures = Objects<ProcedureMeta>;
 
-impl Procedures {
-    pub fn get(&self, schema: SchemaId, name: &str) -> Option<&Arc<ProcedureMeta>> {
-        self.by_id
-            .values()
-            .find(|p| p.schema_id == schema && p.name.eq_ignore_ascii_case(name))
+impl SchemaObject for ProcedureMeta {
+    fn object_id(&self) -> i32 {
+        self.object_id
     }
-
-    pub fn by_id(&self, object_id: i32) -> Option<&Arc<ProcedureMeta>> {
-        self.by_id.get(&object_id)
+    fn schema_id(&self) -> SchemaId {
+        self.schema_id
     }
-
-    pub fn iter(&self) -> impl Iterator<Item = &Arc<ProcedureMeta>> {
-        self.by_id.values()
-    }
-
-    pub fn insert(&mut self, procedure: ProcedureMeta) {
-        self.by_id.insert(procedure.object_id, Arc::new(procedure));
-    }
-
-    pub fn remove(&mut self, object_id: i32) -> Option<Arc<ProcedureMeta>> {
-        self.by_id.remove(&object_id)
+    fn name(&self) -> &str {
+        &self.name
     }
 }
 
@@ -246,12 +231,7 @@ pub fn create(db: &SqlDatabase, create: &ast::CreateProcedure, text: &str) -> Sq
     object.created_ms = created_ms;
     // The body's spans must point into the stored text.
     let body = parse_definition(&definition)?.body;
-    let mut tx = db.engine().begin(IsolationLevel::Snapshot)?;
-    if existing.is_some() {
-        db.object_store().delete(&mut tx, object_id)?;
-    }
-    db.object_store().insert(&mut tx, &object)?;
-    tx.commit()?;
+    super::store_object(db, &object)?;
     catalog.bindings.set(object_id, references);
     let procedure = ProcedureMeta {
         object_id,
@@ -292,9 +272,7 @@ pub fn drop(db: &SqlDatabase, names: &[ast::ObjectName], if_exists: bool) -> Sql
                 ),
             ));
         };
-        let mut tx = db.engine().begin(IsolationLevel::Snapshot)?;
-        db.object_store().delete(&mut tx, procedure.object_id)?;
-        tx.commit()?;
+        super::unstore_object(db, procedure.object_id)?;
         catalog.procedures.remove(procedure.object_id);
         catalog.bindings.remove(procedure.object_id);
         catalog.type_references.remove(procedure.object_id);

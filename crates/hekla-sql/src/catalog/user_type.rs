@@ -19,10 +19,10 @@ use super::table_type::TableType;
 use super::{stored_object, Catalog};
 use crate::ast::{self, StatementKind};
 use crate::bind::types::{self, TypeContext};
+use crate::catalog::objects::{Objects, SchemaObject};
 use crate::session::SqlDatabase;
 use hekla_engine::SchemaId;
 use hekla_types::{Collation, DataType, SqlError, SqlResult};
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// A user-defined type.
@@ -53,30 +53,17 @@ impl UserType {
 }
 
 /// The catalog's user types, by id.
-#[derive(Debug, Default)]
-pub struct UserTypes {
-    by_id: BTreeMap<i32, Arc<UserType>>,
-}
+pub type UserTypes = Objects<UserType>;
 
-impl UserTypes {
-    /// The type `schema.name` (names compare case-insensitively).
-    pub fn get(&self, schema: SchemaId, name: &str) -> Option<&Arc<UserType>> {
-        self.by_id
-            .values()
-            .find(|t| t.schema_id == schema && t.name.eq_ignore_ascii_case(name))
+impl SchemaObject for UserType {
+    fn object_id(&self) -> i32 {
+        self.id
     }
-
-    /// Every type, in id order.
-    pub fn iter(&self) -> impl Iterator<Item = &Arc<UserType>> {
-        self.by_id.values()
+    fn schema_id(&self) -> SchemaId {
+        self.schema_id
     }
-
-    pub fn insert(&mut self, user_type: UserType) {
-        self.by_id.insert(user_type.id, Arc::new(user_type));
-    }
-
-    pub fn remove(&mut self, id: i32) -> Option<Arc<UserType>> {
-        self.by_id.remove(&id)
+    fn name(&self) -> &str {
+        &self.name
     }
 }
 

@@ -7,12 +7,8 @@
 use super::failure::{Failure, Reach};
 use super::{Flow, Frame, Interpreter};
 use crate::ast::{self, ExprKind};
-use crate::bind::expr::implicit;
 use crate::catalog::procedure::{ParameterKind, ProcedureMeta};
-use crate::exec::eval::Inputs;
-use crate::exec::variables;
-use crate::plan::Planner;
-use hekla_types::{DataType, SqlError, SqlResult, Value};
+use hekla_types::{SqlError, SqlResult, Value};
 use std::sync::Arc;
 
 /// How deep procedure calls may nest (SQL Server's limit).
@@ -205,7 +201,7 @@ impl Interpreter<'_> {
                         ))
                     }
                     (ParameterKind::Scalar(data_type), Some(argument)) => {
-                        let value = self.converted(&argument.value, data_type, frame)?;
+                        let value = self.value(&argument.value, data_type, frame)?;
                         if parameter.not_null && value.is_null() {
                             return Err(SqlError::new(
                                 515,
@@ -218,7 +214,7 @@ impl Interpreter<'_> {
                     }
                     (ParameterKind::Scalar(data_type), None) => match &parameter.default {
                         Some(default) => {
-                            Argument::Scalar(self.converted(default, data_type, frame)?)
+                            Argument::Scalar(self.value(default, data_type, frame)?)
                         }
                         None if procedure.is_dynamic() => {
                             return Err(SqlError::new(
@@ -241,21 +237,6 @@ impl Interpreter<'_> {
                 Ok(Bound { value, output_to })
             })
             .collect()
-    }
-
-    /// An argument converted to its parameter's type.
-    fn converted(
-        &mut self,
-        expr: &ast::Expr,
-        data_type: &DataType,
-        frame: &Frame,
-    ) -> SqlResult<Value> {
-        let db = Arc::clone(&self.session.db);
-        let planner = Planner::new(&db, &frame.variables);
-        let scalar = implicit(variables::binder(&planner).scalar(expr)?, data_type)?;
-        self.session.in_context(&frame.variables, |context| {
-            scalar.eval(&Inputs::top(context))
-        })
     }
 
     /// Runs `procedure` at nesting `level` with its bound arguments: its

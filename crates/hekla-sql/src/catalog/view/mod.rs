@@ -34,13 +34,13 @@ use super::{stored_object, Catalog};
 use crate::ast::{self, SelectItem, StatementKind, TableRefKind};
 use crate::bind::expr::ScopeColumn;
 use crate::bind::variables::Variables;
+use crate::catalog::objects::{Objects, SchemaObject};
 use crate::exec::not_yet;
 use crate::plan::{Planner, QueryPlan};
 use crate::session::{ResultColumn, SqlDatabase};
 use hekla_engine::{IsolationLevel, SchemaId};
 use hekla_types::{SqlError, SqlResult};
 use std::cell::RefCell;
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// How deep views may nest in one another (SQL Server's nesting limit).
@@ -91,35 +91,17 @@ impl ViewMeta {
 }
 
 /// The catalog's views, by object id.
-#[derive(Debug, Default)]
-pub struct Views {
-    by_id: BTreeMap<i32, Arc<ViewMeta>>,
-}
+pub type Views = Objects<ViewMeta>;
 
-impl Views {
-    /// The view `schema.name` (names compare case-insensitively).
-    pub fn get(&self, schema: SchemaId, name: &str) -> Option<&Arc<ViewMeta>> {
-        self.by_id
-            .values()
-            .find(|v| v.schema_id == schema && v.name.eq_ignore_ascii_case(name))
+impl SchemaObject for ViewMeta {
+    fn object_id(&self) -> i32 {
+        self.object_id
     }
-
-    pub fn by_id(&self, object_id: i32) -> Option<&Arc<ViewMeta>> {
-        self.by_id.get(&object_id)
+    fn schema_id(&self) -> SchemaId {
+        self.schema_id
     }
-
-    /// Every view, in object id order.
-    pub fn iter(&self) -> impl Iterator<Item = &Arc<ViewMeta>> {
-        self.by_id.values()
-    }
-
-    /// Adds `view`, or replaces the view with its id.
-    pub fn insert(&mut self, view: ViewMeta) {
-        self.by_id.insert(view.object_id, Arc::new(view));
-    }
-
-    pub fn remove(&mut self, object_id: i32) -> Option<Arc<ViewMeta>> {
-        self.by_id.remove(&object_id)
+    fn name(&self) -> &str {
+        &self.name
     }
 }
 
