@@ -6,6 +6,7 @@
 pub mod alter;
 pub mod constraint;
 pub mod counter;
+pub mod database_options;
 pub mod dependency;
 pub mod identity;
 pub mod procedure;

@@ -28,12 +28,14 @@ impl Interpreter<'_> {
             Failure::classify(event, frame.level, false, false)
         })?;
         let outer_isolation = std::mem::replace(&mut self.session.options.isolation, isolation);
+        let outer_block = std::mem::replace(&mut self.session.options.atomic_block, true);
         let outcome = if self.session.transaction.is_open() {
             self.inside_transaction(body, frame)
         } else {
             self.as_transaction(body, frame)
         };
         self.session.options.isolation = outer_isolation;
+        self.session.options.atomic_block = outer_block;
         outcome
     }
 
