@@ -2,8 +2,9 @@
 
 use crate::catalog::{SchemaId, TableDef, TableId, DBO_SCHEMA};
 use crate::durability::{
-    self, CheckpointFileInfo, CheckpointReport, Checkpointer, DelayedDurability, DelayedSetting,
-    DirectoryLock, DurableLog, LogStats, LogWriter, Record, RecoveryReport, Request, StorageConfig,
+    self, CheckpointFileInfo, CheckpointReport, Checkpointer, DatabaseOptions, DelayedDurability,
+    DirectoryLock, DurableLog, LogStats, LogWriter, OptionsCell, Record, RecoveryReport, Request,
+    StorageConfig,
 };
 use crate::errors;
 use crate::gc::{Collector, Garbage};
@@ -108,8 +109,8 @@ pub struct Database {
     shared: Arc<Shared>,
     gc_stop: Arc<AtomicBool>,
     gc_thread: Option<JoinHandle<()>>,
-    /// `DELAYED_DURABILITY` (a `DelayedDurability` code).
-    delayed_durability: Arc<DelayedSetting>,
+    /// What `ALTER DATABASE ... SET` chose.
+    options: Arc<OptionsCell>,
     /// Present for a database opened from a directory.
     durable: Option<Durable>,
 }
@@ -158,7 +159,7 @@ impl Database {
             shared,
             gc_stop,
             gc_thread,
-            delayed_durability: Arc::default(),
+            options: Arc::default(),
             durable: None,
         }
     }
@@ -189,7 +190,7 @@ impl Database {
         )?);
         db.set_commit_log(Arc::new(DurableLog {
             log: log.clone(),
-            delayed: db.delayed_durability.clone(),
+            options: db.options.clone(),
         }))?;
         let checkpointer = Checkpointer::new(dir.to_path_buf(), storage.clone(), root.as_ref())?;
         let (requests, inbox) = mpsc::channel();
@@ -272,22 +273,33 @@ impl Database {
         }
     }
 
+    /// `ALTER DATABASE ... SET`: applies `change` to the options and logs
+    /// them all (durably, like any catalog change) before they take effect.
+    pub fn change_options(
+        &self,
+        change: impl FnOnce(&mut DatabaseOptions),
+    ) -> SqlResult<DatabaseOptions> {
+        self.options.change(change, |options| {
+            self.log_catalog(|ts| Record::Options { ts, options })
+        })
+    }
+
+    pub fn options(&self) -> DatabaseOptions {
+        self.options.get()
+    }
+
     /// `ALTER DATABASE ... SET DELAYED_DURABILITY = ...`, logged.
     pub fn set_delayed_durability(&self, mode: DelayedDurability) -> SqlResult<()> {
-        self.log_catalog(|ts| Record::Option {
-            ts,
-            delayed_durability: mode,
-        })?;
-        self.restore_delayed_durability(mode);
-        Ok(())
+        self.change_options(|options| options.delayed_durability = mode)
+            .map(|_| ())
     }
 
     pub fn delayed_durability(&self) -> DelayedDurability {
-        self.delayed_durability.get()
+        self.options.delayed_durability()
     }
 
-    pub(crate) fn restore_delayed_durability(&self, mode: DelayedDurability) {
-        self.delayed_durability.set(mode);
+    pub(crate) fn restore_options(&self, options: DatabaseOptions) {
+        self.options.set(options);
     }
 
     /// What the log has written since the database opened.

@@ -55,8 +55,8 @@ pub use catalog::{
 };
 pub use database::{Database, DatabaseConfig};
 pub use durability::{
-    CheckpointFileInfo, CheckpointReport, DelayedDurability, FileState, FileType, LogStats,
-    RecoveryReport, StorageConfig,
+    CheckpointFileInfo, CheckpointReport, DatabaseOptions, DelayedDurability, FileState, FileType,
+    LogStats, RecoveryReport, StorageConfig,
 };
 pub use hash_index::HashIndexStats;
 pub use heap::HeapStats;

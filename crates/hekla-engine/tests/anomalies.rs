@@ -939,3 +939,86 @@ fn stats_count_aborts_by_reason() {
     assert_eq!(stats.aborts_for(AbortReason::LogFailure), 0);
     assert_eq!(stats.total_aborts(), 5);
 }
+
+/// `accounts` and `ledger` (the same columns) holding `rows` each: two
+/// tables one transaction can read at different levels.
+fn two_tables(rows: &[(i32, i64)]) -> (Database, Arc<Table>, Arc<Table>) {
+    let (db, accounts) = bank(rows);
+    let mut def = accounts_def(1024);
+    def.name = "ledger".to_string();
+    let ledger = db.create_table(def).unwrap();
+    seed(&db, &ledger, rows);
+    (db, accounts, ledger)
+}
+
+// Per-read isolation (SQL Server's table hints): T1 reads accounts at
+// REPEATABLE READ and ledger at SNAPSHOT. A committed update of the
+// ledger row it read does not fail its commit; one of the accounts row
+// does (41305).
+#[test]
+fn mixed_levels_validate_only_the_repeatable_read_rows() {
+    for (changed_account, fails) in [(false, false), (true, true)] {
+        let (db, accounts, ledger) = two_tables(&[(1, 10)]);
+        let mut t1 = db.begin(Snapshot).unwrap();
+        t1.set_read_isolation(RepeatableRead);
+        assert_eq!(balance(&mut t1, &accounts, 1), Some(10));
+        t1.set_read_isolation(Snapshot);
+        assert_eq!(balance(&mut t1, &ledger, 1), Some(10));
+        let mut t2 = db.begin(Snapshot).unwrap();
+        set_balance(&mut t2, &ledger, 1, 11).unwrap();
+        if changed_account {
+            set_balance(&mut t2, &accounts, 1, 11).unwrap();
+        }
+        t2.commit().unwrap();
+        if fails {
+            expect_msg(t1.commit(), REPEATABLE_READ_FAILURE, MSG_41305);
+        } else {
+            let read_ts = t1.read_timestamp();
+            assert!(t1.commit().unwrap() > read_ts, "validated at its own end");
+        }
+    }
+}
+
+// T1 scans accounts at SERIALIZABLE and ledger at SNAPSHOT: an insert into
+// ledger is no phantom, one into accounts is (41325). The level in force
+// at commit does not matter, only the level each read was made at.
+#[test]
+fn mixed_levels_validate_only_the_serializable_scans() {
+    for (into_accounts, fails) in [(false, false), (true, true)] {
+        let (db, accounts, ledger) = two_tables(&[(1, 10)]);
+        let mut t1 = db.begin(Snapshot).unwrap();
+        t1.set_read_isolation(Serializable);
+        assert_eq!(scan_rows(&mut t1, &accounts).unwrap().len(), 1);
+        t1.set_read_isolation(Snapshot);
+        assert_eq!(scan_rows(&mut t1, &ledger).unwrap().len(), 1);
+        let mut t2 = db.begin(Snapshot).unwrap();
+        let table = if into_accounts { &accounts } else { &ledger };
+        t2.insert(table, &[Value::Int(2), Value::BigInt(20)])
+            .unwrap();
+        t2.commit().unwrap();
+        if fails {
+            expect_msg(t1.commit(), SERIALIZABLE_FAILURE, MSG_41325);
+        } else {
+            t1.commit().unwrap();
+        }
+    }
+}
+
+// A transaction begun at SERIALIZABLE whose reads are all made at
+// SNAPSHOT validates nothing: it commits at its read timestamp.
+#[test]
+fn reads_lowered_to_snapshot_need_no_validation() {
+    let (db, accounts, _) = two_tables(&[(1, 10)]);
+    let mut t1 = db.begin(Serializable).unwrap();
+    assert_eq!(t1.isolation(), Serializable);
+    t1.set_read_isolation(Snapshot);
+    assert_eq!(t1.isolation(), Snapshot);
+    assert_eq!(balance(&mut t1, &accounts, 1), Some(10));
+    let mut t2 = db.begin(Snapshot).unwrap();
+    set_balance(&mut t2, &accounts, 1, 11).unwrap();
+    t2.insert(&accounts, &[Value::Int(2), Value::BigInt(20)])
+        .unwrap();
+    t2.commit().unwrap();
+    let read_ts = t1.read_timestamp();
+    assert_eq!(t1.commit(), Ok(read_ts));
+}

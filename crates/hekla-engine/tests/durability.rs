@@ -6,8 +6,8 @@ mod common;
 
 use common::*;
 use hekla_engine::{
-    ColumnDef, Database, DatabaseConfig, DelayedDurability, Durability, FileState, IndexDef,
-    IsolationLevel, StorageConfig, TableDef, Uniqueness,
+    ColumnDef, Database, DatabaseConfig, DatabaseOptions, DelayedDurability, Durability, FileState,
+    IndexDef, IsolationLevel, StorageConfig, TableDef, Uniqueness,
 };
 use hekla_types::{DataType, Value};
 use std::collections::BTreeMap;
@@ -182,6 +182,47 @@ fn delayed_durability_follows_the_database_option() {
     let db = open(&dir.0);
     assert_eq!(db.delayed_durability(), DelayedDurability::Allowed);
     assert_eq!(committed_balances(&db, &accounts(&db)).len(), 50);
+}
+
+// The database options survive a restart through the log (the last
+// change wins), then through a checkpoint root once the log is truncated.
+#[test]
+fn database_options_survive_the_log_and_checkpoints() {
+    let dir = Scratch::new("durability-options");
+    let both = DatabaseOptions {
+        delayed_durability: DelayedDurability::Forced,
+        elevate_to_snapshot: true,
+    };
+    {
+        let db = open(&dir.0);
+        assert_eq!(db.options(), DatabaseOptions::default());
+        db.change_options(|o| o.elevate_to_snapshot = true).unwrap();
+        db.set_delayed_durability(DelayedDurability::Allowed)
+            .unwrap();
+        let left = db
+            .change_options(|o| o.delayed_durability = DelayedDurability::Forced)
+            .unwrap();
+        assert_eq!(left, both);
+    }
+    let db = open(&dir.0);
+    assert_eq!(db.options(), both);
+    db.checkpoint().unwrap();
+    drop(db);
+    let db = open(&dir.0);
+    assert_eq!(db.options(), both);
+    assert_eq!(db.recovery_report().unwrap().commits_replayed, 0);
+    db.change_options(|o| o.elevate_to_snapshot = false)
+        .unwrap();
+    db.checkpoint().unwrap();
+    drop(db);
+    let db = open(&dir.0);
+    assert_eq!(
+        db.options(),
+        DatabaseOptions {
+            elevate_to_snapshot: false,
+            ..both
+        }
+    );
 }
 
 #[test]

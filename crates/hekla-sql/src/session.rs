@@ -214,8 +214,12 @@ pub(crate) struct SetOptions {
     pub showplan: bool,
     /// `SET XACT_ABORT ON`: an error ends the rest of the batch too.
     pub xact_abort: bool,
-    /// `SET TRANSACTION ISOLATION LEVEL`.
+    /// `SET TRANSACTION ISOLATION LEVEL` (an atomic block's level inside
+    /// one).
     pub isolation: ast::IsolationLevel,
+    /// Inside a natively compiled procedure's atomic block, whose level
+    /// reads every table (`exec::isolation`).
+    pub atomic_block: bool,
 }
 
 impl Default for SetOptions {
@@ -225,6 +229,7 @@ impl Default for SetOptions {
             showplan: false,
             xact_abort: false,
             isolation: ast::IsolationLevel::ReadCommitted,
+            atomic_block: false,
         }
     }
 }
@@ -273,7 +278,7 @@ impl Session {
         let db = Arc::clone(&self.db);
         let mut context = Context::new(&db, variables.values())
             .with_session(&self.state)
-            .with_isolation(self.engine_isolation());
+            .with_isolation(self.read_isolation());
         let user = self.transaction.is_open();
         if user {
             context = context.in_user_transaction(self.transaction.lend());
@@ -300,10 +305,16 @@ impl Session {
     /// The engine isolation level a transaction begins at: READ COMMITTED
     /// reads memory-optimized tables as SNAPSHOT, as in SQL Server.
     pub(crate) fn engine_isolation(&self) -> IsolationLevel {
-        match self.options.isolation {
-            ast::IsolationLevel::RepeatableRead => IsolationLevel::RepeatableRead,
-            ast::IsolationLevel::Serializable => IsolationLevel::Serializable,
-            _ => IsolationLevel::Snapshot,
+        crate::exec::isolation::engine_level(self.options.isolation)
+    }
+
+    /// How a statement's table reads are isolated (`exec::isolation`).
+    fn read_isolation(&self) -> crate::exec::isolation::ReadIsolation {
+        crate::exec::isolation::ReadIsolation {
+            session: self.options.isolation,
+            atomic_block: self.options.atomic_block,
+            explicit: self.transaction.is_open(),
+            elevate_to_snapshot: self.db.engine.options().elevate_to_snapshot,
         }
     }
 

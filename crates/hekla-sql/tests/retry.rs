@@ -107,7 +107,7 @@ fn a_conflict_is_retried_until_the_other_transaction_commits() {
     // Holds the row: its update is not committed yet.
     let out = run(
         &mut holder,
-        "BEGIN TRAN; UPDATE dbo.orders SET updates = updates + 1 WHERE id = 1",
+        "BEGIN TRAN; UPDATE dbo.orders WITH (SNAPSHOT) SET updates = updates + 1 WHERE id = 1",
     );
     assert!(out.errors.is_empty(), "{:?}", out.errors);
 

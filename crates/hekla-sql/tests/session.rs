@@ -662,3 +662,110 @@ SELECT b FROM dbo.plain WHERE a = 2",
     drop(db);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `dbo.acct`, a memory-optimized table, with rows 1, 2 and 5.
+const ACCOUNTS: &str = "
+CREATE TABLE dbo.acct (id int NOT NULL PRIMARY KEY NONCLUSTERED, balance int NOT NULL)
+    WITH (MEMORY_OPTIMIZED = ON)
+INSERT INTO dbo.acct VALUES (1, 10), (2, 20), (5, 50)
+";
+
+/// The first line of `out`: a result's header, or an error's `Msg` line.
+fn first_line(out: &str) -> &str {
+    out.lines().next().unwrap_or("")
+}
+
+// Two sessions: each table hint sets the isolation of its own reads, and
+// COMMIT validates what each read: a row read WITH (REPEATABLEREAD) and
+// updated meanwhile fails it (41305); one read WITH (SNAPSHOT) does not,
+// even in the same transaction.
+#[test]
+fn repeatable_read_hints_validate_only_their_rows_at_commit() {
+    let db = SqlDatabase::in_memory().unwrap();
+    let mut reader = db.session().unwrap();
+    let mut writer = db.session().unwrap();
+    run(&mut reader, ACCOUNTS);
+    let read_both = "BEGIN TRANSACTION
+        SELECT balance FROM dbo.acct WITH (REPEATABLEREAD) WHERE id = 1
+        SELECT balance FROM dbo.acct WITH (SNAPSHOT) WHERE id = 2";
+    for (updated, fails) in [(2, false), (1, true)] {
+        assert!(run(&mut reader, read_both).contains("(1 rows affected)"));
+        let update = format!("UPDATE dbo.acct SET balance += 1 WHERE id = {updated}");
+        assert_eq!(run(&mut writer, &update), "\n(1 rows affected)\n");
+        let committed = run(&mut reader, "COMMIT");
+        if fails {
+            assert_eq!(
+                committed,
+                "Msg 41305, Level 16, State 0, Line 1\nThe current transaction failed to commit due to a repeatable read validation failure.\n"
+            );
+        } else {
+            assert_eq!(committed, "", "a SNAPSHOT read is not validated");
+        }
+        assert!(run(&mut reader, "SELECT @@TRANCOUNT AS trancount")
+            .ends_with("0\n\n(1 rows affected)\n"));
+    }
+}
+
+// A range read WITH (SERIALIZABLE) fails COMMIT (41325) when another
+// session inserts into the range; the same read WITH (SNAPSHOT) commits.
+#[test]
+fn serializable_hints_find_phantoms_at_commit() {
+    let db = SqlDatabase::in_memory().unwrap();
+    let mut reader = db.session().unwrap();
+    let mut writer = db.session().unwrap();
+    run(&mut reader, ACCOUNTS);
+    // The first round's insert commits: the second finds 3 rows.
+    for (hint, seen, inserted, fails) in [("SNAPSHOT", 2, 3, false), ("SERIALIZABLE", 3, 4, true)] {
+        let read = format!(
+            "BEGIN TRANSACTION
+             SELECT COUNT(*) AS in_range FROM dbo.acct WITH ({hint}) WHERE id BETWEEN 1 AND 4"
+        );
+        let out = run(&mut reader, &read);
+        assert!(out.contains(&format!("          {seen}\n")), "{out}");
+        let insert = format!("INSERT INTO dbo.acct VALUES ({inserted}, 0)");
+        assert_eq!(run(&mut writer, &insert), "\n(1 rows affected)\n");
+        let committed = run(&mut reader, "COMMIT");
+        if fails {
+            assert_eq!(
+                committed,
+                "Msg 41325, Level 16, State 0, Line 1\nThe current transaction failed to commit due to a serializable validation failure.\n"
+            );
+        } else {
+            assert_eq!(committed, "");
+        }
+    }
+}
+
+// ALTER DATABASE options are logged: they survive a restart through the
+// log, then through a checkpoint, and act after it (an unhinted read in a
+// transaction is elevated to SNAPSHOT instead of failing with 41368).
+#[test]
+fn database_options_survive_restarts() {
+    let dir = scratch("options");
+    let options = "SELECT delayed_durability_desc, is_memory_optimized_elevate_to_snapshot_on
+        FROM sys.databases WHERE database_id = DB_ID()";
+    let read_in_transaction = "BEGIN TRANSACTION SELECT COUNT(*) AS n FROM dbo.acct COMMIT";
+    {
+        let db = open(&dir);
+        assert_eq!(run_in(&db, ACCOUNTS), "\n(3 rows affected)\n");
+        assert!(first_line(&run_in(&db, read_in_transaction)).starts_with("n "));
+        assert!(run_in(&db, read_in_transaction).contains("Msg 41368,"));
+        let alter = "ALTER DATABASE CURRENT SET MEMORY_OPTIMIZED_ELEVATE_TO_SNAPSHOT = ON,
+            DELAYED_DURABILITY = ALLOWED";
+        assert_eq!(run_in(&db, alter), "");
+    }
+    let expected = "ALLOWED                                                                                               1";
+    for checkpoint in [false, true] {
+        let db = open(&dir);
+        assert!(run_in(&db, options).contains(expected));
+        assert!(!run_in(&db, read_in_transaction).contains("Msg"));
+        if checkpoint {
+            db.engine().checkpoint().unwrap();
+        }
+    }
+    let db = open(&dir);
+    assert!(run_in(&db, options).contains(expected));
+    assert_eq!(db.engine().recovery_report().unwrap().commits_replayed, 0);
+    drop(db);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

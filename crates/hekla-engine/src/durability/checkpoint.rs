@@ -202,9 +202,7 @@ impl Checkpointer {
                 self.catalog.tables.remove(id);
                 self.layouts.remove(id);
             }
-            Record::Option {
-                delayed_durability, ..
-            } => self.catalog.delayed_durability = *delayed_durability,
+            Record::Options { options, .. } => self.catalog.options = *options,
         }
         Ok(())
     }

@@ -19,6 +19,9 @@ impl Encoder<'_> {
     pub fn u8(&mut self, v: u8) {
         self.0.push(v);
     }
+    pub fn bool(&mut self, v: bool) {
+        self.u8(v as u8);
+    }
     pub fn u32(&mut self, v: u32) {
         self.0.extend_from_slice(&v.to_le_bytes());
     }

@@ -13,6 +13,7 @@ mod codec;
 mod frame;
 mod log_reader;
 mod log_writer;
+mod options;
 mod pair;
 mod record;
 mod recovery;
@@ -23,8 +24,9 @@ pub use checkpoint::CheckpointReport;
 pub(crate) use checkpoint::{run as run_checkpointer, Checkpointer, Request};
 pub use log_writer::LogStats;
 pub(crate) use log_writer::{spawn_flusher, LogWriter};
+pub(crate) use options::OptionsCell;
+pub use options::{DatabaseOptions, DelayedDurability};
 pub use pair::{CheckpointFileInfo, FileState, FileType};
-pub use record::DelayedDurability;
 pub(crate) use record::Record;
 pub(crate) use recovery::recover;
 pub use recovery::RecoveryReport;
@@ -32,7 +34,6 @@ pub use recovery::RecoveryReport;
 use crate::log::{CommitLog, CommitRecord, RowChange};
 use hekla_types::SqlResult;
 use record::Change;
-use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -161,27 +162,12 @@ impl DirectoryLock {
 /// The commit path's way into the log.
 pub(crate) struct DurableLog {
     pub log: Arc<LogWriter>,
-    pub delayed: Arc<DelayedSetting>,
-}
-
-/// The database's `DELAYED_DURABILITY` setting, read on every commit.
-#[derive(Default)]
-pub(crate) struct DelayedSetting(AtomicU8);
-
-impl DelayedSetting {
-    pub fn get(&self) -> DelayedDurability {
-        // Only `set` stores, and only valid codes.
-        DelayedDurability::from_code(self.0.load(Ordering::Relaxed)).unwrap_or_default()
-    }
-
-    pub fn set(&self, mode: DelayedDurability) {
-        self.0.store(mode.code(), Ordering::Relaxed);
-    }
+    pub options: Arc<OptionsCell>,
 }
 
 impl CommitLog for DurableLog {
     fn append(&self, record: &CommitRecord<'_>) -> SqlResult<()> {
-        let mode = self.delayed.get();
+        let mode = self.options.delayed_durability();
         // Identities first, into one buffer the changes then borrow from.
         let mut identities = Vec::new();
         let mut spans = Vec::new();

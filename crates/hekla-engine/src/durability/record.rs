@@ -11,10 +11,15 @@
 //! create schema: [2][ts u64][schema id u32][name]
 //! create table:  [3][ts u64][table id u32][table definition]
 //! drop table:    [4][ts u64][table id u32]
-//! option:        [5][ts u64][delayed durability u8]
+//! options:       [6][ts u64][delayed durability u8][elevate to snapshot u8]
 //! ```
+//!
+//! Kind 5, `[5][ts u64][delayed durability u8]`, is the options record of
+//! logs written before MEMORY_OPTIMIZED_ELEVATE_TO_SNAPSHOT was kept; it
+//! still reads, as that option OFF.
 
 use super::codec::{decode_table_def, encode_table_def, Decoded, Decoder, Encoder, Malformed};
+use super::options::{DatabaseOptions, DelayedDurability};
 use crate::catalog::{SchemaId, TableDef, TableId};
 
 /// A transaction's changes are cut into parts of about this many bytes.
@@ -24,48 +29,12 @@ const COMMIT: u8 = 1;
 const CREATE_SCHEMA: u8 = 2;
 const CREATE_TABLE: u8 = 3;
 const DROP_TABLE: u8 = 4;
-const OPTION: u8 = 5;
+/// Options before MEMORY_OPTIMIZED_ELEVATE_TO_SNAPSHOT: read, never written.
+const DELAYED_DURABILITY_ONLY: u8 = 5;
+const OPTIONS: u8 = 6;
 
 const INSERT: u8 = 1;
 const DELETE: u8 = 2;
-
-/// `ALTER DATABASE ... SET DELAYED_DURABILITY = ...`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum DelayedDurability {
-    /// Every commit is fully durable (SQL Server's default).
-    #[default]
-    Disabled,
-    /// A commit is delayed if it asks to be.
-    Allowed,
-    /// Every commit is delayed.
-    Forced,
-}
-
-impl DelayedDurability {
-    pub(crate) fn code(self) -> u8 {
-        match self {
-            DelayedDurability::Disabled => 0,
-            DelayedDurability::Allowed => 1,
-            DelayedDurability::Forced => 2,
-        }
-    }
-    pub(crate) fn from_code(code: u8) -> Decoded<DelayedDurability> {
-        Ok(match code {
-            0 => DelayedDurability::Disabled,
-            1 => DelayedDurability::Allowed,
-            2 => DelayedDurability::Forced,
-            other => return Err(Malformed(format!("unknown delayed durability {other}"))),
-        })
-    }
-    /// Whether a commit that asked for `requested` delay is delayed.
-    pub fn delays(self, requested: bool) -> bool {
-        match self {
-            DelayedDurability::Disabled => false,
-            DelayedDurability::Allowed => requested,
-            DelayedDurability::Forced => true,
-        }
-    }
-}
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Change<'a> {
@@ -102,9 +71,10 @@ pub enum Record<'a> {
         ts: u64,
         id: TableId,
     },
-    Option {
+    /// `ALTER DATABASE ... SET`: every option as the change leaves them.
+    Options {
         ts: u64,
-        delayed_durability: DelayedDurability,
+        options: DatabaseOptions,
     },
 }
 
@@ -115,7 +85,7 @@ impl Record<'_> {
             | Record::CreateSchema { ts, .. }
             | Record::CreateTable { ts, .. }
             | Record::DropTable { ts, .. }
-            | Record::Option { ts, .. } => ts,
+            | Record::Options { ts, .. } => ts,
         }
     }
 
@@ -147,13 +117,11 @@ impl Record<'_> {
                 e.u64(*ts);
                 e.u32(*id);
             }
-            Record::Option {
-                ts,
-                delayed_durability,
-            } => {
-                e.u8(OPTION);
+            Record::Options { ts, options } => {
+                e.u8(OPTIONS);
                 e.u64(*ts);
-                e.u8(delayed_durability.code());
+                e.u8(options.delayed_durability.code());
+                e.bool(options.elevate_to_snapshot);
             }
         }
     }
@@ -272,9 +240,19 @@ fn decode_one<'a>(d: &mut Decoder<'a>) -> Decoded<Record<'a>> {
             def: decode_table_def(d)?,
         },
         DROP_TABLE => Record::DropTable { ts, id: d.u32()? },
-        OPTION => Record::Option {
+        DELAYED_DURABILITY_ONLY => Record::Options {
             ts,
-            delayed_durability: DelayedDurability::from_code(d.u8()?)?,
+            options: DatabaseOptions {
+                delayed_durability: DelayedDurability::from_code(d.u8()?)?,
+                elevate_to_snapshot: false,
+            },
+        },
+        OPTIONS => Record::Options {
+            ts,
+            options: DatabaseOptions {
+                delayed_durability: DelayedDurability::from_code(d.u8()?)?,
+                elevate_to_snapshot: d.bool()?,
+            },
         },
         other => return Err(Malformed(format!("unknown record kind {other}"))),
     })
@@ -319,9 +297,12 @@ mod tests {
                 ],
             },
             Record::DropTable { ts: 5, id: 9 },
-            Record::Option {
+            Record::Options {
                 ts: 6,
-                delayed_durability: DelayedDurability::Forced,
+                options: DatabaseOptions {
+                    delayed_durability: DelayedDurability::Forced,
+                    elevate_to_snapshot: true,
+                },
             },
         ];
         let mut bytes = Vec::new();
@@ -332,5 +313,20 @@ mod tests {
         for cut in 0..bytes.len() {
             let _ = decode_all(&bytes[..cut]);
         }
+    }
+
+    #[test]
+    fn an_options_record_of_an_older_log_reads_with_elevate_to_snapshot_off() {
+        let mut bytes = vec![DELAYED_DURABILITY_ONLY];
+        bytes.extend_from_slice(&9u64.to_le_bytes());
+        bytes.push(DelayedDurability::Allowed.code());
+        let expected = Record::Options {
+            ts: 9,
+            options: DatabaseOptions {
+                delayed_durability: DelayedDurability::Allowed,
+                elevate_to_snapshot: false,
+            },
+        };
+        assert_eq!(decode_all(&bytes).unwrap(), vec![expected]);
     }
 }

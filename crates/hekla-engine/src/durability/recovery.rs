@@ -86,7 +86,7 @@ pub(crate) fn recover(
             for (&id, def) in &root.catalog.tables {
                 db.restore_table(id, def.clone())?;
             }
-            db.restore_delayed_durability(root.catalog.delayed_durability);
+            db.restore_options(root.catalog.options);
             let loading = Instant::now();
             report.rows_loaded = load_pairs(db, &dir.join("data"), &root.pairs, config)?;
             report.pairs_loaded = root.pairs.len();
@@ -309,9 +309,7 @@ impl Replay<'_> {
                 self.db.drop_table(id)?;
                 self.tables = Tables::of(self.db);
             }
-            Record::Option {
-                delayed_durability, ..
-            } => self.db.restore_delayed_durability(delayed_durability),
+            Record::Options { options, .. } => self.db.restore_options(options),
         }
         Ok(())
     }

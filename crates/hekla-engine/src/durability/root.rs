@@ -6,7 +6,7 @@
 use super::codec::{decode_table_def, encode_table_def, Decoded, Decoder, Encoder, Malformed};
 use super::frame::{self, Read};
 use super::log_writer::sync_dir;
-use super::record::DelayedDurability;
+use super::options::{DatabaseOptions, DelayedDurability};
 use crate::catalog::{SchemaId, TableDef, TableId};
 use crate::errors;
 use hekla_types::SqlResult;
@@ -14,7 +14,10 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 pub const ROOT_NAME: &str = "hekla.root";
-const FORMAT_VERSION: u32 = 1;
+/// Version 2 added MEMORY_OPTIMIZED_ELEVATE_TO_SNAPSHOT after the delayed
+/// durability byte; a version 1 root still reads, as that option OFF.
+const FORMAT_VERSION: u32 = 2;
+const WITHOUT_ELEVATE_TO_SNAPSHOT: u32 = 1;
 
 /// The catalog as of a checkpoint.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -25,7 +28,7 @@ pub struct CatalogImage {
     /// `next_table` that is not in `tables` belongs to a dropped table.
     pub next_schema: SchemaId,
     pub next_table: TableId,
-    pub delayed_durability: DelayedDurability,
+    pub options: DatabaseOptions,
 }
 
 /// A sealed pair as the root records it.
@@ -62,7 +65,8 @@ impl Root {
         let catalog = &self.catalog;
         e.u32(catalog.next_schema);
         e.u32(catalog.next_table);
-        e.u8(catalog.delayed_durability.code());
+        e.u8(catalog.options.delayed_durability.code());
+        e.bool(catalog.options.elevate_to_snapshot);
         e.u32(catalog.schemas.len() as u32);
         for (&id, name) in &catalog.schemas {
             e.u32(id);
@@ -91,7 +95,7 @@ impl Root {
 
     fn decode(d: &mut Decoder) -> Decoded<Root> {
         let version = d.u32()?;
-        if version != FORMAT_VERSION {
+        if version != FORMAT_VERSION && version != WITHOUT_ELEVATE_TO_SNAPSHOT {
             return Err(Malformed(format!("unknown root format version {version}")));
         }
         let checkpoint_ts = d.u64()?;
@@ -99,7 +103,10 @@ impl Root {
         let next_pair_id = d.u64()?;
         let next_schema = d.u32()?;
         let next_table = d.u32()?;
-        let delayed_durability = DelayedDurability::from_code(d.u8()?)?;
+        let options = DatabaseOptions {
+            delayed_durability: DelayedDurability::from_code(d.u8()?)?,
+            elevate_to_snapshot: version != WITHOUT_ELEVATE_TO_SNAPSHOT && d.bool()?,
+        };
         let mut schemas = BTreeMap::new();
         for _ in 0..d.u32()? {
             schemas.insert(d.u32()?, d.str()?);
@@ -129,7 +136,7 @@ impl Root {
                 tables,
                 next_schema,
                 next_table,
-                delayed_durability,
+                options,
             },
             pairs,
         })
@@ -169,5 +176,50 @@ impl Root {
             sync_dir(dir)
         })()
         .map_err(|e| errors::io_error("write", &path, &e))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn root(options: DatabaseOptions) -> Root {
+        Root {
+            checkpoint_ts: 7,
+            replay_lsn: 4096,
+            next_pair_id: 3,
+            catalog: CatalogImage {
+                schemas: BTreeMap::from([(1, "dbo".to_string())]),
+                next_schema: 2,
+                next_table: 5,
+                options,
+                ..CatalogImage::default()
+            },
+            pairs: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn roots_round_trip_and_version_1_reads_without_elevate_to_snapshot() {
+        let options = DatabaseOptions {
+            delayed_durability: DelayedDurability::Allowed,
+            elevate_to_snapshot: true,
+        };
+        let mut bytes = Vec::new();
+        root(options).encode(&mut bytes);
+        assert_eq!(Root::decode(&mut Decoder::new(&bytes)), Ok(root(options)));
+        // Version 1: no elevate byte after the delayed durability byte
+        // (version, three u64s, two u32s, then the byte at 36).
+        let mut old = bytes.clone();
+        old[..4].copy_from_slice(&WITHOUT_ELEVATE_TO_SNAPSHOT.to_le_bytes());
+        old.remove(37);
+        let expected = root(DatabaseOptions {
+            elevate_to_snapshot: false,
+            ..options
+        });
+        assert_eq!(Root::decode(&mut Decoder::new(&old)), Ok(expected));
+        let mut unknown = bytes;
+        unknown[..4].copy_from_slice(&3u32.to_le_bytes());
+        assert!(Root::decode(&mut Decoder::new(&unknown)).is_err());
     }
 }

@@ -66,12 +66,14 @@ impl Transaction {
     }
 
     /// Commits; returns the commit timestamp (the read timestamp for a
-    /// read-only SNAPSHOT transaction, which needs none of its own).
+    /// transaction that wrote nothing and has nothing to validate, which
+    /// needs none of its own).
     pub fn commit(mut self) -> SqlResult<u64> {
         self.check_active()?;
         let shared = self.shared;
         if self.writes.is_empty()
-            && self.isolation == IsolationLevel::Snapshot
+            && self.reads.is_empty()
+            && self.scans.is_empty()
             && self.dependencies.is_empty()
         {
             shared.counters.commit();
@@ -82,10 +84,12 @@ impl Transaction {
         }
         let end_ts = shared.txns.prepare(self.slot, &shared.clock);
         self.prepared = true;
-        if self.isolation != IsolationLevel::Snapshot && !self.reads_still_visible(end_ts) {
+        // Each read recorded what its level asked for: SNAPSHOT reads
+        // nothing, REPEATABLE READ its rows, SERIALIZABLE rows and scans.
+        if !self.reads_still_visible(end_ts) {
             return Err(self.fail(AbortReason::RepeatableReadValidation));
         }
-        if self.isolation == IsolationLevel::Serializable && self.has_phantoms(end_ts) {
+        if self.has_phantoms(end_ts) {
             return Err(self.fail(AbortReason::SerializableValidation));
         }
         self.wait_for_dependencies();

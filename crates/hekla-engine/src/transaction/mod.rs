@@ -4,10 +4,16 @@
 //! claim old ones by writing the transaction's id into their `end` word;
 //! whoever claims first wins, a second writer fails at once with 41302.
 //! At commit a transaction takes its end timestamp from the shared clock,
-//! validates what its isolation level requires (REPEATABLE READ: the read
-//! set, 41305; SERIALIZABLE: also the scan set, 41325), waits for the commit
-//! dependencies it took by reading speculatively (41301 if one aborted),
-//! hands its redo record to the log, and stamps its versions.
+//! validates what its reads asked for (the rows read at REPEATABLE READ or
+//! SERIALIZABLE are unchanged, 41305; the scans made at SERIALIZABLE find
+//! no new row, 41325), waits for the commit dependencies it took by
+//! reading speculatively (41301 if one aborted), hands its redo record to
+//! the log, and stamps its versions.
+//!
+//! The isolation level belongs to each read, not to the transaction: SQL
+//! Server's table hints read one table at REPEATABLE READ and another at
+//! SNAPSHOT in one transaction ([`Transaction::set_read_isolation`]), and
+//! commit validates exactly what each read recorded.
 //!
 //! Reads live here; writes in [`write`], commit and abort in [`commit`].
 
@@ -125,10 +131,14 @@ pub struct Transaction {
     slot: u32,
     id: u64,
     read_ts: u64,
-    isolation: IsolationLevel,
+    /// The level the next read is made at.
+    read_isolation: IsolationLevel,
     status: Status,
     writes: Vec<Write>,
+    /// Versions read at REPEATABLE READ or SERIALIZABLE: they must still
+    /// be current at commit.
     reads: Vec<VersionPtr>,
+    /// What was scanned at SERIALIZABLE: no new row may appear there.
     scans: Vec<Scan>,
     dependencies: Vec<u64>,
     /// Versions this transaction created and rolled back (statement
@@ -148,7 +158,7 @@ impl Transaction {
             slot: registration.slot,
             id: registration.id,
             read_ts: registration.read_ts,
-            isolation,
+            read_isolation: isolation,
             status: Status::Active,
             writes: WRITE_SET.try_with(|w| w.take()).unwrap_or_default(),
             reads: Vec::new(),
@@ -171,8 +181,39 @@ impl Transaction {
         self.delayed_durability = delayed;
     }
 
+    /// The isolation level the next read is made at: the level the
+    /// transaction began at, until [`Transaction::set_read_isolation`].
     pub fn isolation(&self) -> IsolationLevel {
-        self.isolation
+        self.read_isolation
+    }
+
+    /// Makes the following reads at `level` (a table hint such as `WITH
+    /// (REPEATABLEREAD)`). Reads already made keep the level they were
+    /// made at: commit validates each as it was recorded.
+    ///
+    /// ```
+    /// use hekla_engine::*;
+    /// use hekla_types::{DataType, Value};
+    /// use std::ops::ControlFlow;
+    ///
+    /// let db = Database::default();
+    /// let t = db.create_table(TableDef::new(
+    ///     "t",
+    ///     vec![ColumnDef::new("k", DataType::Int, false)],
+    ///     vec![IndexDef::hash("pk", &[0], 8, Uniqueness::PrimaryKey)],
+    /// ))?;
+    /// let mut tx = db.begin(IsolationLevel::Snapshot)?;
+    /// tx.set_read_isolation(IsolationLevel::Serializable);
+    /// // A point read of key 1, protected from phantoms until commit.
+    /// tx.lookup(&t, 0, &[Value::Int(1)], |_| ControlFlow::<()>::Continue(()))?;
+    /// let mut other = db.begin(IsolationLevel::Snapshot)?;
+    /// other.insert(&t, &[Value::Int(1)])?;
+    /// other.commit()?;
+    /// assert_eq!(tx.commit().unwrap_err().number, 41325);
+    /// # Ok::<(), hekla_types::SqlError>(())
+    /// ```
+    pub fn set_read_isolation(&mut self, level: IsolationLevel) {
+        self.read_isolation = level;
     }
 
     /// The timestamp this transaction reads as of.
@@ -334,7 +375,7 @@ impl Transaction {
             self.visit_visible(table, version, visit)
         });
         drop(guard);
-        if self.isolation == IsolationLevel::Serializable {
+        if self.read_isolation == IsolationLevel::Serializable {
             self.scans.push(Scan::HashKey {
                 table: table.clone(),
                 index,
@@ -376,7 +417,7 @@ impl Transaction {
             self.visit_visible(table, version, &mut visit)
         });
         drop(guard);
-        if self.isolation == IsolationLevel::Serializable {
+        if self.read_isolation == IsolationLevel::Serializable {
             self.scans.push(Scan::Table(table.clone()));
         }
         Ok(result)
@@ -391,7 +432,7 @@ impl Transaction {
     ) -> ControlFlow<B> {
         // Versions this transaction created need no validation: nobody else
         // can see them, let alone change them.
-        if self.isolation != IsolationLevel::Snapshot
+        if self.read_isolation != IsolationLevel::Snapshot
             && version.begin().load(Acquire) != Word::txn(self.id)
         {
             self.reads.push(version);

@@ -151,7 +151,7 @@ impl Transaction {
         // key included: its other versions may not have been seen). The
         // version it stopped on is visible, so still here.
         let upper = match stopped_at {
-            Some(version) if self.isolation == IsolationLevel::Serializable => {
+            Some(version) if self.read_isolation == IsolationLevel::Serializable => {
                 let mut key = Vec::new();
                 tree.row_key(table.stored_key(index, table.payload(version)), &mut key);
                 Bound::Included(key)
@@ -196,7 +196,7 @@ impl Transaction {
         lower: Bound<Vec<u8>>,
         upper: Bound<Vec<u8>>,
     ) {
-        if self.isolation == IsolationLevel::Serializable {
+        if self.read_isolation == IsolationLevel::Serializable {
             self.scans.push(Scan::Range {
                 table: table.clone(),
                 index,

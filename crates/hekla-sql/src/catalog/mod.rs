@@ -7,6 +7,7 @@ pub mod alias_type;
 pub mod alter;
 pub mod constraint;
 pub mod counter;
+pub mod database_options;
 pub mod dependency;
 pub mod identity;
 pub mod objects;

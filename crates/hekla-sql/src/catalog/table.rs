@@ -60,6 +60,11 @@ pub struct TableMeta {
     pub columns: Vec<ColumnMeta>,
     pub indexes: Vec<IndexMeta>,
     pub durability: Durability,
+    /// Created `WITH (MEMORY_OPTIMIZED = ON)`: SQL Server's rules for
+    /// reading memory-optimized tables apply to it (`exec::isolation`).
+    /// Every table lives in memory in hekla; the others behave as SQL
+    /// Server's disk-based tables do.
+    pub memory_optimized: bool,
     /// CHECK constraints, in the order written.
     pub checks: Vec<CheckConstraint>,
     /// FOREIGN KEY constraints this table declares (it is the referencing
@@ -86,6 +91,7 @@ pub struct TableDesign {
     pub columns: Vec<ColumnMeta>,
     pub indexes: Vec<IndexMeta>,
     pub durability: Durability,
+    pub memory_optimized: bool,
     pub checks: Vec<CheckConstraint>,
     pub foreign_keys: Vec<ForeignKey>,
     pub identity: Option<IdentityColumn>,
@@ -188,6 +194,7 @@ impl TableDesign {
             columns,
             indexes,
             durability,
+            memory_optimized,
             checks,
             foreign_keys,
             identity,
@@ -220,6 +227,7 @@ impl TableMeta {
             columns: design.columns,
             indexes: design.indexes,
             durability: design.durability,
+            memory_optimized: design.memory_optimized,
             checks: design.checks,
             foreign_keys: design.foreign_keys,
             identity: design.identity,

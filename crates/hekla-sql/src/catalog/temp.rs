@@ -332,6 +332,8 @@ fn make_table(
         TableDesign::bind(create, &catalog, object_id)?
     };
     design.durability = Durability::SchemaOnly;
+    // tempdb's tables are disk-based in SQL Server.
+    design.memory_optimized = false;
     let mut def = design.engine_def();
     def.name = engine_name.to_string();
     let engine = db.engine().create_table(def)?;

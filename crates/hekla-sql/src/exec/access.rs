@@ -117,18 +117,20 @@ impl AccessPath {
     }
 }
 
-/// Visits the rows of `table` that `filter` accepts, with their values.
+/// Visits the rows of `table` that `filter` accepts, with their values,
+/// read at the isolation level `hint` (its table hint) asks for.
 /// `inputs` gives the statement's context and outer rows; the table's
 /// rows are read into memory first, so `visit` may use the transaction.
 pub fn for_each_row(
     table: &TableMeta,
+    hint: Option<crate::ast::IsolationLevel>,
     filter: Option<&Predicate>,
     inputs: &Inputs<'_>,
     mut visit: impl FnMut(RowId, Vec<Value>) -> SqlResult<ControlFlow<()>>,
 ) -> SqlResult<()> {
     let mut rows = Vec::new();
     {
-        let mut tx = inputs.context.transaction()?;
+        let mut tx = inputs.context.reading(table, hint)?;
         AccessPath::choose(table, 0, filter).read(&mut tx, table, inputs, |row| {
             rows.push((row.id(), row.values()));
             ControlFlow::Continue(())

@@ -3,8 +3,11 @@
 //! expressions reach the same transaction through it, so a statement sees
 //! one snapshot however deeply its queries nest.
 
+use super::isolation::ReadIsolation;
+use crate::ast;
+use crate::catalog::table::TableMeta;
 use crate::session::SqlDatabase;
-use hekla_engine::{IsolationLevel, RowId, Savepoint, Transaction};
+use hekla_engine::{RowId, Savepoint, Transaction};
 use hekla_types::{SqlError, SqlResult, Value};
 use std::cell::{Cell, RefCell, RefMut};
 use std::collections::HashMap;
@@ -18,8 +21,9 @@ pub struct Context<'a> {
     /// The session's user transaction, or one begun when the statement
     /// first reads or writes a table.
     transaction: RefCell<Option<Transaction>>,
-    /// The isolation level a transaction begun here gets.
-    isolation: IsolationLevel,
+    /// How its table reads are isolated (and what level a transaction
+    /// begun here gets).
+    isolation: ReadIsolation,
     /// False when the transaction is the session's user transaction,
     /// which the statement must not commit.
     owns_transaction: bool,
@@ -75,7 +79,7 @@ impl<'a> Context<'a> {
             db,
             variables: RefCell::new(variables.to_vec()),
             transaction: RefCell::new(None),
-            isolation: IsolationLevel::Snapshot,
+            isolation: ReadIsolation::default(),
             owns_transaction: true,
             statement_start: Cell::new(None),
             cached: RefCell::new(HashMap::new()),
@@ -92,8 +96,8 @@ impl<'a> Context<'a> {
         self
     }
 
-    /// The same context, beginning its transaction at `isolation`.
-    pub fn with_isolation(mut self, isolation: IsolationLevel) -> Self {
+    /// The same context, isolating its reads by `isolation`.
+    pub fn with_isolation(mut self, isolation: ReadIsolation) -> Self {
         self.isolation = isolation;
         self
     }
@@ -157,14 +161,37 @@ impl<'a> Context<'a> {
                 "Internal Query Processor Error: the statement's transaction is already in use.",
             )
         })?;
+        let default_level = self.isolation.default_level();
         if slot.is_none() {
-            *slot = Some(self.db.engine().begin(self.isolation)?);
+            *slot = Some(self.db.engine().begin(default_level)?);
         }
         if self.statement_start.get().is_none() {
             let tx = slot.as_ref().expect("begun above");
             self.statement_start.set(Some(tx.savepoint()));
         }
-        Ok(RefMut::map(slot, |tx| tx.as_mut().expect("just begun")))
+        let mut tx = RefMut::map(slot, |tx| tx.as_mut().expect("just begun"));
+        // A table read may have left another level in force.
+        tx.set_read_isolation(default_level);
+        Ok(tx)
+    }
+
+    /// The statement's transaction, set to read `table` at the level its
+    /// reference's table hint (`hint`) and the session's rules give; SQL
+    /// Server's error when they forbid the read (see `exec::isolation`).
+    pub fn reading(
+        &self,
+        table: &TableMeta,
+        hint: Option<ast::IsolationLevel>,
+    ) -> SqlResult<RefMut<'_, Transaction>> {
+        let level = self.isolation.read_level(table, hint)?;
+        let mut tx = self.transaction()?;
+        tx.set_read_isolation(level);
+        Ok(tx)
+    }
+
+    /// Whether the statement may write `table` (Msg 41332 when not).
+    pub fn check_access(&self, table: &TableMeta) -> SqlResult<()> {
+        self.isolation.check_access(table)
     }
 
     /// Commits what the statement did, if it touched a table and the

@@ -42,14 +42,19 @@ pub fn run(
     };
     let (name, target) = match &insert.target {
         DmlTarget::Table { name, hints } => {
-            if hints
-                .iter()
-                .any(|hint| !hint.name.value.eq_ignore_ascii_case("TABLOCK"))
-            {
-                return Err(not_yet("table hints other than TABLOCK on INSERT"));
-            }
             let written = crate::catalog::sequence::written(name);
-            (written, Target::named(planner, name, change)?)
+            let target = Target::named(planner, name, change)?;
+            // The hints are checked; an INSERT reads nothing to isolate.
+            match &target {
+                Target::Table(table) => {
+                    crate::plan::table_hints::isolation_hint(hints, table)?;
+                }
+                Target::View(_) if !hints.is_empty() => {
+                    return Err(not_yet("table hints on INSERT through a view"));
+                }
+                Target::View(_) => {}
+            }
+            (written, target)
         }
         DmlTarget::Variable(name) => {
             let table = crate::catalog::temp::writable_variable(planner.variables, name)?;
@@ -57,6 +62,7 @@ pub fn run(
         }
     };
     let table = target.table();
+    context.check_access(table)?;
     let targets = match &target {
         Target::Table(table) => target_columns(table, &insert.columns)?,
         Target::View(view) => view_target_columns(view, &insert.columns)?,

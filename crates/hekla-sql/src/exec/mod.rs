@@ -8,6 +8,7 @@ pub mod eval;
 pub mod functions;
 pub mod hash_table;
 pub mod insert;
+pub mod isolation;
 pub mod join;
 pub mod modify;
 pub mod output;

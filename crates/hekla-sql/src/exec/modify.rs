@@ -214,7 +214,9 @@ pub fn delete(
 }
 
 /// The statement's FROM items, the target appended when they do not name
-/// it, and where the target is. Msg 8154 when several items could be it.
+/// it (else given the hints written on it: `UPDATE t WITH (SNAPSHOT) ...
+/// FROM t JOIN ...`), and where the target is. Msg 8154 when several
+/// items could be it.
 fn from_items(
     target: &DmlTarget,
     from: &[ast::TableRef],
@@ -244,7 +246,13 @@ fn from_items(
             let last = items.len() - 1;
             Ok((items, vec![last]))
         }
-        1 => Ok((items, found.remove(0))),
+        1 => {
+            let path = found.remove(0);
+            if let DmlTarget::Table { hints, .. } = target {
+                add_hints(&mut items, &path, hints);
+            }
+            Ok((items, path))
+        }
         _ => {
             let name = match target {
                 DmlTarget::Table { name, .. } => crate::catalog::sequence::written(name),
@@ -257,6 +265,25 @@ fn from_items(
                 format!("The table '{name}' is ambiguous."),
             ))
         }
+    }
+}
+
+/// Adds `hints` to those of the table the FROM item at `path` names.
+fn add_hints(items: &mut [ast::TableRef], path: &[usize], hints: &[ast::TableHint]) {
+    let Some((first, sides)) = path.split_first() else {
+        return;
+    };
+    let Some(mut item) = items.get_mut(*first) else {
+        return;
+    };
+    for &side in sides {
+        let TableRefKind::Join { left, right, .. } = &mut item.kind else {
+            return;
+        };
+        item = if side == 0 { left } else { right };
+    }
+    if let TableRefKind::Table { hints: own, .. } = &mut item.kind {
+        own.extend_from_slice(hints);
     }
 }
 
@@ -375,8 +402,9 @@ struct Found<'p> {
 
 /// How the rows are found.
 enum Rows {
-    /// The target alone: its index or a scan, with the filter.
-    Target,
+    /// The target alone: its index or a scan, with the filter, at the
+    /// isolation level its table hint asks for.
+    Target { hint: Option<ast::IsolationLevel> },
     /// The FROM clause's plan; each row's target row id is at `id_column`.
     Plan {
         tree: Option<from::FromTree>,
@@ -402,13 +430,14 @@ impl<'p> Found<'p> {
         };
         let (offset, rows) = match target {
             Target::Table(table) if alone => {
-                if let DmlTarget::Table { hints, .. } = written {
-                    if !hints.is_empty() {
-                        return Err(not_yet("table hints"));
+                let hint = match written {
+                    DmlTarget::Table { hints, .. } => {
+                        crate::plan::table_hints::isolation_hint(hints, table)?
                     }
-                }
+                    DmlTarget::Variable(_) => None,
+                };
                 binder.scope.columns = table_scope(planner.db, table, &table.name);
-                (0, Rows::Target)
+                (0, Rows::Target { hint })
             }
             // A view is always read through the FROM clause it makes.
             _ => {
@@ -488,7 +517,7 @@ impl<'p> Found<'p> {
         }
         let mut from = self.binder.scope.columns.clone();
         let end = match self.rows {
-            Rows::Target => from.len(),
+            Rows::Target { .. } => from.len(),
             // The row id column goes too.
             Rows::Plan { id_column, .. } => id_column + 1,
         };
@@ -511,9 +540,9 @@ impl<'p> Found<'p> {
         let mut rows = Vec::new();
         let inputs = Inputs::top(context);
         let (tree, id_column) = match &mut self.rows {
-            Rows::Target => {
+            Rows::Target { hint } => {
                 let table = self.target.table();
-                for_each_row(table, self.filter.as_ref(), &inputs, |id, values| {
+                for_each_row(table, *hint, self.filter.as_ref(), &inputs, |id, values| {
                     rows.push((id, values));
                     Ok(ControlFlow::Continue(()))
                 })?;

@@ -257,7 +257,7 @@ fn table(read: &TableRead, params: &Inputs<'_>, emit: &mut Emit<'_>) -> SqlResul
     if !read.stream {
         let mut rows = Vec::new();
         {
-            let mut tx = params.context.transaction()?;
+            let mut tx = params.context.reading(&read.table, read.hint)?;
             read.path.read(&mut tx, &read.table, params, |row| {
                 decode(&row, &mut buffer);
                 rows.push(buffer.clone());
@@ -272,7 +272,7 @@ fn table(read: &TableRead, params: &Inputs<'_>, emit: &mut Emit<'_>) -> SqlResul
         return Ok(ControlFlow::Continue(()));
     }
     let mut outcome = Ok(ControlFlow::Continue(()));
-    let mut tx = params.context.transaction()?;
+    let mut tx = params.context.reading(&read.table, read.hint)?;
     read.path.read(&mut tx, &read.table, params, |row| {
         decode(&row, &mut buffer);
         let step = match accepts(&buffer) {
@@ -319,7 +319,7 @@ fn count_only(
         return Ok(None);
     }
     let mut count: i64 = 0;
-    let mut tx = params.context.transaction()?;
+    let mut tx = params.context.reading(&read.table, read.hint)?;
     read.path.read(&mut tx, &read.table, params, |_| {
         count += 1;
         ControlFlow::Continue(())

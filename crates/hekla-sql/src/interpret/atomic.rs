@@ -29,12 +29,14 @@ impl Interpreter<'_> {
         })?;
         let delayed = delayed_durability(options);
         let outer_isolation = std::mem::replace(&mut self.session.options.isolation, isolation);
+        let outer_block = std::mem::replace(&mut self.session.options.atomic_block, true);
         let outcome = if self.session.transaction.is_open() {
             self.inside_transaction(body, frame)
         } else {
             self.as_transaction(body, delayed, frame)
         };
         self.session.options.isolation = outer_isolation;
+        self.session.options.atomic_block = outer_block;
         outcome
     }
 

@@ -281,6 +281,18 @@ impl Interpreter<'_> {
                 crate::catalog::procedure::drop(&db, names, *if_exists)?;
                 Ok(None)
             }
+            StatementKind::AlterDatabase(alter) => {
+                let in_transaction = self.session.transaction.is_open();
+                let line = statement.span.line;
+                crate::catalog::database_options::alter(
+                    &db,
+                    alter,
+                    in_transaction,
+                    line,
+                    self.sink,
+                )?;
+                Ok(None)
+            }
             StatementKind::SetOption { options, value } => {
                 self.session.set_option(options, value)?;
                 Ok(None)

@@ -1129,12 +1129,11 @@ impl Parser<'_> {
         };
         let action = if self.eat_word("SET") {
             let options = self.comma_list(Self::database_option)?;
-            let mut termination = Vec::new();
-            if self.eat_word("WITH") {
-                while self.at(TokenKind::Word) || self.at(TokenKind::Integer) {
-                    termination.push(self.word_ident());
-                }
-            }
+            let termination = if self.eat_word("WITH") {
+                self.termination()?
+            } else {
+                Vec::new()
+            };
             AlterDatabaseAction::Set {
                 options,
                 termination,
@@ -1170,6 +1169,31 @@ impl Parser<'_> {
             database,
             action,
         })))
+    }
+
+    /// After `ALTER DATABASE ... SET ... WITH`: `NO_WAIT`, `ROLLBACK
+    /// IMMEDIATE` or `ROLLBACK AFTER n [SECONDS]`, as its words.
+    fn termination(&mut self) -> Result<Vec<Ident>> {
+        if self.is_word("NO_WAIT") {
+            return Ok(vec![self.word_ident()]);
+        }
+        if !self.is_word("ROLLBACK") {
+            return Err(self.error_here());
+        }
+        let mut words = vec![self.word_ident()];
+        if self.is_word("IMMEDIATE") {
+            words.push(self.word_ident());
+            return Ok(words);
+        }
+        if !self.is_word("AFTER") || self.kind_at(1) != TokenKind::Integer {
+            return Err(self.error_here());
+        }
+        words.push(self.word_ident());
+        words.push(self.word_ident());
+        if self.is_word("SECONDS") {
+            words.push(self.word_ident());
+        }
+        Ok(words)
     }
 
     /// `NAME = value` or `NAME value` (`RECOVERY SIMPLE`, `AUTO_CLOSE OFF`).

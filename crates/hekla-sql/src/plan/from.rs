@@ -10,6 +10,7 @@
 //! - APPLY runs its right side once per row of its left side.
 
 use super::query::Planner;
+use super::table_hints;
 use super::{Join, JoinKind, JoinMethod, Node, QueryPlan, TableRead};
 use crate::ast::{self, TableRefKind};
 use crate::bind::expr::{
@@ -101,13 +102,7 @@ pub struct Leaf {
 }
 
 enum Source {
-    Table {
-        table: Arc<TableMeta>,
-        shown: String,
-        /// The target of an UPDATE or DELETE: its rows end with their row
-        /// ids (see `mark_target`).
-        row_ids: bool,
-    },
+    Table(TableSource),
     View(&'static SystemView),
     Derived {
         plan: Box<QueryPlan>,
@@ -116,6 +111,17 @@ enum Source {
     Values(Vec<Vec<Scalar>>),
     /// A recursive CTE's previous step, inside its recursive member.
     Working(usize),
+}
+
+/// A user table as a FROM item reads it.
+struct TableSource {
+    table: Arc<TableMeta>,
+    shown: String,
+    /// The target of an UPDATE or DELETE: its rows end with their row ids
+    /// (see `mark_target`).
+    row_ids: bool,
+    /// The isolation level its table hint asks for.
+    hint: Option<ast::IsolationLevel>,
 }
 
 pub struct JoinTree {
@@ -197,18 +203,19 @@ impl Planner<'_> {
     fn bind_item(&self, item: &ast::TableRef, binder: &mut Binder) -> SqlResult<FromTree> {
         match &item.kind {
             TableRefKind::Table { name, alias, hints } => {
-                check_table_hints(hints)?;
                 let (source, columns) = match self.changed_view(item) {
                     Some((view, width)) => {
                         let shown = alias.as_ref().unwrap_or(name.name());
-                        let (plan, columns) = view.expand(self.db, width, &shown.value)?;
+                        let (plan, columns) = table_hints::through_view(hints, || {
+                            view.expand(self.db, width, &shown.value)
+                        })?;
                         let source = Source::Derived {
                             plan: Box::new(plan),
                             correlated: false,
                         };
                         (source, columns)
                     }
-                    None => self.named_source(name, alias.as_ref(), binder)?,
+                    None => self.named_source(name, alias.as_ref(), hints, binder)?,
                 };
                 let (source, columns) = self.mark_target(item, source, columns);
                 leaf(source, columns, binder)
@@ -291,11 +298,12 @@ impl Planner<'_> {
                     .iter()
                     .map(|c| scope_column(&shown, "dbo", &c.name, c.data_type))
                     .collect();
-                let source = Source::Table {
+                let source = Source::Table(TableSource {
                     table,
                     shown,
                     row_ids: false,
-                };
+                    hint: None,
+                });
                 let (source, columns) = self.mark_target(item, source, columns);
                 leaf(source, columns, binder)
             }
@@ -324,32 +332,31 @@ impl Planner<'_> {
             .dml_target
             .is_some_and(|target| std::ptr::eq(target.item, item));
         match source {
-            Source::Table { table, shown, .. } if marked => {
-                columns.push(scope_column(&shown, "", "", DataType::BigInt));
+            Source::Table(mut read) if marked => {
+                columns.push(scope_column(&read.shown, "", "", DataType::BigInt));
                 for column in &columns {
                     column.used.set(true);
                 }
-                let source = Source::Table {
-                    table,
-                    shown,
-                    row_ids: true,
-                };
-                (source, columns)
+                read.row_ids = true;
+                (Source::Table(read), columns)
             }
             source => (source, columns),
         }
     }
 
-    /// A table, view or CTE by name, with the columns it adds to the scope.
+    /// A table, view or CTE by name, with the columns it adds to the scope;
+    /// `hints` are the reference's table hints.
     fn named_source(
         &self,
         name: &ast::ObjectName,
         alias: Option<&ast::Ident>,
+        hints: &[ast::TableHint],
         binder: &Binder,
     ) -> SqlResult<(Source, Vec<ScopeColumn>)> {
         let object = &name.name().value;
         if name.parts.len() == 1 {
             if let Some((id, columns)) = self.working_table(object) {
+                check_hints_elsewhere(hints)?;
                 let shown = alias.map_or(object, |a| &a.value);
                 let scope = columns
                     .iter()
@@ -358,6 +365,7 @@ impl Planner<'_> {
                 return Ok((Source::Working(id), scope));
             }
             if let Some(cte) = self.cte(object) {
+                check_hints_elsewhere(hints)?;
                 let plan = self.cte_plan(cte, binder.outer)?;
                 let shown = alias.map_or(object, |a| &a.value);
                 let scope = derived_columns(&plan, shown, &cte.columns)?;
@@ -371,7 +379,10 @@ impl Planner<'_> {
             }
         }
         let shown = alias.map_or(object, |a| &a.value).clone();
-        if let Some((plan, columns)) = crate::catalog::view::expand(self.db, name, &shown)? {
+        let view = table_hints::through_view(hints, || {
+            crate::catalog::view::expand(self.db, name, &shown)
+        })?;
+        if let Some((plan, columns)) = view {
             let plan = Box::new(plan);
             return Ok((
                 Source::Derived {
@@ -390,11 +401,13 @@ impl Planner<'_> {
                     .iter()
                     .map(|c| scope_column(&shown, schema, &c.name, c.data_type))
                     .collect();
-                let source = Source::Table {
+                let hint = table_hints::isolation_hint(hints, &table)?;
+                let source = Source::Table(TableSource {
                     table,
                     shown,
                     row_ids: false,
-                };
+                    hint,
+                });
                 return Ok((source, columns));
             }
             Err(error) => error,
@@ -402,6 +415,7 @@ impl Planner<'_> {
         let database = name.database().map(|d| d.value.as_str());
         match crate::system_views::lookup(database, schema, object) {
             Some(view) => {
+                check_hints_elsewhere(hints)?;
                 let columns = (view.columns)()
                     .into_iter()
                     .map(|c| scope_column(&shown, view.schema, c.name, c.data_type))
@@ -561,13 +575,9 @@ pub fn finish(tree: FromTree, used: &[bool]) -> Node {
 fn leaf_node(leaf: Leaf, used: &[bool]) -> Node {
     let filter = Predicate::all(leaf.conditions);
     let node = match leaf.source {
-        Source::Table {
-            table,
-            shown,
-            row_ids,
-        } => {
-            let path = AccessPath::choose(&table, leaf.range.start, filter.as_ref());
-            return table_read(table, shown, path, filter, leaf.range, used, row_ids);
+        Source::Table(read) => {
+            let path = AccessPath::choose(&read.table, leaf.range.start, filter.as_ref());
+            return table_read(read, path, filter, leaf.range, used);
         }
         Source::View(view) => Node::View { view },
         Source::Derived { plan, correlated } => Node::Derived { plan, correlated },
@@ -584,25 +594,24 @@ fn leaf_node(leaf: Leaf, used: &[bool]) -> Node {
 }
 
 fn table_read(
-    table: Arc<TableMeta>,
-    shown: String,
+    source: TableSource,
     path: AccessPath,
     filter: Option<Predicate>,
     range: Range<usize>,
     used: &[bool],
-    row_ids: bool,
 ) -> Node {
     // A read with row ids has one column more than its table.
-    let needed = used[range.start..range.start + table.columns.len()].to_vec();
+    let needed = used[range.start..range.start + source.table.columns.len()].to_vec();
     Node::Table(TableRead {
-        table,
-        shown,
+        table: source.table,
+        shown: source.shown,
         path,
         filter,
         offset: range.start,
         needed,
         stream: true,
-        row_ids,
+        row_ids: source.row_ids,
+        hint: source.hint,
     })
 }
 
@@ -654,35 +663,23 @@ fn choose_method(
     let inner_range = right.range();
     let right = match right {
         FromTree::Leaf(Leaf {
-            source:
-                Source::Table {
-                    table,
-                    shown,
-                    row_ids,
-                },
+            source: Source::Table(read),
             range,
             conditions: own,
         }) if matches!(kind, JoinKind::Inner | JoinKind::Left) => {
             let seek_on: Vec<Predicate> = conditions.iter().chain(&own).cloned().collect();
-            let path = AccessPath::choose(&table, range.start, Predicate::all(seek_on).as_ref());
+            let path =
+                AccessPath::choose(&read.table, range.start, Predicate::all(seek_on).as_ref());
             let filter = Predicate::all(own);
             if matches!(path, AccessPath::Seek { .. }) {
                 let residual = conditions
                     .into_iter()
-                    .filter(|c| !path.covers(c, &table, range.start))
+                    .filter(|c| !path.covers(c, &read.table, range.start))
                     .collect();
-                let node = table_read(table, shown, path, filter, range, used, row_ids);
+                let node = table_read(read, path, filter, range, used);
                 return (node, JoinMethod::Rescan, residual);
             }
-            let scan = table_read(
-                table,
-                shown,
-                AccessPath::Scan,
-                None,
-                range.clone(),
-                used,
-                row_ids,
-            );
+            let scan = table_read(read, AccessPath::Scan, None, range.clone(), used);
             match filter {
                 // Keep the leaf's own conditions on the table read.
                 Some(filter) => {
@@ -816,10 +813,10 @@ fn column_count_mismatch(alias: &str, more_columns: bool) -> SqlError {
     }
 }
 
-/// Table hints hekla honours: SNAPSHOT (how memory-optimized tables are
-/// read anyway) and TABLOCK (hekla takes no locks); the isolation hints
-/// come with explicit transactions.
-fn check_table_hints(hints: &[ast::TableHint]) -> SqlResult<()> {
+/// Table hints on what is not a table (a CTE, a system view): SNAPSHOT
+/// and TABLOCK are taken and change nothing, as before hints set the
+/// isolation of table reads.
+fn check_hints_elsewhere(hints: &[ast::TableHint]) -> SqlResult<()> {
     for hint in hints {
         let name = hint.name.value.to_ascii_uppercase();
         if !matches!(name.as_str(), "SNAPSHOT" | "TABLOCK") {

@@ -19,6 +19,7 @@ pub mod explain;
 pub mod from;
 pub mod order;
 pub mod query;
+pub mod table_hints;
 pub mod window;
 
 use crate::bind::aggregate::Grouping;
@@ -140,6 +141,8 @@ pub struct TableRead {
     /// column, the row's id as registered with the statement's context
     /// (`Context::register_row`).
     pub row_ids: bool,
+    /// The isolation level a table hint asks for (`WITH (SNAPSHOT)`).
+    pub hint: Option<crate::ast::IsolationLevel>,
 }
 
 #[derive(Debug)]

@@ -75,7 +75,8 @@ fn databases_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
     // checkpoint and takes no log backups: SQL Server's SIMPLE model. One
     // in memory only has no log at all.
     let recovery = engine.directory().map(|_| (3u8, "SIMPLE"));
-    let delayed = match engine.delayed_durability() {
+    let options = engine.options();
+    let delayed = match options.delayed_durability {
         DelayedDurability::Disabled => (0, "DISABLED"),
         DelayedDurability::Allowed => (1, "ALLOWED"),
         DelayedDurability::Forced => (2, "FORCED"),
@@ -93,8 +94,7 @@ fn databases_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
         text("ONLINE"),
         or_null(recovery, |(code, _)| tinyint(code)),
         or_null(recovery, |(_, desc)| text(desc)),
-        // Every statement reads memory-optimized tables under SNAPSHOT.
-        bit(true),
+        bit(options.elevate_to_snapshot),
         int(delayed.0),
         text(delayed.1),
         bit(true),

@@ -1,5 +1,8 @@
 -- User transactions: BEGIN / COMMIT / ROLLBACK, nesting, savepoints,
--- @@TRANCOUNT and XACT_STATE(); a transaction may span batches.
+-- @@TRANCOUNT and XACT_STATE(); a transaction may span batches. Reads of
+-- memory-optimized tables in them are elevated to SNAPSHOT (without the
+-- option or a table hint they are Msg 41368: see isolation.sql).
+ALTER DATABASE CURRENT SET MEMORY_OPTIMIZED_ELEVATE_TO_SNAPSHOT = ON
 CREATE TABLE dbo.acct (id int NOT NULL PRIMARY KEY NONCLUSTERED, balance int NOT NULL) WITH (MEMORY_OPTIMIZED = ON)
 INSERT INTO dbo.acct VALUES (1, 100), (2, 100)
 GO

@@ -1,0 +1,123 @@
+//! Table hints (`FROM t WITH (SNAPSHOT)`, `UPDATE t WITH (SERIALIZABLE)`)
+//! as SQL Server takes them: an isolation level hint sets the isolation
+//! of that table reference's reads (`exec::isolation` applies it); the
+//! locking hints mean nothing to memory-optimized tables, which SQL Server
+//! refuses them for (Msg 10794) but for NOLOCK, which it takes and
+//! ignores. hekla takes no locks: on other tables TABLOCK is accepted and
+//! HOLDLOCK is SERIALIZABLE.
+//!
+//! A hint on a view reaches the tables the view reads, as SQL Server
+//! propagates lock hints into views ([`through_view`]).
+
+use crate::ast::{self, IsolationLevel};
+use crate::catalog::table::TableMeta;
+use crate::exec::not_yet;
+use hekla_types::{SqlError, SqlResult};
+use std::cell::RefCell;
+
+/// The isolation level `hints` ask for `table`'s reads, if any (else the
+/// level a view around it asks for, the innermost first); SQL Server's
+/// error for a hint the table does not take.
+pub fn isolation_hint(
+    hints: &[ast::TableHint],
+    table: &TableMeta,
+) -> SqlResult<Option<IsolationLevel>> {
+    let own = level_of(hints, table)?;
+    let views = INHERITED.with(|inherited| inherited.borrow().clone());
+    let mut from_views = None;
+    for view_hints in views.iter().rev() {
+        let level = level_of(view_hints, table)?;
+        from_views = from_views.or(level);
+    }
+    Ok(own.or(from_views))
+}
+
+/// The isolation level one reference's `hints` ask for; Msg 1047 when
+/// they ask for two.
+fn level_of(hints: &[ast::TableHint], table: &TableMeta) -> SqlResult<Option<IsolationLevel>> {
+    let mut level = None;
+    let mut nolock = false;
+    for hint in hints {
+        let name = hint.name.value.to_ascii_uppercase();
+        let asked = match name.as_str() {
+            "SNAPSHOT" => IsolationLevel::Snapshot,
+            "REPEATABLEREAD" => IsolationLevel::RepeatableRead,
+            "SERIALIZABLE" => IsolationLevel::Serializable,
+            "HOLDLOCK" if !table.memory_optimized => IsolationLevel::Serializable,
+            "TABLOCK" if !table.memory_optimized => continue,
+            "NOLOCK" if table.memory_optimized => {
+                nolock = true;
+                continue;
+            }
+            _ if table.memory_optimized && is_locking_hint(&name) => {
+                return Err(not_with_memory_optimized(&name))
+            }
+            _ => return Err(not_yet(&format!("the table hint {name}"))),
+        };
+        if level.is_some_and(|earlier| earlier != asked) {
+            return Err(conflicting_hints());
+        }
+        level = Some(asked);
+    }
+    if nolock && level.is_some() {
+        return Err(conflicting_hints());
+    }
+    Ok(level)
+}
+
+/// Runs `bind` (which binds a view's query) with `hints`, the hints on the
+/// view's reference, applying to every table the view reads.
+pub fn through_view<T>(hints: &[ast::TableHint], bind: impl FnOnce() -> T) -> T {
+    INHERITED.with(|inherited| inherited.borrow_mut().push(hints.to_vec()));
+    let result = bind();
+    INHERITED.with(|inherited| inherited.borrow_mut().pop());
+    result
+}
+
+thread_local! {
+    /// The hints on the references of the views being bound, outermost
+    /// first.
+    static INHERITED: RefCell<Vec<Vec<ast::TableHint>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The hints SQL Server refuses on memory-optimized tables in interpreted
+/// T-SQL (its "Accessing Memory-Optimized Tables Using Interpreted
+/// Transact-SQL" list).
+fn is_locking_hint(name: &str) -> bool {
+    matches!(
+        name,
+        "HOLDLOCK"
+            | "IGNORE_CONSTRAINTS"
+            | "IGNORE_TRIGGERS"
+            | "NOWAIT"
+            | "PAGLOCK"
+            | "READCOMMITTED"
+            | "READCOMMITTEDLOCK"
+            | "READPAST"
+            | "READUNCOMMITTED"
+            | "ROWLOCK"
+            | "SPATIAL_WINDOW_MAX_CELLS"
+            | "TABLOCK"
+            | "TABLOCKX"
+            | "UPDLOCK"
+            | "XLOCK"
+    )
+}
+
+/// Msg 10794 for a table hint on a memory-optimized table.
+fn not_with_memory_optimized(hint: &str) -> SqlError {
+    SqlError::new(
+        10794,
+        16,
+        1,
+        format!(
+            "The table option '{}' is not supported with memory optimized tables.",
+            hint.to_ascii_lowercase()
+        ),
+    )
+}
+
+/// Msg 1047: two isolation level hints on one table, or one with NOLOCK.
+fn conflicting_hints() -> SqlError {
+    SqlError::new(1047, 15, 1, "Conflicting locking hints specified.")
+}
