@@ -14,7 +14,7 @@ use super::not_yet;
 use super::output::{Output, Verb};
 use super::run::for_each;
 use crate::ast::{self, DmlTarget, ExprKind, InsertSource};
-use crate::bind::expr::{assignment_type, implicit, Scalar, ScalarKind};
+use crate::bind::expr::{implicit, Scalar, ScalarKind};
 use crate::catalog::table::TableMeta;
 use crate::plan::Planner;
 use crate::session::ResultSink;
@@ -73,14 +73,18 @@ pub fn run(
                 }
             }
             start(&output, sink);
-            for row in rows {
+            // SET ROWCOUNT stops a VALUES list too.
+            let limit = planner.row_limit().map_or(rows.len(), |limit| {
+                usize::try_from(limit).unwrap_or(usize::MAX).min(rows.len())
+            });
+            for row in &rows[..limit] {
                 let mut given: Vec<Option<Value>> = vec![None; table.columns.len()];
                 for (expr, &column) in row.iter().zip(&targets) {
                     if matches!(expr.kind, ExprKind::Default) {
                         continue;
                     }
                     let scalar = binder.scalar(expr)?;
-                    let target = assignment_type(&table.columns[column].data_type);
+                    let target = planner.stored_type(&table.columns[column].data_type);
                     given[column] = Some(implicit(scalar, &target)?.eval(&inputs)?);
                 }
                 shown(
@@ -90,7 +94,7 @@ pub fn run(
                     write(context, &table, &checks, given)?,
                 )?;
             }
-            rows.len() as u64
+            limit as u64
         }
         InsertSource::DefaultValues => {
             start(&output, sink);
@@ -121,7 +125,7 @@ pub fn run(
                         kind: ScalarKind::Column(index),
                         data_type: column.data_type,
                     };
-                    implicit(read, &assignment_type(&table.columns[target].data_type))
+                    implicit(read, &planner.stored_type(&table.columns[target].data_type))
                 })
                 .collect::<SqlResult<Vec<_>>>()?;
             start(&output, sink);

@@ -15,6 +15,7 @@ pub mod run;
 pub mod select;
 pub mod select_into;
 pub mod server;
+pub mod text_size;
 pub mod variables;
 pub mod window;
 

@@ -21,10 +21,10 @@ use super::constraints::{Statement, StatementChecks};
 use super::context::Context;
 use super::eval::Inputs;
 use super::output::{Output, Verb};
-use super::run::for_each;
+use super::run::run;
 use super::{not_yet, table_scope};
 use crate::ast::{self, Assignment, DmlTarget, TableRefKind};
-use crate::bind::expr::{assignment_type, Binder, Predicate, Scalar, ScalarKind, Scope};
+use crate::bind::expr::{Binder, Predicate, Scalar, ScalarKind, Scope};
 use crate::catalog::table::TableMeta;
 use crate::plan::{from, plan_streaming, Node, Planner};
 use crate::session::ResultSink;
@@ -90,7 +90,7 @@ pub fn update(
             kind: ScalarKind::Column(found.offset + position),
             data_type: table.columns[position].data_type,
         };
-        let stored = assignment_type(&current.data_type);
+        let stored = planner.stored_type(&current.data_type);
         changes.push((
             position,
             found.binder.assignment(current, *op, value, &stored)?,
@@ -100,7 +100,7 @@ pub fn update(
     if let Some(output) = &output {
         output.start(sink);
     }
-    let rows = found.rows(context, output.is_some())?;
+    let rows = found.rows(context, output.is_some(), planner.row_limit())?;
     // Every new value before any change.
     let mut new_values = Vec::with_capacity(rows.len());
     let computes = table.columns.iter().any(|c| c.computed.is_some());
@@ -176,7 +176,7 @@ pub fn delete(
     if let Some(output) = &output {
         output.start(sink);
     }
-    let rows = found.rows(context, output.is_some())?;
+    let rows = found.rows(context, output.is_some(), planner.row_limit())?;
     let checks = StatementChecks::new(context.db, &table, Statement::Delete);
     let old_values = found.offset..found.offset + table.columns.len();
     for (id, row) in &rows {
@@ -436,19 +436,21 @@ impl<'p> Found<'p> {
 
     /// The target rows to change, each once, with their ids and the FROM
     /// clause's row (the target's own without FROM); `all_columns` reads
-    /// every column (OUTPUT may show any).
+    /// every column (OUTPUT may show any); at most `limit` (SET ROWCOUNT).
     fn rows(
         &mut self,
         context: &Context,
         all_columns: bool,
+        limit: Option<u64>,
     ) -> SqlResult<Vec<(RowId, Vec<Value>)>> {
+        let limit = limit.map_or(usize::MAX, |n| usize::try_from(n).unwrap_or(usize::MAX));
         let mut rows = Vec::new();
         let inputs = Inputs::top(context);
         let (tree, id_column) = match &mut self.rows {
             Rows::Target => {
                 for_each_row(&self.table, self.filter.as_ref(), &inputs, |id, values| {
                     rows.push((id, values));
-                    Ok(ControlFlow::Continue(()))
+                    Ok(more_below(rows.len(), limit))
                 })?;
                 return Ok(rows);
             }
@@ -488,7 +490,7 @@ impl<'p> Found<'p> {
         }
         plan_streaming(&mut root, false);
         let mut seen: HashSet<RowId> = HashSet::new();
-        for_each(&root, &inputs, &mut |row| {
+        run(&root, &inputs, &mut |row| {
             let id = row[id_column]
                 .as_i64()
                 .and_then(|number| context.row_id(number))
@@ -503,8 +505,18 @@ impl<'p> Found<'p> {
             if seen.insert(id) {
                 rows.push((id, row.to_vec()));
             }
-            Ok(())
-        })?;
+            Ok(more_below(rows.len(), limit))
+        })
+        .map(|_| ())?;
         Ok(rows)
+    }
+}
+
+/// Whether to read on, with `count` rows of at most `limit` read.
+fn more_below(count: usize, limit: usize) -> ControlFlow<()> {
+    if count < limit {
+        ControlFlow::Continue(())
+    } else {
+        ControlFlow::Break(())
     }
 }

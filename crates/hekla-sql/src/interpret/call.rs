@@ -11,7 +11,6 @@ use crate::bind::expr::implicit;
 use crate::catalog::procedure::{ParameterKind, ProcedureMeta};
 use crate::exec::eval::Inputs;
 use crate::exec::variables;
-use crate::plan::Planner;
 use hekla_types::{DataType, SqlError, SqlResult, Value};
 use std::sync::Arc;
 
@@ -221,7 +220,7 @@ impl Interpreter<'_> {
         frame: &Frame,
     ) -> SqlResult<Value> {
         let db = Arc::clone(&self.session.db);
-        let planner = Planner::new(&db, &frame.variables);
+        let planner = self.session.planner(&db, &frame.variables);
         let scalar = implicit(variables::binder(&planner).scalar(expr)?, data_type)?;
         self.session.in_context(&frame.variables, |context| {
             scalar.eval(&Inputs::top(context))
