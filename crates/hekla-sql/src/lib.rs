@@ -19,6 +19,8 @@ pub mod plan;
 pub mod print;
 pub mod script;
 pub mod session;
+pub mod session_options;
+pub mod set_statement;
 pub mod span;
 pub mod system_views;
 pub mod text_output;

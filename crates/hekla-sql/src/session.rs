@@ -10,9 +10,10 @@ use crate::catalog::table::{TableDesign, TableMeta};
 use crate::catalog::{stored_object, Catalog};
 use crate::error::SyntaxError;
 use crate::exec::context::{Context, SessionState};
-use crate::exec::not_yet;
 use crate::interpret::transaction::UserTransaction;
 use crate::interpret::Interpreter;
+use crate::plan::Planner;
+use crate::session_options::SetOptions;
 use hekla_engine::{Database, DatabaseConfig, IsolationLevel, StorageConfig};
 use hekla_types::{DataType, SqlError, SqlResult, Value};
 use std::path::Path;
@@ -200,37 +201,8 @@ impl SqlDatabase {
             options: SetOptions::default(),
             transaction: UserTransaction::default(),
             state,
+            messages: Vec::new(),
         })
-    }
-}
-
-/// A session's SET options. A procedure that changes one changes it until
-/// it returns, as in SQL Server.
-#[derive(Clone, Debug)]
-pub(crate) struct SetOptions {
-    /// `SET NOCOUNT ON`: no row counts in DONE.
-    pub nocount: bool,
-    /// `SET SHOWPLAN_TEXT ON`: queries show their plans instead of running.
-    pub showplan: bool,
-    /// `SET XACT_ABORT ON`: an error ends the rest of the batch too.
-    pub xact_abort: bool,
-    /// `SET TRANSACTION ISOLATION LEVEL` (an atomic block's level inside
-    /// one).
-    pub isolation: ast::IsolationLevel,
-    /// Inside a natively compiled procedure's atomic block, whose level
-    /// reads every table (`exec::isolation`).
-    pub atomic_block: bool,
-}
-
-impl Default for SetOptions {
-    fn default() -> Self {
-        SetOptions {
-            nocount: false,
-            showplan: false,
-            xact_abort: false,
-            isolation: ast::IsolationLevel::ReadCommitted,
-            atomic_block: false,
-        }
     }
 }
 
@@ -246,6 +218,9 @@ pub struct Session {
     pub(crate) transaction: UserTransaction,
     /// What `@@SPID`, `@@ROWCOUNT`, `@@ERROR`, `@@IDENTITY` ... read.
     pub(crate) state: SessionState,
+    /// Informational messages of the running statement (arithmetic
+    /// warnings, SET LANGUAGE's), sent before its DONE.
+    messages: Vec<String>,
 }
 
 impl Session {
@@ -265,6 +240,17 @@ impl Session {
         self.transaction.count()
     }
 
+    /// A planner for a statement binding `variables` under the session's
+    /// SET options.
+    pub(crate) fn planner<'a>(&self, db: &'a SqlDatabase, variables: &'a Variables) -> Planner<'a> {
+        Planner::new(db, variables, self.options.clone())
+    }
+
+    /// The informational messages raised since the last call, in order.
+    pub(crate) fn take_messages(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.messages)
+    }
+
     /// Runs `body` in a statement context over `variables`: in the user
     /// transaction if one is open (a failure undoes only the statement),
     /// else in a transaction of its own, committed if `body` succeeds.
@@ -275,9 +261,12 @@ impl Session {
     ) -> SqlResult<T> {
         self.state.trancount = self.transaction.count();
         self.state.xact_state = self.transaction.state();
+        // sys.dm_exec_sessions shows the options as of the statement.
+        self.registration.publish(&self.options);
         let db = Arc::clone(&self.db);
         let mut context = Context::new(&db, variables.values())
             .with_session(&self.state)
+            .with_options(&self.options)
             .with_isolation(self.read_isolation());
         let user = self.transaction.is_open();
         if user {
@@ -299,6 +288,7 @@ impl Session {
             self.state.identity = Some(identity.clone());
             self.state.scope_identity = Some(identity);
         }
+        self.messages.extend(context.take_warnings());
         outcome
     }
 
@@ -362,30 +352,35 @@ impl Session {
         self.db.engine.drop_table(table.engine.id)
     }
 
+    /// `SET option ... value` (see [`crate::set_statement`]); a variable
+    /// given as the value is read from `variables`. SET LANGUAGE's
+    /// message is not sent from inside a procedure, as in SQL Server.
     pub(crate) fn set_option(
         &mut self,
-        options: &[ast::Ident],
+        names: &[ast::Ident],
         value: &ast::OptionValue,
+        variables: &Variables,
     ) -> SqlResult<()> {
-        let on = match value {
-            ast::OptionValue::Words(words) if words.len() == 1 => {
-                match words[0].value.to_ascii_uppercase().as_str() {
-                    "ON" => true,
-                    "OFF" => false,
-                    _ => return Err(not_yet("this SET option value")),
-                }
-            }
-            _ => return Err(not_yet("this SET option value")),
-        };
-        for option in options {
-            match option.value.to_ascii_uppercase().as_str() {
-                "NOCOUNT" => self.options.nocount = on,
-                "SHOWPLAN_TEXT" => self.options.showplan = on,
-                "XACT_ABORT" => self.options.xact_abort = on,
-                other => return Err(not_yet(&format!("SET {other}"))),
-            }
+        let mut options = self.options.clone();
+        let message = crate::set_statement::apply(&mut options, names, value, &mut |expr| {
+            self.evaluate(expr, variables)
+        })?;
+        self.options = options;
+        self.registration.publish(&self.options);
+        if self.state.nest_level == 0 {
+            self.messages.extend(message);
         }
         Ok(())
+    }
+
+    /// An expression's value outside any query.
+    fn evaluate(&mut self, expr: &ast::Expr, variables: &Variables) -> SqlResult<Value> {
+        let db = Arc::clone(&self.db);
+        let planner = self.planner(&db, variables);
+        let scalar = crate::exec::variables::binder(&planner).scalar(expr)?;
+        self.in_context(variables, |context| {
+            scalar.eval(&crate::exec::eval::Inputs::top(context))
+        })
     }
 }
 

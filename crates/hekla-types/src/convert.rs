@@ -24,9 +24,10 @@
 //! [`natural_type`] of the value, and the executor, which knows the static
 //! type of every expression, should call [`convert_from`].
 //!
-//! Not modelled: the session's DATEFORMAT and LANGUAGE (numeric dates are
-//! read month-day-year, month names are English, as under `us_english`),
-//! Hijri styles 130 and 131, float styles 128 and 129, and the types hekla
+//! The session's SET DATEFORMAT decides how text without a CONVERT style
+//! reads as a date ([`convert_under`]; [`convert_from`] reads month, day,
+//! year as `us_english` does). Not modelled: LANGUAGE (month names are
+//! English, as under `us_english`), Hijri styles 130 and 131, float styles 128 and 129, and the types hekla
 //! does not have (text, ntext, image, xml, sql_variant, timestamp, CLR
 //! types).
 
@@ -39,6 +40,7 @@ mod text;
 #[cfg(test)]
 mod tests;
 
+use crate::datetime::DateFormat;
 use crate::{Collation, DataType, Length, SqlError, SqlResult, Value};
 
 /// How SQL Server allows converting one type to another (its conversion
@@ -145,7 +147,8 @@ pub fn convert(value: &Value, target: &DataType, style: Option<i32>) -> SqlResul
 }
 
 /// `CAST(value AS target)` or `CONVERT(target, value, style)` for a value
-/// of type `source`: SQL Server's result, or its error.
+/// of type `source`: SQL Server's result, or its error, under SET
+/// DATEFORMAT mdy.
 ///
 /// Errors that depend only on the types (Msg 529 for a pair the chart
 /// refuses, Msg 281 and 9809 for a style the pair does not take) are raised
@@ -155,6 +158,17 @@ pub fn convert_from(
     source: &DataType,
     target: &DataType,
     style: Option<i32>,
+) -> SqlResult<Value> {
+    convert_under(value, source, target, style, DateFormat::default())
+}
+
+/// [`convert_from`] in a session whose SET DATEFORMAT is `date_format`.
+pub fn convert_under(
+    value: &Value,
+    source: &DataType,
+    target: &DataType,
+    style: Option<i32>,
+    date_format: DateFormat,
 ) -> SqlResult<Value> {
     if conversion(source, target) == Conversion::NotAllowed {
         return Err(errors::not_allowed(source, target));
@@ -181,13 +195,30 @@ pub fn convert_from(
         | T::DateTime
         | T::DateTime2 { .. }
         | T::SmallDateTime
-        | T::DateTimeOffset { .. } => temporal::convert(value, source, target, style),
+        | T::DateTimeOffset { .. } => temporal::convert(value, source, target, style, date_format),
         T::UniqueIdentifier => to_uniqueidentifier(value),
         T::Char { .. } | T::VarChar { .. } | T::NChar { .. } | T::NVarChar { .. } => {
             text::convert(value, source, target, style)
         }
         T::Binary { .. } | T::VarBinary { .. } => binary::convert(value, source, target, style),
     }
+}
+
+/// The implicit conversion of a constant when no session setting can
+/// change it, so that it can be made once, when a statement is bound:
+/// None if it fails, or if some SET DATEFORMAT reads the text differently.
+pub fn convert_settled(value: &Value, source: &DataType, target: &DataType) -> Option<Value> {
+    let converted = convert_from(value, source, target, None).ok()?;
+    let reads_a_date = matches!(value, Value::String(_))
+        && matches!(
+            group(target),
+            Group::LegacyDate | Group::Date | Group::Time | Group::DateTime
+        );
+    let settled = !reads_a_date
+        || DateFormat::ALL.into_iter().all(|format| {
+            convert_under(value, source, target, None, format).is_ok_and(|v| v == converted)
+        });
+    settled.then_some(converted)
 }
 
 /// Errors `TRY_CAST` and `TRY_CONVERT` turn into NULL: a value that does not
@@ -207,7 +238,18 @@ pub fn try_convert(
     target: &DataType,
     style: Option<i32>,
 ) -> SqlResult<Value> {
-    match convert_from(value, source, target, style) {
+    try_convert_under(value, source, target, style, DateFormat::default())
+}
+
+/// [`try_convert`] in a session whose SET DATEFORMAT is `date_format`.
+pub fn try_convert_under(
+    value: &Value,
+    source: &DataType,
+    target: &DataType,
+    style: Option<i32>,
+    date_format: DateFormat,
+) -> SqlResult<Value> {
+    match convert_under(value, source, target, style, date_format) {
         Err(e) if CONVERSION_FAILURES.contains(&e.number) => Ok(Value::Null),
         result => result,
     }

@@ -9,6 +9,8 @@ mod civil;
 mod format;
 pub(crate) mod parse;
 
+pub use parse::DateFormat;
+
 /// Days since 0001-01-01.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Date(pub i32);

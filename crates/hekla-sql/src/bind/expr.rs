@@ -177,6 +177,18 @@ pub enum Predicate {
         right: Scalar,
         collation: Collation,
     },
+    /// `=` (`equal`) or `<>` under SET ANSI_NULLS OFF, where a side is a
+    /// NULL literal or a variable (`null_sides`): when such a side is NULL
+    /// the comparison holds if both sides are NULL (`=`) or not both
+    /// (`<>`); otherwise it is an ordinary comparison. No index is sought
+    /// with it.
+    CompareNullsEqual {
+        equal: bool,
+        left: Scalar,
+        right: Scalar,
+        collation: Collation,
+        null_sides: [bool; 2],
+    },
     And(Box<Predicate>, Box<Predicate>),
     Or(Box<Predicate>, Box<Predicate>),
     Not(Box<Predicate>),
@@ -210,7 +222,8 @@ pub enum Predicate {
 impl Reads for Predicate {
     fn leaves(&self, visit: &mut dyn FnMut(Leaf)) {
         match self {
-            Predicate::Compare { left, right, .. } => {
+            Predicate::Compare { left, right, .. }
+            | Predicate::CompareNullsEqual { left, right, .. } => {
                 left.leaves(visit);
                 right.leaves(visit);
             }
@@ -707,12 +720,27 @@ impl<'a> Binder<'a> {
 
     fn compare(&self, op: CompareOp, left: &ast::Expr, right: &ast::Expr) -> SqlResult<Predicate> {
         let (left, right) = typed_nulls(self.scalar(left)?, self.scalar(right)?);
+        let null_sides = [is_null_or_variable(&left), is_null_or_variable(&right)];
         let common = ops::common_type(&left.data_type, &right.data_type)?;
         let collation = common.collation().unwrap_or(self.collation);
+        let (left, right) = (implicit(left, &common)?, implicit(right, &common)?);
+        let ansi_nulls = self
+            .planner
+            .is_none_or(|planner| planner.options.ansi_nulls);
+        if !ansi_nulls && matches!(op, CompareOp::Eq | CompareOp::Ne) && null_sides.contains(&true)
+        {
+            return Ok(Predicate::CompareNullsEqual {
+                equal: op == CompareOp::Eq,
+                left,
+                right,
+                collation,
+                null_sides,
+            });
+        }
         Ok(Predicate::Compare {
             op,
-            left: implicit(left, &common)?,
-            right: implicit(right, &common)?,
+            left,
+            right,
             collation,
         })
     }
@@ -956,11 +984,12 @@ pub fn implicit(scalar: Scalar, target: &DataType) -> SqlResult<Scalar> {
     }
     check_implicit(&scalar.data_type, target)?;
     // A constant converts now, so `bigint_column = 1` compares with a
-    // bigint constant and can seek an index. A failing conversion stays a
-    // node and fails when (and if) it runs.
+    // bigint constant and can seek an index. A failing conversion, and
+    // text whose date the session's DATEFORMAT decides, stay a node and
+    // convert when (and if) it runs.
     if let ScalarKind::Constant(value) = &scalar.kind {
-        if let Ok(converted) =
-            hekla_types::convert::convert_from(value, &scalar.data_type, target, None)
+        if let Some(converted) =
+            hekla_types::convert::convert_settled(value, &scalar.data_type, target)
         {
             return Ok(Scalar {
                 kind: ScalarKind::Constant(converted),
@@ -1001,6 +1030,15 @@ fn operand_type(op: ArithOp, result: &DataType, left: &DataType, right: &DataTyp
 /// meets (`'a' + NULL` is a NULL varchar, not a conversion of 'a').
 pub(crate) fn is_untyped_null(scalar: &Scalar) -> bool {
     matches!(scalar.kind, ScalarKind::Constant(Value::Null)) && scalar.data_type == DataType::Int
+}
+
+/// What SET ANSI_NULLS OFF changes a comparison with: a NULL literal or a
+/// variable.
+fn is_null_or_variable(scalar: &Scalar) -> bool {
+    matches!(
+        scalar.kind,
+        ScalarKind::Constant(Value::Null) | ScalarKind::Variable(_)
+    )
 }
 
 fn typed_nulls(left: Scalar, right: Scalar) -> (Scalar, Scalar) {

@@ -41,7 +41,11 @@ pub enum ServerFunction {
     Identity,
     ServerName,
     Language,
+    LangId,
     DateFirst,
+    Options,
+    TextSize,
+    LockTimeout,
     MaxPrecision,
 }
 
@@ -78,7 +82,11 @@ impl ServerFunction {
             Identity => "@@identity",
             ServerName => "@@servername",
             Language => "@@language",
+            LangId => "@@langid",
             DateFirst => "@@datefirst",
+            Options => "@@options",
+            TextSize => "@@textsize",
+            LockTimeout => "@@lock_timeout",
             MaxPrecision => "@@max_precision",
         }
     }
@@ -120,7 +128,11 @@ impl Binder<'_> {
             "IDENTITY" => (Identity, identity_type()),
             "SERVERNAME" => (ServerName, sysname()),
             "LANGUAGE" => (Language, sysname()),
+            "LANGID" => (LangId, DataType::SmallInt),
             "DATEFIRST" => (DateFirst, DataType::TinyInt),
+            "OPTIONS" => (Options, DataType::Int),
+            "TEXTSIZE" => (TextSize, DataType::Int),
+            "LOCK_TIMEOUT" => (LockTimeout, DataType::Int),
             "MAX_PRECISION" => (MaxPrecision, DataType::TinyInt),
             _ => {
                 return Err(SqlError::new(

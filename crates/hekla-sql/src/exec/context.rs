@@ -1,5 +1,6 @@
 //! What a running statement reads besides its rows: the database, the
-//! batch's variables and the statement's transaction. Subqueries inside
+//! batch's variables, the statement's transaction and the session's SET
+//! options; it collects the warnings the statement gives. Subqueries inside
 //! expressions reach the same transaction through it, so a statement sees
 //! one snapshot however deeply its queries nest.
 
@@ -7,6 +8,7 @@ use super::isolation::ReadIsolation;
 use crate::ast;
 use crate::catalog::table::TableMeta;
 use crate::session::SqlDatabase;
+use crate::session_options::SetOptions;
 use hekla_engine::{RowId, Savepoint, Transaction};
 use hekla_types::{SqlError, SqlResult, Value};
 use std::cell::{Cell, RefCell, RefMut};
@@ -43,6 +45,11 @@ pub struct Context<'a> {
     pub last_identity: Cell<Option<Value>>,
     /// What `@@` functions read about the session.
     pub session: SessionState,
+    /// The session's SET options as the statement started.
+    pub options: SetOptions,
+    /// The warnings arithmetic errors turned NULL gave (see
+    /// [`Context::arithmetic`]), each once, in order.
+    warnings: RefCell<Vec<&'static str>>,
     /// The ids of the rows an UPDATE or DELETE read from its target, by
     /// the number its plan carries them as (see `TableRead::row_ids`).
     row_ids: RefCell<Vec<RowId>>,
@@ -86,8 +93,49 @@ impl<'a> Context<'a> {
             working: RefCell::new(HashMap::new()),
             last_identity: Cell::new(None),
             session: SessionState::default(),
+            options: SetOptions::default(),
+            warnings: RefCell::new(Vec::new()),
             row_ids: RefCell::new(Vec::new()),
         }
+    }
+
+    /// The same context, under the session's SET `options`.
+    pub fn with_options(mut self, options: &SetOptions) -> Self {
+        self.options = options.clone();
+        self
+    }
+
+    /// An arithmetic result. When SET ARITHABORT and ANSI_WARNINGS are
+    /// both OFF, an arithmetic error (overflow, divide by zero, an invalid
+    /// floating point operation) is NULL instead, with SQL Server's warning
+    /// after the statement unless SET ARITHIGNORE is ON.
+    pub fn arithmetic(&self, result: SqlResult<Value>) -> SqlResult<Value> {
+        let Err(error) = result else {
+            return result;
+        };
+        let warning = match error.number {
+            8134 => "Division by zero occurred.",
+            8115 | 220 | 232 => "Arithmetic overflow occurred.",
+            3623 => "Warning: An invalid floating point operation occurred.",
+            _ => return Err(error),
+        };
+        if !self.options.arithmetic_errors_are_null() {
+            return Err(error);
+        }
+        let mut warnings = self.warnings.borrow_mut();
+        if !self.options.arithignore && !warnings.contains(&warning) {
+            warnings.push(warning);
+        }
+        Ok(Value::Null)
+    }
+
+    /// The warnings the statement gave, for the client.
+    pub fn take_warnings(&self) -> Vec<String> {
+        self.warnings
+            .take()
+            .into_iter()
+            .map(str::to_string)
+            .collect()
     }
 
     /// The same context, reading `session` for the `@@` functions.

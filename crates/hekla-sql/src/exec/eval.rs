@@ -6,7 +6,7 @@ use super::context::Context;
 use crate::bind::expr::{Predicate, Scalar, ScalarKind};
 use crate::bind::subquery::SubqueryRef;
 use crate::exec::functions::matching::Matcher;
-use hekla_types::convert::{convert_from, try_convert};
+use hekla_types::convert::{convert_from, convert_under, try_convert_under};
 use hekla_types::{ops, SqlError, SqlResult, Value};
 use std::ops::ControlFlow;
 
@@ -47,19 +47,33 @@ impl<'a> Inputs<'a> {
 
 impl Scalar {
     pub fn eval(&self, row: &Inputs<'_>) -> SqlResult<Value> {
+        let context = row.context;
         match &self.kind {
             ScalarKind::Constant(value) => Ok(value.clone()),
             ScalarKind::Column(index) => Ok(row.row[*index].clone()),
             ScalarKind::Outer { depth, index } => Ok(row.outer_row(*depth)[*index].clone()),
-            ScalarKind::Variable(slot) => Ok(row.context.variable(*slot)),
+            ScalarKind::Variable(slot) => Ok(context.variable(*slot)),
             ScalarKind::Arithmetic { op, left, right } => {
-                ops::arithmetic(*op, &left.eval(row)?, &right.eval(row)?, &self.data_type)
+                let (left, right) = (left.eval(row)?, right.eval(row)?);
+                context.arithmetic(ops::arithmetic(*op, &left, &right, &self.data_type))
             }
             ScalarKind::Concat(left, right) => {
-                let joined = ops::concat(&left.eval(row)?, &right.eval(row)?);
+                let (left, right) = (left.eval(row)?, right.eval(row)?);
+                // SET CONCAT_NULL_YIELDS_NULL OFF: NULL joins as ''.
+                let joined = match (left, right) {
+                    (Value::Null, other) | (other, Value::Null)
+                        if !context.options.concat_null_yields_null =>
+                    {
+                        other
+                    }
+                    (left, right) => ops::concat(&left, &right),
+                };
                 convert_from(&joined, &self.data_type, &self.data_type, None)
             }
-            ScalarKind::Negate(operand) => ops::negate(&operand.eval(row)?, &self.data_type),
+            ScalarKind::Negate(operand) => {
+                let operand = operand.eval(row)?;
+                context.arithmetic(ops::negate(&operand, &self.data_type))
+            }
             ScalarKind::BitNot(operand) => ops::bit_not(&operand.eval(row)?, &self.data_type),
             ScalarKind::Convert {
                 operand,
@@ -67,10 +81,17 @@ impl Scalar {
                 is_try,
             } => {
                 let value = operand.eval(row)?;
+                let (source, format) = (&operand.data_type, context.options.date_format);
                 if *is_try {
-                    try_convert(&value, &operand.data_type, &self.data_type, *style)
+                    try_convert_under(&value, source, &self.data_type, *style, format)
                 } else {
-                    convert_from(&value, &operand.data_type, &self.data_type, *style)
+                    context.arithmetic(convert_under(
+                        &value,
+                        source,
+                        &self.data_type,
+                        *style,
+                        format,
+                    ))
                 }
             }
             ScalarKind::Builtin { function, args } => {
@@ -78,7 +99,12 @@ impl Scalar {
                     .iter()
                     .map(|arg| arg.eval(row))
                     .collect::<SqlResult<Vec<Value>>>()?;
-                super::functions::evaluate(*function, &values, &self.data_type)
+                context.arithmetic(super::functions::evaluate(
+                    *function,
+                    &values,
+                    &self.data_type,
+                    &context.options,
+                ))
             }
             ScalarKind::Server { function, args } => {
                 let values = args
@@ -132,6 +158,23 @@ impl Predicate {
                 collation,
             } => ops::compare(&left.eval(row)?, &right.eval(row)?, *collation)
                 .map(|ordering| op.holds(ordering)),
+            Predicate::CompareNullsEqual {
+                equal,
+                left,
+                right,
+                collation,
+                null_sides,
+            } => {
+                let (left, right) = (left.eval(row)?, right.eval(row)?);
+                let null_side =
+                    (null_sides[0] && left.is_null()) || (null_sides[1] && right.is_null());
+                if null_side {
+                    Some((left.is_null() && right.is_null()) == *equal)
+                } else {
+                    ops::compare(&left, &right, *collation)
+                        .map(|ordering| ordering.is_eq() == *equal)
+                }
+            }
             Predicate::And(left, right) => match left.eval(row)? {
                 Some(false) => Some(false),
                 l => match (l, right.eval(row)?) {
@@ -206,7 +249,8 @@ impl Predicate {
                 let mut decided = false;
                 let mut failure = None;
                 subquery_rows(subquery, row, &mut |values| {
-                    let item = match convert_from(&values[0], &source, common, None) {
+                    let date_format = row.context.options.date_format;
+                    let item = match convert_under(&values[0], &source, common, None, date_format) {
                         Ok(item) => item,
                         Err(error) => {
                             failure = Some(error);

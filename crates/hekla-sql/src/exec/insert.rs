@@ -17,7 +17,7 @@ use super::output::{Output, Verb};
 use super::run::for_each;
 use super::target::Target;
 use crate::ast::{self, DmlTarget, ExprKind, InsertSource};
-use crate::bind::expr::{assignment_type, implicit, Scalar, ScalarKind};
+use crate::bind::expr::{implicit, Scalar, ScalarKind};
 use crate::catalog::table::TableMeta;
 use crate::catalog::view::change::{Change, Shows, ViewChange};
 use crate::plan::Planner;
@@ -102,19 +102,23 @@ pub fn run(
                 }
             }
             writer.start(sink);
-            for row in rows {
+            // SET ROWCOUNT stops a VALUES list too.
+            let limit = planner.row_limit().map_or(rows.len(), |limit| {
+                usize::try_from(limit).unwrap_or(usize::MAX).min(rows.len())
+            });
+            for row in &rows[..limit] {
                 let mut given: Vec<Option<Value>> = vec![None; table.columns.len()];
                 for (expr, &column) in row.iter().zip(&targets) {
                     if matches!(expr.kind, ExprKind::Default) {
                         continue;
                     }
                     let scalar = binder.scalar(expr)?;
-                    let target = assignment_type(&table.columns[column].data_type);
+                    let target = planner.stored_type(&table.columns[column].data_type);
                     given[column] = Some(implicit(scalar, &target)?.eval(&inputs)?);
                 }
                 writer.row(context, sink, given)?;
             }
-            rows.len() as u64
+            limit as u64
         }
         InsertSource::DefaultValues => {
             writer.start(sink);
@@ -140,7 +144,7 @@ pub fn run(
                         kind: ScalarKind::Column(index),
                         data_type: column.data_type,
                     };
-                    implicit(read, &assignment_type(&table.columns[target].data_type))
+                    implicit(read, &planner.stored_type(&table.columns[target].data_type))
                 })
                 .collect::<SqlResult<Vec<_>>>()?;
             writer.start(sink);

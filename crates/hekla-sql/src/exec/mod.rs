@@ -17,6 +17,7 @@ pub mod select;
 pub mod select_into;
 pub mod server;
 pub mod target;
+pub mod text_size;
 pub mod variables;
 pub mod window;
 

@@ -26,11 +26,11 @@ use super::constraints::{Statement, StatementChecks};
 use super::context::Context;
 use super::eval::Inputs;
 use super::output::{Output, Verb};
-use super::run::for_each;
+use super::run::run;
 use super::target::Target;
 use super::{not_yet, table_scope};
 use crate::ast::{self, Assignment, DmlTarget, TableRefKind};
-use crate::bind::expr::{assignment_type, Binder, Predicate, Scalar, ScalarKind, Scope};
+use crate::bind::expr::{Binder, Predicate, Scalar, ScalarKind, Scope};
 use crate::catalog::view::change::Change;
 use crate::plan::from::{item_at, ItemPath};
 use crate::plan::query::ChangedItem;
@@ -100,7 +100,7 @@ pub fn update(
             kind: ScalarKind::Column(found.offset + position),
             data_type: table.columns[position].data_type,
         };
-        let stored = assignment_type(&current.data_type);
+        let stored = planner.stored_type(&current.data_type);
         changes.push((
             position,
             found.binder.assignment(current, *op, value, &stored)?,
@@ -110,7 +110,7 @@ pub fn update(
     if let Some(output) = &output {
         output.start(sink);
     }
-    let rows = found.rows(context, output.is_some())?;
+    let rows = found.rows(context, output.is_some(), planner.row_limit())?;
     // Every new value before any change.
     let mut new_values = Vec::with_capacity(rows.len());
     let computes = table.columns.iter().any(|c| c.computed.is_some());
@@ -195,7 +195,7 @@ pub fn delete(
     if let Some(output) = &output {
         output.start(sink);
     }
-    let rows = found.rows(context, output.is_some())?;
+    let rows = found.rows(context, output.is_some(), planner.row_limit())?;
     let checks = StatementChecks::new(context.db, &table, Statement::Delete);
     let old_values = found.offset..found.offset + table.columns.len();
     for (id, row) in &rows {
@@ -531,12 +531,14 @@ impl<'p> Found<'p> {
 
     /// The target rows to change, each once, with their ids and the FROM
     /// clause's row (the target's own without FROM); `all_columns` reads
-    /// every column (OUTPUT may show any).
+    /// every column (OUTPUT may show any); at most `limit` (SET ROWCOUNT).
     fn rows(
         &mut self,
         context: &Context,
         all_columns: bool,
+        limit: Option<u64>,
     ) -> SqlResult<Vec<(RowId, Vec<Value>)>> {
+        let limit = limit.map_or(usize::MAX, |n| usize::try_from(n).unwrap_or(usize::MAX));
         let mut rows = Vec::new();
         let inputs = Inputs::top(context);
         let (tree, id_column) = match &mut self.rows {
@@ -544,7 +546,7 @@ impl<'p> Found<'p> {
                 let table = self.target.table();
                 for_each_row(table, *hint, self.filter.as_ref(), &inputs, |id, values| {
                     rows.push((id, values));
-                    Ok(ControlFlow::Continue(()))
+                    Ok(more_below(rows.len(), limit))
                 })?;
                 return Ok(rows);
             }
@@ -577,10 +579,10 @@ impl<'p> Found<'p> {
         }
         plan_streaming(&mut root, false);
         let mut seen: HashSet<RowId> = HashSet::new();
-        for_each(&root, &inputs, &mut |row| {
+        run(&root, &inputs, &mut |row| {
             // An outer join's row without a target row changes nothing.
             if row[id_column].is_null() {
-                return Ok(());
+                return Ok(ControlFlow::Continue(()));
             }
             let id = row[id_column]
                 .as_i64()
@@ -596,8 +598,18 @@ impl<'p> Found<'p> {
             if seen.insert(id) {
                 rows.push((id, row.to_vec()));
             }
-            Ok(())
-        })?;
+            Ok(more_below(rows.len(), limit))
+        })
+        .map(|_| ())?;
         Ok(rows)
+    }
+}
+
+/// Whether to read on, with `count` rows of at most `limit` read.
+fn more_below(count: usize, limit: usize) -> ControlFlow<()> {
+    if count < limit {
+        ControlFlow::Continue(())
+    } else {
+        ControlFlow::Break(())
     }
 }

@@ -21,10 +21,9 @@ use super::constraints::{Statement, StatementChecks};
 use super::context::Context;
 use super::eval::Inputs;
 use super::not_yet;
+use super::text_size::TextSize;
 use crate::ast::{self, SelectItem};
-use crate::bind::expr::{
-    assignment_type, implicit, Binder, Scalar, ScalarKind, Scope, ScopeColumn,
-};
+use crate::bind::expr::{implicit, Binder, Scalar, ScalarKind, Scope, ScopeColumn};
 use crate::catalog::table::TableMeta;
 use crate::catalog::view::change::{Shows, ViewChange};
 use crate::plan::query::result_column;
@@ -208,12 +207,12 @@ impl Output {
             }
             super::insert::write(context, &into.table, &into.checks, given)?;
         }
-        if let Some((_, values)) = &self.client {
+        if let Some((columns, values)) = &self.client {
             let values = values
                 .iter()
                 .map(|value| value.eval(&inputs))
                 .collect::<SqlResult<Vec<Value>>>()?;
-            sink.row(&values);
+            sink.row(&TextSize::new(columns, context.options.text_size).fit(&values));
         }
         Ok(())
     }
@@ -299,7 +298,10 @@ impl IntoTable {
             .into_iter()
             .zip(&columns)
             .map(|(value, &column)| {
-                implicit(value, &assignment_type(&table.columns[column].data_type))
+                implicit(
+                    value,
+                    &planner.stored_type(&table.columns[column].data_type),
+                )
             })
             .collect::<SqlResult<Vec<_>>>()?;
         let checks = StatementChecks::new(planner.db, &table, Statement::Insert);

@@ -1,9 +1,10 @@
 //! SELECT statements: the planned query's rows go to the client as they
-//! are made.
+//! are made, long values cut to SET TEXTSIZE.
 
 use super::context::Context;
 use super::eval::Inputs;
 use super::run::for_each;
+use super::text_size::TextSize;
 use crate::plan::QueryPlan;
 use crate::session::ResultSink;
 use hekla_types::SqlResult;
@@ -15,9 +16,10 @@ pub fn run(
     sink: &mut dyn ResultSink,
 ) -> SqlResult<Option<u64>> {
     sink.columns(&plan.columns);
+    let text_size = TextSize::new(&plan.columns, context.options.text_size);
     let mut count = 0;
     for_each(&plan.root, &Inputs::top(context), &mut |row| {
-        sink.row(row);
+        sink.row(&text_size.fit(row));
         count += 1;
         Ok(())
     })?;

@@ -111,8 +111,12 @@ pub fn evaluate(
         }
         Error => Value::Int(session.error),
         ServerName => string(&host_name()),
-        Language => string("us_english"),
-        DateFirst => Value::TinyInt(7),
+        Language => string(crate::session_options::LANGUAGE),
+        LangId => Value::SmallInt(0),
+        DateFirst => Value::TinyInt(context.options.date_first),
+        Options => Value::Int(context.options.bitmask()),
+        TextSize => Value::Int(context.options.text_size),
+        LockTimeout => Value::Int(context.options.lock_timeout),
         MaxPrecision => Value::TinyInt(38),
     })
 }

@@ -9,21 +9,18 @@ use super::run::for_each;
 use crate::ast::{self, AssignOp};
 use crate::bind::expr::{implicit, Binder, Scalar, ScalarKind};
 use crate::bind::types::TypeContext;
-use crate::bind::variables::Variables;
 use crate::catalog::user_type;
 use crate::plan::{Planner, QueryPlan};
-use crate::session::SqlDatabase;
 use hekla_types::{Collation, DataType, SqlError, SqlResult};
 
 /// A declared variable's type and its bound initial value, if it has
 /// one (`DECLARE @v int = expr`); the `ordinal`th of its DECLARE. `NOT
 /// NULL` variables exist only in natively compiled modules (`native`),
-/// and must be given a value.
+/// and must be given a value. The value binds with `planner`.
 pub fn declared(
-    db: &SqlDatabase,
+    planner: &Planner,
     declaration: &ast::Declaration,
     ordinal: usize,
-    variables: &Variables,
     native: bool,
 ) -> SqlResult<(DataType, Option<Scalar>)> {
     // Table types make table variables (`catalog::table_type`) before this.
@@ -31,8 +28,13 @@ pub fn declared(
         ordinal: ordinal + 1,
     };
     let written = &declaration.data_type;
-    let data_type = user_type::resolve(&db.catalog(), written, Collation::default(), context)?
-        .scalar(written, context)?;
+    let data_type = user_type::resolve(
+        &planner.db.catalog(),
+        written,
+        Collation::default(),
+        context,
+    )?
+    .scalar(written, context)?;
     if declaration.not_null && !native {
         return Err(SqlError::new(
             10794,
@@ -53,32 +55,27 @@ pub fn declared(
         ));
     }
     let value = match &declaration.value {
-        Some(expr) => {
-            let planner = Planner::new(db, variables);
-            Some(implicit(binder(&planner).scalar(expr)?, &data_type)?)
-        }
+        Some(expr) => Some(implicit(binder(planner).scalar(expr)?, &data_type)?),
         None => None,
     };
     Ok((data_type, value))
 }
 
 /// `SET @v = expr` (or `+=` ...): the variable's slot and the bound value
-/// to store, converted to its type.
+/// to store, converted to its type, bound with `planner`.
 pub fn assignment(
-    db: &SqlDatabase,
+    planner: &Planner,
     name: &str,
     op: AssignOp,
     value: &ast::Expr,
-    variables: &Variables,
 ) -> SqlResult<(usize, Scalar)> {
-    let slot = variables.resolve(name)?;
-    let data_type = variables.data_type(slot);
+    let slot = planner.variables.resolve(name)?;
+    let data_type = planner.variables.data_type(slot);
     let current = Scalar {
         kind: ScalarKind::Variable(slot),
         data_type,
     };
-    let planner = Planner::new(db, variables);
-    let scalar = binder(&planner).assignment(current, op, value, &data_type)?;
+    let scalar = binder(planner).assignment(current, op, value, &data_type)?;
     Ok((slot, scalar))
 }
 

@@ -35,6 +35,9 @@ impl Interpreter<'_> {
             .map_err(|error| crate::catalog::temp::present_error(&frame.variables, error));
         self.session.registration.end_request();
         self.record_outcome(&statement.kind, &outcome);
+        for message in self.session.take_messages() {
+            self.sink.message(&message);
+        }
         match outcome {
             Ok(rows) => {
                 self.sink
@@ -105,10 +108,9 @@ impl Interpreter<'_> {
                         continue;
                     }
                     let (data_type, value) = crate::exec::variables::declared(
-                        &db,
+                        &self.session.planner(&db, &frame.variables),
                         declaration,
                         ordinal,
-                        &frame.variables,
                         frame.native,
                     )?;
                     let value = match value {
@@ -135,11 +137,10 @@ impl Interpreter<'_> {
                 value,
             } => {
                 let (slot, scalar) = crate::exec::variables::assignment(
-                    &db,
+                    &self.session.planner(&db, &frame.variables),
                     variable,
                     *op,
                     value,
-                    &frame.variables,
                 )?;
                 let value = self.session.in_context(&frame.variables, |context| {
                     scalar.eval(&Inputs::top(context))
@@ -294,7 +295,7 @@ impl Interpreter<'_> {
                 Ok(None)
             }
             StatementKind::SetOption { options, value } => {
-                self.session.set_option(options, value)?;
+                self.session.set_option(options, value, &frame.variables)?;
                 Ok(None)
             }
             kind if crate::catalog::alter::rebuilds(kind) => {
@@ -312,7 +313,7 @@ impl Interpreter<'_> {
         frame: &mut Frame,
     ) -> SqlResult<Option<u64>> {
         let db = Arc::clone(&self.session.db);
-        let planner = Planner::new(&db, &frame.variables);
+        let planner = self.session.planner(&db, &frame.variables);
         let showplan = self.session.options.showplan;
         if let Some(target) = crate::exec::select_into::target(select).filter(|_| !showplan) {
             if !crate::catalog::temp::is_temp(target) && self.session.transaction.is_open() {
@@ -359,7 +360,7 @@ impl Interpreter<'_> {
             return Err(hekla_engine::errors::transaction_doomed());
         }
         let db = Arc::clone(&self.session.db);
-        let planner = Planner::new(&db, &frame.variables);
+        let planner = self.session.planner(&db, &frame.variables);
         let sink = &mut *self.sink;
         self.session
             .in_context(&frame.variables, |context| body(context, &planner, sink))
@@ -374,7 +375,7 @@ impl Interpreter<'_> {
         frame: &Frame,
     ) -> SqlResult<Value> {
         let db = Arc::clone(&self.session.db);
-        let planner = Planner::new(&db, &frame.variables);
+        let planner = self.session.planner(&db, &frame.variables);
         let scalar = implicit(variables::binder(&planner).scalar(expr)?, data_type)?;
         self.session.in_context(&frame.variables, |context| {
             scalar.eval(&Inputs::top(context))
@@ -384,7 +385,7 @@ impl Interpreter<'_> {
     /// An expression's value in its own type.
     pub(super) fn plain_value(&mut self, expr: &ast::Expr, frame: &Frame) -> SqlResult<Value> {
         let db = Arc::clone(&self.session.db);
-        let planner = Planner::new(&db, &frame.variables);
+        let planner = self.session.planner(&db, &frame.variables);
         let scalar = variables::binder(&planner).scalar(expr)?;
         self.session.in_context(&frame.variables, |context| {
             scalar.eval(&Inputs::top(context))
@@ -394,7 +395,7 @@ impl Interpreter<'_> {
     /// An IF or WHILE condition: true only if it holds (UNKNOWN does not).
     pub(super) fn condition(&mut self, expr: &ast::Expr, frame: &Frame) -> SqlResult<bool> {
         let db = Arc::clone(&self.session.db);
-        let planner = Planner::new(&db, &frame.variables);
+        let planner = self.session.planner(&db, &frame.variables);
         let predicate = variables::binder(&planner).predicate(expr)?;
         self.session.in_context(&frame.variables, |context| {
             Ok(predicate.eval(&Inputs::top(context))? == Some(true))

@@ -436,12 +436,11 @@ fn predicate(pred: &Predicate, names: &[String], p: &Printer) -> String {
                 CompareOp::Gt => ">",
                 CompareOp::Ge => ">=",
             };
-            format!(
-                "{}{symbol}{}",
-                scalar(left, names, p),
-                scalar(right, names, p)
-            )
+            comparison(symbol, left, right, names, p)
         }
+        Predicate::CompareNullsEqual {
+            equal, left, right, ..
+        } => comparison(if *equal { "=" } else { "<>" }, left, right, names, p),
         Predicate::And(left, right) => {
             format!(
                 "{} AND {}",
@@ -474,6 +473,20 @@ fn predicate(pred: &Predicate, names: &[String], p: &Printer) -> String {
             format!("{} {quantifier} (subquery)", scalar(operand, names, p))
         }
     }
+}
+
+fn comparison(
+    symbol: &str,
+    left: &Scalar,
+    right: &Scalar,
+    names: &[String],
+    p: &Printer,
+) -> String {
+    format!(
+        "{}{symbol}{}",
+        scalar(left, names, p),
+        scalar(right, names, p)
+    )
 }
 
 fn arithmetic_symbol(op: hekla_types::ops::ArithOp) -> &'static str {

@@ -9,13 +9,15 @@ use super::{order, AggregateMethod, Limit, Node, QueryPlan, SetOperation, SortKe
 use crate::ast::{self, QueryBody, SelectItem};
 use crate::bind::aggregate::{is_grouped, Grouping};
 use crate::bind::expr::{
-    implicit, is_untyped_null, Binder, Predicate, Scalar, ScalarKind, Scope, ScopeColumn,
+    assignment_type, implicit, is_untyped_null, Binder, Predicate, Scalar, ScalarKind, Scope,
+    ScopeColumn,
 };
 use crate::bind::variables::Variables;
 use crate::catalog::view::change::Level;
 use crate::exec::eval::Inputs;
 use crate::exec::not_yet;
 use crate::session::{ResultColumn, SqlDatabase};
+use crate::session_options::SetOptions;
 use hekla_types::{ops, DataType, SqlError, SqlResult};
 use std::ops::Range;
 
@@ -34,6 +36,8 @@ pub struct Planner<'a> {
     /// `OPTION (MAXRECURSION n)`: recursion steps a recursive CTE may take
     /// (0: no limit).
     max_recursion: std::cell::Cell<u32>,
+    /// The session's SET options as the statement starts.
+    pub options: SetOptions,
 }
 
 /// The FROM item an UPDATE or DELETE changes. A table's rows then end
@@ -66,7 +70,7 @@ const DEFAULT_MAX_RECURSION: u32 = 100;
 pub type Assignments = Vec<usize>;
 
 impl<'a> Planner<'a> {
-    pub fn new(db: &'a SqlDatabase, variables: &'a Variables) -> Self {
+    pub fn new(db: &'a SqlDatabase, variables: &'a Variables, options: SetOptions) -> Self {
         Planner {
             db,
             variables,
@@ -74,6 +78,7 @@ impl<'a> Planner<'a> {
             dml_target: None,
             working: None,
             max_recursion: std::cell::Cell::new(DEFAULT_MAX_RECURSION),
+            options,
         }
     }
 
@@ -118,8 +123,35 @@ impl<'a> Planner<'a> {
             self.max_recursion.set(limit);
         }
         let (mut plan, _) = self.query(&statement.query, None)?;
+        self.limit_rows(&mut plan);
         super::plan_streaming(&mut plan.root, false);
         Ok(plan)
+    }
+
+    /// `SET ROWCOUNT n`: the most rows a statement reads, writes or
+    /// returns.
+    pub fn row_limit(&self) -> Option<u64> {
+        Some(self.options.row_count).filter(|&rows| rows > 0)
+    }
+
+    /// Stops the statement's query after [`Planner::row_limit`] rows.
+    fn limit_rows(&self, plan: &mut QueryPlan) {
+        if let Some(rows) = self.row_limit() {
+            let root = std::mem::replace(&mut plan.root, Node::Single);
+            plan.root = with_top(root, 0, Some(Limit::Rows(rows)), Vec::new());
+        }
+    }
+
+    /// The type a value converts to before it is stored in a column of
+    /// type `column`: with ANSI_WARNINGS ON, [`assignment_type`] (a value
+    /// too long is Msg 2628); OFF, the column's own, which cuts it as
+    /// SQL Server then does.
+    pub fn stored_type(&self, column: &DataType) -> DataType {
+        if self.options.ansi_warnings {
+            assignment_type(column)
+        } else {
+            *column
+        }
     }
 
     /// Plans `SELECT @v = expr ...`; the plan's columns are the values to
@@ -132,6 +164,7 @@ impl<'a> Planner<'a> {
             self.max_recursion.set(limit);
         }
         let (mut plan, assignments) = self.query(&statement.query, None)?;
+        self.limit_rows(&mut plan);
         super::plan_streaming(&mut plan.root, false);
         Ok((plan, assignments))
     }
@@ -140,6 +173,7 @@ impl<'a> Planner<'a> {
     /// runs, so no table read streams under it.
     pub fn insert_source(&self, query: &ast::Query) -> SqlResult<QueryPlan> {
         let mut plan = self.derived_unchecked(query, None)?;
+        self.limit_rows(&mut plan);
         super::plan_streaming(&mut plan.root, true);
         Ok(plan)
     }
@@ -209,6 +243,7 @@ impl<'a> Planner<'a> {
             dml_target: self.dml_target,
             working: None,
             max_recursion: self.max_recursion.clone(),
+            options: self.options.clone(),
         };
         if names_table(&cte.query.body, &cte.name.value) {
             return before.recursive_cte(cte, outer);
@@ -345,6 +380,7 @@ impl<'a> Planner<'a> {
             dml_target: self.dml_target,
             working: self.working.clone(),
             max_recursion: self.max_recursion.clone(),
+            options: self.options.clone(),
         };
         inner.query_body(query, outer)
     }
@@ -1000,7 +1036,8 @@ fn statement_start_value(binder: &Binder, scalar: &Scalar) -> SqlResult<hekla_ty
     let Some(planner) = binder.planner else {
         unreachable!("query binders have a planner");
     };
-    let context = crate::exec::context::Context::new(planner.db, binder.variables.values());
+    let context = crate::exec::context::Context::new(planner.db, binder.variables.values())
+        .with_options(&planner.options);
     scalar.eval(&Inputs::top(&context))
 }
 

@@ -7,12 +7,9 @@ use super::shared::{
 };
 use super::{Scope, SystemView, ViewColumn, DATABASE_ID};
 use crate::session::SqlDatabase;
+use crate::session_options::LANGUAGE;
 use hekla_types::{DataType, SqlResult, Value};
 use std::time::Instant;
-
-/// Every hekla statement runs in a transaction at SNAPSHOT isolation
-/// (SQL Server's code 5).
-const SNAPSHOT: i16 = 5;
 
 fn database_id() -> Value {
     smallint(i16::try_from(DATABASE_ID).unwrap_or(i16::MAX))
@@ -32,8 +29,8 @@ pub const SESSIONS: SystemView = SystemView {
     rows: sessions_rows,
 };
 
-/// The columns hekla can fill. CPU, memory, I/O and row counters, and the
-/// SET options hekla has no switch for, are left out.
+/// The columns hekla can fill: CPU, memory, I/O and row counters are left
+/// out. The SET options are the session's as its last statement started.
 fn sessions_columns() -> Vec<ViewColumn> {
     vec![
         not_null("session_id", DataType::SmallInt),
@@ -48,7 +45,21 @@ fn sessions_columns() -> Vec<ViewColumn> {
         not_null("last_request_start_time", DataType::DateTime),
         nullable("last_request_end_time", DataType::DateTime),
         not_null("is_user_process", DataType::Bit),
+        not_null("text_size", DataType::Int),
+        not_null("language", nvarchar(128)),
+        not_null("date_format", nvarchar(3)),
+        not_null("date_first", DataType::SmallInt),
+        not_null("quoted_identifier", DataType::Bit),
+        not_null("arithabort", DataType::Bit),
+        not_null("ansi_null_dflt_on", DataType::Bit),
+        not_null("ansi_defaults", DataType::Bit),
+        not_null("ansi_warnings", DataType::Bit),
+        not_null("ansi_padding", DataType::Bit),
+        not_null("ansi_nulls", DataType::Bit),
+        not_null("concat_null_yields_null", DataType::Bit),
         not_null("transaction_isolation_level", DataType::SmallInt),
+        not_null("lock_timeout", DataType::Int),
+        not_null("deadlock_priority", DataType::Int),
         nullable("database_id", DataType::SmallInt),
         nullable("open_transaction_count", DataType::Int),
     ]
@@ -68,6 +79,7 @@ fn sessions_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
             } else {
                 "sleeping"
             };
+            let options = &session.options;
             vec![
                 smallint(session.session_id),
                 datetime_ms(session.login_ms),
@@ -81,7 +93,23 @@ fn sessions_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
                 datetime_ms(session.last_request_start_ms.unwrap_or(session.login_ms)),
                 or_null(session.last_request_end_ms, datetime_ms),
                 bit(true),
-                smallint(SNAPSHOT),
+                int(options.text_size),
+                text(LANGUAGE),
+                text(options.date_format.name()),
+                smallint(i16::from(options.date_first)),
+                // hekla always runs with QUOTED_IDENTIFIER, ANSI_NULL_DFLT_ON
+                // and ANSI_PADDING on, never with all of ANSI_DEFAULTS.
+                bit(true),
+                bit(options.arithabort),
+                bit(true),
+                bit(false),
+                bit(options.ansi_warnings),
+                bit(true),
+                bit(options.ansi_nulls),
+                bit(options.concat_null_yields_null),
+                smallint(options.isolation_code()),
+                int(options.lock_timeout),
+                int(options.deadlock_priority),
                 database_id(),
                 // hekla has no BEGIN TRANSACTION: statements commit on
                 // their own, which SQL Server counts as no open transaction.
@@ -136,7 +164,7 @@ fn requests_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
                 Value::Null,
                 int(0),
                 elapsed_ms(request.started),
-                smallint(SNAPSHOT),
+                smallint(session.options.isolation_code()),
             ])
         })
         .collect())

@@ -18,6 +18,7 @@
 //! up (SQL Server keeps ids below 51 for its own tasks).
 
 use crate::session::SqlDatabase;
+use crate::session_options::SetOptions;
 use hekla_types::{SqlError, SqlResult};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -45,6 +46,8 @@ pub struct SessionInfo {
     pub last_request_start_ms: Option<i64>,
     pub last_request_end_ms: Option<i64>,
     pub request: Option<RequestInfo>,
+    /// The session's SET options, as its last statement started.
+    pub options: SetOptions,
 }
 
 struct Entry {
@@ -106,6 +109,7 @@ pub fn register(db: &SqlDatabase) -> SqlResult<SessionHandle> {
             last_request_start_ms: None,
             last_request_end_ms: None,
             request: None,
+            options: SetOptions::default(),
         },
     });
     Ok(SessionHandle { session_id })
@@ -139,6 +143,11 @@ impl SessionHandle {
                 started: Instant::now(),
             });
         });
+    }
+
+    /// The session's SET options, for the views to show.
+    pub fn publish(&self, options: &SetOptions) {
+        self.update(|info| info.options = options.clone());
     }
 
     /// The running request has finished.

@@ -10,7 +10,7 @@
 
 use super::binary;
 use super::errors::{self, root_name, string_name};
-use crate::datetime::parse::{DateOrder, Grammar, Reader};
+use crate::datetime::parse::{DateFormat, Grammar, Reader};
 use crate::decimal::{div_round, pow10};
 use crate::{
     DataType, Date, DateTime, DateTime2, DateTimeOffset, SmallDateTime, SqlError, SqlResult, Time,
@@ -21,14 +21,17 @@ use crate::{
 const BASE_DATE: Date = Date::DEFAULT;
 const DATETIME_TICKS_PER_DAY: i128 = DateTime::TICKS_PER_DAY as i128;
 
+/// `date_format` is the session's SET DATEFORMAT, which text without a
+/// CONVERT style is read in.
 pub(super) fn convert(
     value: &Value,
     source: &DataType,
     target: &DataType,
     style: Option<i32>,
+    date_format: DateFormat,
 ) -> SqlResult<Value> {
     match value {
-        Value::String(s) => from_text(s, source, target, style),
+        Value::String(s) => from_text(s, source, target, style, date_format),
         Value::Binary(b) => binary::temporal_from_bytes(b, target),
         Value::Date(d) => fit(DateTime2::new(*d, Time(0)), None, source, target),
         Value::Time(t) => fit(DateTime2::new(BASE_DATE, *t), None, source, target),
@@ -82,12 +85,14 @@ fn fit(
 
 /// The order CONVERT reads numeric dates in for a style: day first for the
 /// British, French, German and Italian styles, year first for ANSI and
-/// Japanese, month first otherwise (us_english's default).
-fn date_order(style: Option<i32>) -> DateOrder {
+/// Japanese, month first for every other style (us_english's order).
+/// Without a style, the session's DATEFORMAT decides.
+fn date_order(style: Option<i32>, date_format: DateFormat) -> DateFormat {
     match style {
-        Some(3 | 4 | 5 | 103 | 104 | 105) => DateOrder::Dmy,
-        Some(2 | 11 | 102 | 111) => DateOrder::Ymd,
-        _ => DateOrder::Mdy,
+        Some(3 | 4 | 5 | 103 | 104 | 105) => DateFormat::Dmy,
+        Some(2 | 11 | 102 | 111) => DateFormat::Ymd,
+        Some(_) => DateFormat::Mdy,
+        None => date_format,
     }
 }
 
@@ -96,9 +101,10 @@ fn from_text(
     source: &DataType,
     target: &DataType,
     style: Option<i32>,
+    date_format: DateFormat,
 ) -> SqlResult<Value> {
     let reader = Reader {
-        grammar: Grammar::Full(date_order(style)),
+        grammar: Grammar::Full(date_order(style, date_format)),
         source: string_name(source),
     };
     let out_of_range = || SqlError::date_out_of_range(reader.source, root_name(target));

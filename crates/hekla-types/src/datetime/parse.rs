@@ -9,13 +9,17 @@
 //! A missing date is 1900-01-01 and a missing time midnight, as in SQL
 //! Server.
 //!
-//! `CAST` and `CONVERT` read more: given a [`DateOrder`] (the session's
-//! DATEFORMAT or a CONVERT style), the [`Grammar::Full`] grammar also takes
-//! numeric dates such as `1/31/2024` or `31.01.24` (two-digit years with
-//! SQL Server's 2049 cutoff), unseparated `yymmdd` and `yyyy`, English month
-//! names (`Jan 31 2024`, `31 January, 2024`), AM/PM times (`4:05PM`,
-//! `4 PM`), milliseconds after a colon (`12:34:56:789`) and a time before the
-//! date.
+//! `CAST` and `CONVERT` read more: given a [`DateFormat`] (the session's
+//! SET DATEFORMAT or the order a CONVERT style implies), the
+//! [`Grammar::Full`] grammar also takes numeric dates such as `1/31/2024`
+//! or `31.01.24` (two-digit years with SQL Server's 2049 cutoff),
+//! unseparated `yymmdd` and `yyyy`, English month names (`Jan 31 2024`,
+//! `31 January, 2024`), AM/PM times (`4:05PM`, `4 PM`), milliseconds after
+//! a colon (`12:34:56:789`) and a time before the date.
+//!
+//! datetime and smalldatetime keep a quirk of SQL Server's: under a
+//! DATEFORMAT with the day before the month (dmy, dym, ydm), a separated
+//! `yyyy-mm-dd` not followed by `T` is read year, day, month.
 
 use super::{Date, DateTime, DateTime2, DateTimeOffset, SmallDateTime, Time, MAX_FRACTION_SCALE};
 use crate::SqlError;
@@ -24,14 +28,63 @@ use std::str::FromStr;
 /// datetime and smalldatetime literals allow milliseconds at most.
 const MAX_DATETIME_FRACTION_DIGITS: usize = 3;
 
-/// The order of the three numbers of a numeric date that does not start
-/// with a four-digit year (SET DATEFORMAT, or the order a CONVERT style
-/// implies).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum DateOrder {
+/// SET DATEFORMAT: the order of the three numbers of a numeric date
+/// (`1/2/2024`). us_english reads month, day, year.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum DateFormat {
+    #[default]
     Mdy,
     Dmy,
     Ymd,
+    Ydm,
+    Myd,
+    Dym,
+}
+
+impl DateFormat {
+    pub const ALL: [DateFormat; 6] = [
+        DateFormat::Mdy,
+        DateFormat::Dmy,
+        DateFormat::Ymd,
+        DateFormat::Ydm,
+        DateFormat::Myd,
+        DateFormat::Dym,
+    ];
+
+    /// `mdy`, `dmy` ... as SET DATEFORMAT takes them (any case).
+    pub fn parse(text: &str) -> Option<DateFormat> {
+        DateFormat::ALL
+            .into_iter()
+            .find(|format| format.name().eq_ignore_ascii_case(text))
+    }
+
+    /// The name sys.dm_exec_sessions shows: `mdy`, `dmy` ...
+    pub fn name(self) -> &'static str {
+        match self {
+            DateFormat::Mdy => "mdy",
+            DateFormat::Dmy => "dmy",
+            DateFormat::Ymd => "ymd",
+            DateFormat::Ydm => "ydm",
+            DateFormat::Myd => "myd",
+            DateFormat::Dym => "dym",
+        }
+    }
+
+    fn day_before_month(self) -> bool {
+        matches!(self, DateFormat::Dmy | DateFormat::Dym | DateFormat::Ydm)
+    }
+
+    /// The year, month and day among a numeric date's three numbers.
+    fn arrange(self, [a, b, c]: [&str; 3]) -> [&str; 3] {
+        match self {
+            DateFormat::Mdy => [c, a, b],
+            DateFormat::Dmy => [c, b, a],
+            DateFormat::Ymd => [a, b, c],
+            DateFormat::Ydm => [a, c, b],
+            DateFormat::Myd => [b, a, c],
+            DateFormat::Dym => [b, c, a],
+        }
+    }
 }
 
 /// Which literals to accept.
@@ -40,7 +93,7 @@ pub(crate) enum Grammar {
     /// The unambiguous ISO forms only (what `FromStr` reads).
     Iso,
     /// Every form CAST and CONVERT read, numeric dates in this order.
-    Full(DateOrder),
+    Full(DateFormat),
 }
 
 /// Two-digit years up to this are 20yy, later ones 19yy (SQL Server's
@@ -120,14 +173,52 @@ impl Cursor<'_> {
     }
 }
 
-fn parse_literal(text: &str, grammar: Grammar) -> Result<Literal, Invalid> {
-    match (parse_iso(text), grammar) {
-        (Err(Invalid::Syntax), Grammar::Full(order)) => parse_general(text, order),
+/// How numeric dates are read for one target type.
+#[derive(Clone, Copy, Debug)]
+struct DateOrder {
+    format: DateFormat,
+    /// For datetime or smalldatetime, which keep SQL Server's older rules.
+    legacy: bool,
+}
+
+impl DateOrder {
+    /// A separated `yyyy-mm-dd` (no `T` after it) is year, day, month.
+    fn year_day_month(self) -> bool {
+        self.legacy && self.format.day_before_month()
+    }
+
+    /// The year, month and day of a numeric date. A four-digit first
+    /// number is the year; date, datetime2 and datetimeoffset do not take
+    /// ydm and read it as ymd.
+    fn arrange(self, parts: [&str; 3]) -> [&str; 3] {
+        let [a, b, c] = parts;
+        if a.len() == 4 {
+            return if self.year_day_month() {
+                [a, c, b]
+            } else {
+                [a, b, c]
+            };
+        }
+        match self.format {
+            DateFormat::Ydm if !self.legacy => DateFormat::Ymd.arrange(parts),
+            format => format.arrange(parts),
+        }
+    }
+}
+
+/// Reads `text`; `legacy` for datetime and smalldatetime.
+fn parse_literal(text: &str, grammar: Grammar, legacy: bool) -> Result<Literal, Invalid> {
+    let order = match grammar {
+        Grammar::Full(format) => Some(DateOrder { format, legacy }),
+        Grammar::Iso => None,
+    };
+    match (parse_iso(text, order), order) {
+        (Err(Invalid::Syntax), Some(order)) => parse_general(text, order),
         (result, _) => result,
     }
 }
 
-fn parse_iso(text: &str) -> Result<Literal, Invalid> {
+fn parse_iso(text: &str, order: Option<DateOrder>) -> Result<Literal, Invalid> {
     let mut c = Cursor {
         text: text.as_bytes(),
         pos: 0,
@@ -138,8 +229,15 @@ fn parse_iso(text: &str) -> Result<Literal, Invalid> {
     let date_follows =
         run == 8 || (run == 4 && matches!(c.text.get(c.pos + 4), Some(b'-' | b'/' | b'.')));
     if date_follows {
-        literal.date = Some(parse_date(&mut c)?);
-        if c.eat(b'T') || (c.skip_spaces() && c.peek().is_some_and(|b| b.is_ascii_digit())) {
+        let (year, first, second, separated) = date_numbers(&mut c)?;
+        let iso_8601 = c.eat(b'T');
+        let swapped = separated && !iso_8601 && order.is_some_and(DateOrder::year_day_month);
+        literal.date = Some(if swapped {
+            Date::from_ymd(year as i32, second, first).ok_or(Invalid::NoSuchDate)?
+        } else {
+            checked_date(year, first, second)?
+        });
+        if iso_8601 || (c.skip_spaces() && c.peek().is_some_and(|b| b.is_ascii_digit())) {
             parse_time(&mut c, &mut literal)?;
         }
     } else if run > 0 {
@@ -158,21 +256,27 @@ fn parse_iso(text: &str) -> Result<Literal, Invalid> {
     Ok(literal)
 }
 
-fn parse_date(c: &mut Cursor) -> Result<Date, Invalid> {
-    let (year, month, day) = if c.digit_run() == 8 {
+/// `yyyymmdd` or `yyyy-mm-dd` (any one separator): the year and the two
+/// numbers after it, and whether they were separated.
+fn date_numbers(c: &mut Cursor) -> Result<(u32, u32, u32, bool), Invalid> {
+    if c.digit_run() == 8 {
         let (ymd, _) = c.number(8, 8)?;
-        (ymd / 10_000, ymd / 100 % 100, ymd % 100)
-    } else {
-        let (year, _) = c.number(4, 4)?;
-        let separator = c.peek().ok_or(Invalid::Syntax)?;
-        c.pos += 1;
-        let (month, _) = c.number(1, 2)?;
-        if !c.eat(separator) {
-            return Err(Invalid::Syntax);
-        }
-        let (day, _) = c.number(1, 2)?;
-        (year, month, day)
-    };
+        return Ok((ymd / 10_000, ymd / 100 % 100, ymd % 100, false));
+    }
+    let (year, _) = c.number(4, 4)?;
+    let separator = c.peek().ok_or(Invalid::Syntax)?;
+    c.pos += 1;
+    let (month, _) = c.number(1, 2)?;
+    if !c.eat(separator) {
+        return Err(Invalid::Syntax);
+    }
+    let (day, _) = c.number(1, 2)?;
+    Ok((year, month, day, true))
+}
+
+/// An ISO date: a month outside 1 to 12, day 0 or year 0 is bad syntax,
+/// a day past the month's end a date that does not exist.
+fn checked_date(year: u32, month: u32, day: u32) -> Result<Date, Invalid> {
     if !(1..=12).contains(&month) || day == 0 || year == 0 {
         return Err(Invalid::Syntax);
     }
@@ -289,8 +393,7 @@ fn make_date(year: i32, month: &str, day: &str) -> Result<Date, Invalid> {
     Date::from_ymd(year, digits_value(month), digits_value(day)).ok_or(Invalid::NoSuchDate)
 }
 
-/// `a/b/c`, `a-b-c` or `a.b.c`: a four-digit first number is the year
-/// (then month and day), otherwise `order` says which is which.
+/// `a/b/c`, `a-b-c` or `a.b.c`, in `order`.
 fn numeric_date(text: &str, order: DateOrder) -> Result<Date, Invalid> {
     let parts: Vec<&str> = text.split(['/', '-', '.']).collect();
     let [a, b, c] = parts[..] else {
@@ -299,14 +402,8 @@ fn numeric_date(text: &str, order: DateOrder) -> Result<Date, Invalid> {
     if !parts.iter().all(|p| all_digits(p)) {
         return Err(Invalid::Syntax);
     }
-    if a.len() == 4 {
-        return make_date(year_of(a)?, b, c);
-    }
-    match order {
-        DateOrder::Mdy => make_date(year_of(c)?, a, b),
-        DateOrder::Dmy => make_date(year_of(c)?, b, a),
-        DateOrder::Ymd => make_date(year_of(a)?, b, c),
-    }
+    let [year, month, day] = order.arrange([a, b, c]);
+    make_date(year_of(year)?, month, day)
 }
 
 /// `h:mm[:ss[.fffffff|:mmm]]`, then an optional AM or PM. Returns the time
@@ -510,7 +607,7 @@ impl Reader {
 
     /// For the types whose every failure is Msg 241.
     fn literal(&self, text: &str) -> Result<Literal, SqlError> {
-        parse_literal(text, self.grammar).map_err(|_| SqlError::date_conversion())
+        parse_literal(text, self.grammar, false).map_err(|_| SqlError::date_conversion())
     }
 
     /// For datetime and smalldatetime: more than three fractional digits is
@@ -529,7 +626,7 @@ impl Reader {
                 SqlError::date_conversion()
             }
         };
-        match parse_literal(text, self.grammar) {
+        match parse_literal(text, self.grammar, true) {
             Ok(l) if l.fraction_digits <= MAX_DATETIME_FRACTION_DIGITS => Ok(l),
             Ok(_) | Err(Invalid::Syntax) => Err(syntax()),
             Err(Invalid::NoSuchDate) => Err(SqlError::date_out_of_range(self.source, target)),

@@ -39,6 +39,7 @@ use crate::plan::from::{self, ItemPath};
 use crate::plan::query::{wildcard_columns, ChangedItem};
 use crate::plan::{plan_streaming, Planner, QueryPlan};
 use crate::session::{ResultColumn, SqlDatabase};
+use crate::session_options::SetOptions;
 use hekla_engine::RowId;
 use hekla_types::{DataType, SqlError, SqlResult, Value};
 use std::collections::HashSet;
@@ -304,7 +305,7 @@ impl Level {
                 width,
                 view: self.below.as_deref(),
             };
-            Planner::new(db, &variables)
+            Planner::new(db, &variables, SetOptions::default())
                 .changing(target)
                 .derived(&self.create.query, None)
         })
@@ -358,7 +359,8 @@ impl Route {
     ) -> SqlResult<Route> {
         let select = changed_select(&create.query, written, change)?;
         let variables = Variables::default();
-        let planner = Planner::new(db, &variables).with_ctes(&create.query.with);
+        let planner =
+            Planner::new(db, &variables, SetOptions::default()).with_ctes(&create.query.with);
         let mut binder = crate::exec::variables::binder(&planner);
         planner.from_clause(&select.from, &mut binder)?;
         let scope = &binder.scope;

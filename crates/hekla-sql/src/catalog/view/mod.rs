@@ -38,6 +38,7 @@ use crate::catalog::objects::{Objects, SchemaObject};
 use crate::exec::not_yet;
 use crate::plan::{Planner, QueryPlan};
 use crate::session::{ResultColumn, SqlDatabase};
+use crate::session_options::SetOptions;
 use hekla_engine::{IsolationLevel, SchemaId};
 use hekla_types::{SqlError, SqlResult};
 use std::cell::RefCell;
@@ -345,10 +346,12 @@ fn bind_stored(
     Ok((plan, columns))
 }
 
-/// Plans a view's query: no variables (Msg 137 for any), no outer query.
+/// Plans a view's query: no variables (Msg 137 for any), no outer query,
+/// bound as under the default SET options (ANSI_NULLS ON, as a view
+/// created with it keeps it in SQL Server).
 fn plan_query(db: &SqlDatabase, query: &ast::Query) -> SqlResult<QueryPlan> {
     let variables = Variables::default();
-    Planner::new(db, &variables).derived(query, None)
+    Planner::new(db, &variables, SetOptions::default()).derived(query, None)
 }
 
 /// The view's columns: the query's, named by the column list if there is

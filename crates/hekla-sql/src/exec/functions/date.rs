@@ -1,5 +1,6 @@
-//! Date and time functions, under us_english and SET DATEFIRST 7 (weeks
-//! start on Sunday), the defaults hekla does not let a session change.
+//! Date and time functions, under us_english (English month and day
+//! names). DATEPART's weekday and week follow the session's SET DATEFIRST;
+//! DATEDIFF counts weeks from Sunday whatever it is, as SQL Server does.
 //!
 //! A datetime is read at the millisecond it shows (`.007`, not the
 //! 1/300 s tick's .0066667), so DATEPART and DATEDIFF agree with what a
@@ -42,10 +43,13 @@ pub(super) const DAY_NAMES: [&str; 7] = [
     "Saturday",
 ];
 
+/// `date_first` is the session's first day of the week, 1 (Monday) to 7
+/// (Sunday).
 pub(super) fn evaluate(
     function: DateFn,
     args: &[Value],
     result_type: &DataType,
+    date_first: u8,
 ) -> SqlResult<Value> {
     match function {
         DateFn::Now(_) => Ok(now(result_type)),
@@ -62,8 +66,14 @@ pub(super) fn evaluate(
             }
             Ok(sized(count as i64, result_type))
         }
-        DateFn::Part(part) => Ok(Value::Int(part_of(part, &Moment::of(&args[0])) as i32)),
-        DateFn::Name(part) => Ok(Value::String(name_of(part, &Moment::of(&args[0])))),
+        DateFn::Part(part) => Ok(Value::Int(
+            part_of(part, &Moment::of(&args[0]), date_first) as i32
+        )),
+        DateFn::Name(part) => Ok(Value::String(name_of(
+            part,
+            &Moment::of(&args[0]),
+            date_first,
+        ))),
         DateFn::EndOfMonth => {
             let Value::Date(date) = args[0] else {
                 unreachable!("the binder converts EOMONTH's date");
@@ -183,8 +193,14 @@ fn difference(part: DatePart, start: Moment, end: Moment) -> i128 {
     }
 }
 
+/// The day of the week of `date`, 1 to 7, counted from `date_first`.
+fn weekday(date: Date, date_first: u8) -> u32 {
+    // Date::weekday counts from Sunday, 0.
+    (date.weekday() + 7 - u32::from(date_first % 7)) % 7 + 1
+}
+
 /// DATEPART's integer.
-fn part_of(part: DatePart, moment: &Moment) -> i64 {
+fn part_of(part: DatePart, moment: &Moment, date_first: u8) -> i64 {
     let date = moment.date;
     let (year, month, day) = date.ymd();
     let time = moment.time;
@@ -195,11 +211,12 @@ fn part_of(part: DatePart, moment: &Moment) -> i64 {
         DatePart::DayOfYear => i64::from(date.day_of_year()),
         DatePart::Day => i64::from(day),
         DatePart::Week => {
-            // Week 1 holds January 1; weeks start on Sunday.
+            // Week 1 holds January 1; weeks start on the DATEFIRST day.
             let january = Date::from_ymd(year, 1, 1).expect("January 1 exists");
-            i64::from((date.day_of_year() - 1 + january.weekday()) / 7 + 1)
+            let before = weekday(january, date_first) - 1;
+            i64::from((date.day_of_year() - 1 + before) / 7 + 1)
         }
-        DatePart::Weekday => i64::from(date.weekday() + 1),
+        DatePart::Weekday => i64::from(weekday(date, date_first)),
         DatePart::Hour => i64::from(time.hour()),
         DatePart::Minute => i64::from(time.minute()),
         DatePart::Second => i64::from(time.second()),
@@ -213,7 +230,7 @@ fn part_of(part: DatePart, moment: &Moment) -> i64 {
 
 /// DATENAME's text: month and weekday names, the offset as `+hh:mm`,
 /// every other part as its number.
-fn name_of(part: DatePart, moment: &Moment) -> String {
+fn name_of(part: DatePart, moment: &Moment, date_first: u8) -> String {
     match part {
         DatePart::Month => MONTH_NAMES[moment.date.month() as usize - 1].to_string(),
         DatePart::Weekday => DAY_NAMES[moment.date.weekday() as usize].to_string(),
@@ -223,7 +240,7 @@ fn name_of(part: DatePart, moment: &Moment) -> String {
             let minutes = offset.unsigned_abs();
             format!("{sign}{:02}:{:02}", minutes / 60, minutes % 60)
         }
-        _ => part_of(part, moment).to_string(),
+        _ => part_of(part, moment, date_first).to_string(),
     }
 }
 

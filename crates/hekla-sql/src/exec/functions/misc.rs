@@ -10,13 +10,16 @@
 
 use super::{digest, random, sized, text};
 use crate::bind::functions::MiscFn;
-use hekla_types::convert::try_convert;
+use hekla_types::convert::try_convert_under;
+use hekla_types::datetime::DateFormat;
 use hekla_types::{DataType, Decimal, Length, SqlError, SqlResult, Value};
 
+/// `date_format` is the session's, which ISDATE reads text in.
 pub(super) fn evaluate(
     function: MiscFn,
     args: &[Value],
     result_type: &DataType,
+    date_format: DateFormat,
 ) -> SqlResult<Value> {
     Ok(match function {
         MiscFn::NewId => Value::UniqueIdentifier(random::new_guid()),
@@ -24,7 +27,7 @@ pub(super) fn evaluate(
         MiscFn::Checksum { binary } => Value::Int(checksum(args, binary)),
         MiscFn::IsNumeric => Value::Int(i32::from(is_numeric(&args[0]))),
         MiscFn::IsDate => Value::Int(i32::from(match &args[0] {
-            Value::String(text) => converts(text, &DataType::DateTime),
+            Value::String(text) => converts(text, &DataType::DateTime, date_format),
             Value::DateTime(_) | Value::SmallDateTime(_) => true,
             _ => false,
         })),
@@ -60,12 +63,19 @@ fn hash_bytes(algorithm: &str, input: &Value) -> SqlResult<Value> {
 }
 
 /// Whether `text` converts to `target` (TRY_CONVERT does not say NULL).
-fn converts(text: &str, target: &DataType) -> bool {
+fn converts(text: &str, target: &DataType, date_format: DateFormat) -> bool {
     let source = DataType::NVarChar {
         len: Length::Max,
         collation: Default::default(),
     };
-    try_convert(&Value::String(text.to_string()), &source, target, None).is_ok_and(|v| !v.is_null())
+    try_convert_under(
+        &Value::String(text.to_string()),
+        &source,
+        target,
+        None,
+        date_format,
+    )
+    .is_ok_and(|v| !v.is_null())
 }
 
 /// ISNUMERIC: numbers are; text is when it converts to int, float, money
@@ -96,7 +106,7 @@ fn is_numeric(value: &Value) -> bool {
                     },
                 ]
                 .iter()
-                .any(|target| converts(text, target))
+                .any(|target| converts(text, target, DateFormat::default()))
         }
         _ => false,
     }

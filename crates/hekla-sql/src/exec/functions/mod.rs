@@ -16,18 +16,26 @@ mod random;
 mod string;
 
 use crate::bind::functions::{Builtin, MathFn, MiscFn, StringFn};
+use crate::session_options::SetOptions;
 use hekla_types::convert::convert_from;
 use hekla_types::{DataType, Length, SqlResult, Value};
 
-pub fn evaluate(function: Builtin, args: &[Value], result_type: &DataType) -> SqlResult<Value> {
+/// `function` of `args`; DATEPART reads the session's DATEFIRST, ISDATE
+/// its DATEFORMAT.
+pub fn evaluate(
+    function: Builtin,
+    args: &[Value],
+    result_type: &DataType,
+    options: &SetOptions,
+) -> SqlResult<Value> {
     if strict(function) && args.iter().any(Value::is_null) {
         return Ok(Value::Null);
     }
     match function {
         Builtin::String(f) => string::evaluate(f, args, result_type),
-        Builtin::Date(f) => date::evaluate(f, args, result_type),
+        Builtin::Date(f) => date::evaluate(f, args, result_type, options.date_first),
         Builtin::Math(f) => math::evaluate(f, args, result_type),
-        Builtin::Misc(f) => misc::evaluate(f, args, result_type),
+        Builtin::Misc(f) => misc::evaluate(f, args, result_type, options.date_format),
     }
 }
 

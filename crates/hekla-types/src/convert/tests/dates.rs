@@ -364,6 +364,92 @@ fn styles_choose_the_order_of_numeric_dates() {
 }
 
 #[test]
+fn the_session_date_format_orders_numeric_dates() {
+    let source = varchar(30);
+    let read = |text: &str, target: DataType, format: DateFormat| {
+        convert_under(&s(text), &source, &target, None, format).map(shown)
+    };
+    let date = DataType::Date;
+    assert_eq!(
+        read("02/01/2024", date, DateFormat::Mdy).unwrap(),
+        "2024-02-01"
+    );
+    assert_eq!(
+        read("02/01/2024", date, DateFormat::Dmy).unwrap(),
+        "2024-01-02"
+    );
+    assert_eq!(
+        read("24/01/02", date, DateFormat::Ymd).unwrap(),
+        "2024-01-02"
+    );
+    assert_eq!(
+        read("01/2024/02", date, DateFormat::Myd).unwrap(),
+        "2024-01-02"
+    );
+    assert_eq!(
+        read("02/2024/01", date, DateFormat::Dym).unwrap(),
+        "2024-01-02"
+    );
+    // ydm is datetime's alone: the newer types read it as ymd.
+    assert_eq!(
+        read("24/02/01", date, DateFormat::Ydm).unwrap(),
+        "2024-02-01"
+    );
+    let legacy = DataType::DateTime;
+    assert_eq!(
+        read("24/02/01", legacy, DateFormat::Ydm).unwrap(),
+        "2024-01-02 00:00:00.000"
+    );
+    assert_eq!(
+        read("31/12/2008", date, DateFormat::Mdy)
+            .unwrap_err()
+            .number,
+        241
+    );
+    // A CONVERT style wins over the session's order.
+    assert_eq!(
+        shown(convert_under(&s("02/01/2024"), &source, &date, Some(101), DateFormat::Dmy).unwrap()),
+        "2024-02-01"
+    );
+    // yyyy-mm-dd: always so for the newer types and after a T; datetime
+    // reads it year, day, month when the day comes first.
+    assert_eq!(
+        read("2024-02-01", date, DateFormat::Dmy).unwrap(),
+        "2024-02-01"
+    );
+    assert_eq!(
+        read("2024-02-01", legacy, DateFormat::Dmy).unwrap(),
+        "2024-01-02 00:00:00.000"
+    );
+    assert_eq!(
+        read("2024-02-01T10:00:00", legacy, DateFormat::Dmy).unwrap(),
+        "2024-02-01 10:00:00.000"
+    );
+    assert_eq!(
+        read("20240201", legacy, DateFormat::Dmy).unwrap(),
+        "2024-02-01 00:00:00.000"
+    );
+    assert_eq!(
+        read("2003-02-28", legacy, DateFormat::Dmy)
+            .unwrap_err()
+            .number,
+        242
+    );
+}
+
+#[test]
+fn constants_settle_only_when_every_date_format_agrees() {
+    let source = varchar(30);
+    let settled = |text: &str, target: DataType| convert_settled(&s(text), &source, &target);
+    assert!(settled("2024-02-01", DataType::Date).is_some());
+    assert!(settled("20240201", DataType::DateTime).is_some());
+    assert!(settled("2024-02-01", DataType::DateTime).is_none());
+    assert!(settled("02/01/2024", DataType::Date).is_none());
+    assert!(settled("12", DataType::Int).is_some());
+    assert!(settled("x", DataType::Int).is_none());
+}
+
+#[test]
 fn text_that_is_no_date() {
     // Blanks are 1900-01-01 for datetime and smalldatetime only.
     assert_eq!(cast(s(""), DataType::DateTime), datetime("1900-01-01"));
