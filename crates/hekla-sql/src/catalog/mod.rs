@@ -4,11 +4,14 @@
 //! by DDL under the database's catalog lock.
 
 pub mod alter;
+pub mod binding;
 pub mod constraint;
 pub mod counter;
 pub mod dependency;
+pub mod function;
 pub mod identity;
 pub mod procedure;
+pub mod registry;
 pub mod sequence;
 pub mod store;
 pub mod table;
@@ -33,6 +36,7 @@ pub struct Catalog {
     sequences: BTreeMap<i32, Arc<Sequence>>,
     pub(crate) views: view::Views,
     pub(crate) procedures: procedure::Procedures,
+    pub(crate) functions: function::Functions,
     /// What objects created WITH SCHEMABINDING depend on.
     pub(crate) bindings: dependency::Bindings,
     next_object_id: i32,
@@ -56,6 +60,7 @@ impl Catalog {
             sequences: BTreeMap::new(),
             views: view::Views::default(),
             procedures: procedure::Procedures::default(),
+            functions: function::Functions::default(),
             bindings: dependency::Bindings::default(),
             next_object_id: FIRST_OBJECT_ID,
             counters: store.counters().engine_table().clone(),
@@ -86,6 +91,10 @@ impl Catalog {
                 ObjectType::Procedure => catalog
                     .procedures
                     .insert(procedure::ProcedureMeta::restore(object)?),
+                // Bound once the catalog is whole (`function::bind_restored`).
+                ObjectType::ScalarFunction | ObjectType::InlineTableFunction => catalog
+                    .functions
+                    .insert(function::FunctionMeta::restore(object)?),
                 _ => {}
             }
         }
@@ -194,19 +203,43 @@ impl Catalog {
         self.tables.get(&object_id)
     }
 
+    /// The schema an object name is in (dbo when it names none); None for
+    /// a schema that does not exist or a name in another database.
+    pub fn schema_named(&self, name: &crate::ast::ObjectName) -> Option<SchemaId> {
+        let other_database = name.database().is_some_and(|database| {
+            !database
+                .value
+                .eq_ignore_ascii_case(crate::system_views::DATABASE_NAME)
+        });
+        if other_database {
+            return None;
+        }
+        self.schema_id(name.schema().map_or("dbo", |s| s.value.as_str()))
+    }
+
     /// Any object named `name` in `schema` (for Msg 2714): a table, a
-    /// sequence, a view or a table's constraint.
+    /// sequence, a view, a procedure, a function or a table's constraint.
     pub fn object_exists(&self, schema: SchemaId, name: &str) -> bool {
         self.table(schema, name).is_some()
             || self.sequence(schema, name).is_some()
             || self.views.get(schema, name).is_some()
             || self.procedures.get(schema, name).is_some()
+            || self.functions.get(schema, name).is_some()
             || self.tables.values().any(|table| {
                 table.schema_id == schema
                     && table
                         .constraint_names()
                         .any(|constraint| constraint.eq_ignore_ascii_case(name))
             })
+    }
+
+    /// The object `schema.name` a schema-bound module can depend on: a
+    /// table, a view or a function.
+    pub fn bindable(&self, schema: SchemaId, name: &str) -> Option<i32> {
+        self.table(schema, name)
+            .map(|table| table.object_id)
+            .or_else(|| self.views.get(schema, name).map(|view| view.object_id))
+            .or_else(|| self.functions.get(schema, name).map(|f| f.object_id))
     }
 
     /// Adds a table, reserving the object ids its constraints use.

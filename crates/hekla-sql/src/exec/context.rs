@@ -3,6 +3,7 @@
 //! expressions reach the same transaction through it, so a statement sees
 //! one snapshot however deeply its queries nest.
 
+use super::scalar_function::FunctionBody;
 use crate::session::SqlDatabase;
 use hekla_engine::{IsolationLevel, RowId, Savepoint, Transaction};
 use hekla_types::{SqlError, SqlResult, Value};
@@ -42,6 +43,10 @@ pub struct Context<'a> {
     /// The ids of the rows an UPDATE or DELETE read from its target, by
     /// the number its plan carries them as (see `TableRead::row_ids`).
     row_ids: RefCell<Vec<RowId>>,
+    /// The bodies of the scalar functions the statement calls, bound on
+    /// first use and shared with the contexts the calls run in; keyed by
+    /// the function's address in the plan.
+    functions: Rc<RefCell<HashMap<usize, Rc<FunctionBody>>>>,
 }
 
 /// The session's state as of the statement's start, for `@@SPID`,
@@ -83,7 +88,74 @@ impl<'a> Context<'a> {
             last_identity: Cell::new(None),
             session: SessionState::default(),
             row_ids: RefCell::new(Vec::new()),
+            functions: Rc::default(),
         }
+    }
+
+    /// Runs `body` in the context of a call of a scalar function, `level`
+    /// modules deep (`@@NESTLEVEL`), over the function's `variables`. It
+    /// shares the statement's database and session, and, when the
+    /// function `reads` tables, the statement's transaction (lent to it
+    /// meanwhile), so the function reads the statement's snapshot.
+    pub fn in_function<T>(
+        &self,
+        level: u8,
+        variables: Vec<Value>,
+        reads: bool,
+        body: impl FnOnce(&Context) -> SqlResult<T>,
+    ) -> SqlResult<T> {
+        let lent = if reads {
+            self.transaction
+                .try_borrow_mut()
+                .map_err(|_| in_use())?
+                .take()
+        } else {
+            None
+        };
+        let call = Context {
+            db: self.db,
+            variables: RefCell::new(variables),
+            transaction: RefCell::new(lent),
+            isolation: self.isolation,
+            owns_transaction: false,
+            statement_start: Cell::new(None),
+            cached: RefCell::new(HashMap::new()),
+            working: RefCell::new(HashMap::new()),
+            last_identity: Cell::new(None),
+            session: SessionState {
+                nest_level: level,
+                ..self.session.clone()
+            },
+            row_ids: RefCell::new(Vec::new()),
+            functions: Rc::clone(&self.functions),
+        };
+        let outcome = body(&call);
+        if reads {
+            *self.transaction.borrow_mut() = call.take_transaction();
+        }
+        outcome
+    }
+
+    /// The bound body of the scalar function at `key`, bound by `bind` on
+    /// the statement's first call.
+    pub fn function_body(
+        &self,
+        key: usize,
+        bind: impl FnOnce() -> SqlResult<FunctionBody>,
+    ) -> SqlResult<Rc<FunctionBody>> {
+        if let Some(body) = self.functions.borrow().get(&key) {
+            return Ok(Rc::clone(body));
+        }
+        let body = Rc::new(bind()?);
+        self.functions.borrow_mut().insert(key, Rc::clone(&body));
+        Ok(body)
+    }
+
+    /// Forgets the rows of uncorrelated subqueries: they were computed for
+    /// one statement of a function's body, and the next may see other
+    /// variable values.
+    pub fn forget_subqueries(&self) {
+        self.cached.borrow_mut().clear();
     }
 
     /// The same context, reading `session` for the `@@` functions.
@@ -149,14 +221,7 @@ impl<'a> Context<'a> {
     /// read into memory first (see `plan::streaming`); meeting a held
     /// transaction here is therefore a planner bug, reported as an error.
     pub fn transaction(&self) -> SqlResult<RefMut<'_, Transaction>> {
-        let mut slot = self.transaction.try_borrow_mut().map_err(|_| {
-            SqlError::new(
-                8630,
-                16,
-                1,
-                "Internal Query Processor Error: the statement's transaction is already in use.",
-            )
-        })?;
+        let mut slot = self.transaction.try_borrow_mut().map_err(|_| in_use())?;
         if slot.is_none() {
             *slot = Some(self.db.engine().begin(self.isolation)?);
         }
@@ -216,4 +281,15 @@ impl<'a> Context<'a> {
         self.cached.borrow_mut().insert(key, Rc::clone(&rows));
         Ok(rows)
     }
+}
+
+/// Msg 8630: the planner let an operator use the transaction while
+/// another held it.
+fn in_use() -> SqlError {
+    SqlError::new(
+        8630,
+        16,
+        1,
+        "Internal Query Processor Error: the statement's transaction is already in use.",
+    )
 }

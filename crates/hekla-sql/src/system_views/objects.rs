@@ -10,6 +10,7 @@ use super::shared::{
 use super::{Scope, SystemView, ViewColumn};
 use crate::catalog::constraint::{CheckConstraint, ForeignKey};
 use crate::catalog::counter::as_decimal;
+use crate::catalog::function::FunctionMeta;
 use crate::catalog::procedure::ProcedureMeta;
 use crate::catalog::sequence::Sequence;
 use crate::catalog::store::ObjectType;
@@ -89,6 +90,25 @@ impl ObjectRow<'_> {
             type_desc: "SQL_STORED_PROCEDURE",
             created_ms: procedure.created_ms,
             modified_ms: procedure.modified_ms,
+        }
+    }
+
+    /// A user-defined function; ALTER FUNCTION changes its modification
+    /// date.
+    pub fn function(function: &FunctionMeta) -> ObjectRow<'_> {
+        let object_type = function.object_type();
+        ObjectRow {
+            name: &function.name,
+            object_id: Some(function.object_id),
+            schema_id: function.schema_id,
+            parent_object_id: 0,
+            type_code: object_type.code(),
+            type_desc: match object_type {
+                ObjectType::ScalarFunction => "SQL_SCALAR_FUNCTION",
+                _ => "SQL_INLINE_TABLE_VALUED_FUNCTION",
+            },
+            created_ms: function.created_ms,
+            modified_ms: function.modified_ms,
         }
     }
 
@@ -196,6 +216,11 @@ pub fn procedures(db: &SqlDatabase) -> Vec<std::sync::Arc<ProcedureMeta>> {
     db.catalog().procedures.iter().cloned().collect()
 }
 
+/// The user-defined functions, in object id order.
+pub fn functions(db: &SqlDatabase) -> Vec<std::sync::Arc<FunctionMeta>> {
+    db.catalog().functions.iter().cloned().collect()
+}
+
 /// The rows of a view of things hekla does not have yet.
 pub(super) fn no_rows(_: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
     Ok(Vec::new())
@@ -246,7 +271,8 @@ fn objects_columns() -> Vec<ViewColumn> {
 }
 
 /// hekla's objects are its tables with their CHECK and FOREIGN KEY
-/// constraints, its views and its sequences, in object id order. PRIMARY KEY and
+/// constraints, its views, sequences, procedures and functions, in object
+/// id order. PRIMARY KEY and
 /// UNIQUE constraints, which SQL Server also lists here, get no object id
 /// in hekla; they are in `sys.key_constraints`.
 fn objects_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
@@ -273,6 +299,9 @@ fn objects_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
             procedure.object_id,
             ObjectRow::procedure(procedure).values(),
         ));
+    }
+    for function in &functions(db) {
+        rows.push((function.object_id, ObjectRow::function(function).values()));
     }
     rows.sort_by_key(|(id, _)| *id);
     Ok(rows.into_iter().map(|(_, row)| row).collect())
