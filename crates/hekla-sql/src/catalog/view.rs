@@ -322,13 +322,8 @@ pub fn create(db: &SqlDatabase, create: &ast::CreateView, text: &str) -> SqlResu
         let schema_id = catalog.schema_of(&create.name)?;
         (schema_id, target(&catalog, create, schema_id)?)
     };
-    if options.schemabinding && has_wildcard(&create.query) {
-        return Err(SqlError::new(
-            1054,
-            15,
-            1,
-            "Syntax '*' is not allowed in schema-bound objects.",
-        ));
+    if options.schemabinding {
+        refuse_wildcard(&create.query)?;
     }
     let frame = Frame::new(
         ModuleKind::View,
@@ -472,6 +467,20 @@ pub fn stored_text(text: &str, alter: bool, or_alter: bool) -> String {
         );
     }
     text.to_string()
+}
+
+/// Msg 1054 for a schema-bound view's or function's query with `*` in a
+/// select list.
+pub(super) fn refuse_wildcard(query: &ast::Query) -> SqlResult<()> {
+    if has_wildcard(query) {
+        return Err(SqlError::new(
+            1054,
+            15,
+            1,
+            "Syntax '*' is not allowed in schema-bound objects.",
+        ));
+    }
+    Ok(())
 }
 
 /// Whether a select list of the query (outside expressions) has `*`.

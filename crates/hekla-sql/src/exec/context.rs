@@ -3,7 +3,7 @@
 //! expressions reach the same transaction through it, so a statement sees
 //! one snapshot however deeply its queries nest.
 
-use super::scalar_function::FunctionBody;
+use super::scalar_function::BoundBody;
 use crate::session::SqlDatabase;
 use hekla_engine::{IsolationLevel, RowId, Savepoint, Transaction};
 use hekla_types::{SqlError, SqlResult, Value};
@@ -46,7 +46,7 @@ pub struct Context<'a> {
     /// The bodies of the scalar functions the statement calls, bound on
     /// first use and shared with the contexts the calls run in; keyed by
     /// the function's address in the plan.
-    functions: Rc<RefCell<HashMap<usize, Rc<FunctionBody>>>>,
+    functions: Rc<RefCell<HashMap<usize, Rc<BoundBody>>>>,
 }
 
 /// The session's state as of the statement's start, for `@@SPID`,
@@ -141,8 +141,8 @@ impl<'a> Context<'a> {
     pub fn function_body(
         &self,
         key: usize,
-        bind: impl FnOnce() -> SqlResult<FunctionBody>,
-    ) -> SqlResult<Rc<FunctionBody>> {
+        bind: impl FnOnce() -> SqlResult<BoundBody>,
+    ) -> SqlResult<Rc<BoundBody>> {
         if let Some(body) = self.functions.borrow().get(&key) {
             return Ok(Rc::clone(body));
         }

@@ -21,7 +21,7 @@ use crate::bind::expr::{implicit, Predicate, Scalar};
 use crate::bind::user_function::UserCall;
 use crate::bind::variables::Variables;
 use crate::catalog::binding::{nesting_exceeded, MAX_NESTING};
-use crate::catalog::function::{FunctionBody as Definition, FunctionMeta};
+use crate::catalog::function::{FunctionBody, FunctionMeta};
 use crate::exec::not_yet;
 use crate::plan::{Planner, QueryPlan};
 use crate::session::SqlDatabase;
@@ -29,7 +29,7 @@ use hekla_types::{DataType, SqlError, SqlResult, Value};
 use std::sync::Arc;
 
 /// A scalar function's body, bound.
-pub struct FunctionBody {
+pub struct BoundBody {
     steps: Vec<Step>,
     /// Its parameters, then the variables it declares.
     variables: Variables,
@@ -100,7 +100,7 @@ pub fn call(call: &UserCall, inputs: &Inputs<'_>) -> SqlResult<Value> {
     })
 }
 
-impl FunctionBody {
+impl BoundBody {
     fn run(&self, steps: &[Step], context: &Context) -> SqlResult<Flow> {
         for step in steps {
             match step {
@@ -165,8 +165,8 @@ fn holds(condition: &Predicate, context: &Context) -> SqlResult<bool> {
 }
 
 /// Binds the body of `function` (a scalar function).
-fn bind(db: &SqlDatabase, function: &FunctionMeta) -> SqlResult<FunctionBody> {
-    let Definition::Scalar {
+fn bind(db: &SqlDatabase, function: &FunctionMeta) -> SqlResult<BoundBody> {
+    let FunctionBody::Scalar {
         returns,
         statements,
     } = &function.body
@@ -188,7 +188,7 @@ fn bind(db: &SqlDatabase, function: &FunctionMeta) -> SqlResult<FunctionBody> {
     for statement in statements {
         binder.statement(statement, &mut steps)?;
     }
-    Ok(FunctionBody {
+    Ok(BoundBody {
         steps,
         variables: binder.variables,
     })

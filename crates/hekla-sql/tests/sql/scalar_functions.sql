@@ -93,6 +93,19 @@ CREATE FUNCTION dbo.plus_one_strict(@a int) RETURNS int WITH RETURNS NULL ON NUL
 GO
 SELECT dbo.plus_one(NULL) AS called, dbo.plus_one_strict(NULL) AS not_called, dbo.plus_one_strict(1) AS two
 GO
+-- A function that reads no table can give an index seek its key; the
+-- rows a query reads before calling one that reads tables are read into
+-- memory first (the function shares the statement's transaction).
+SET SHOWPLAN_TEXT ON
+GO
+SELECT item FROM dbo.prices WHERE id = dbo.whole(2.5)
+SELECT id FROM dbo.prices WHERE item = dbo.item_of(2)
+GO
+SET SHOWPLAN_TEXT OFF
+GO
+SELECT item FROM dbo.prices WHERE id = dbo.whole(2.5)
+SELECT id FROM dbo.prices WHERE item = dbo.item_of(2)
+GO
 -- Recursion, @@NESTLEVEL, and the nesting limit of 32 (Msg 217).
 CREATE FUNCTION dbo.fact(@n int) RETURNS bigint
 AS

@@ -66,6 +66,17 @@ END
 GO
 SELECT name, dbo.order_count(id) AS orders FROM dbo.customers ORDER BY id
 GO
+-- A function's parameters passed on to the functions it calls.
+CREATE FUNCTION dbo.summary(@customer int, @at_least money)
+RETURNS TABLE
+AS
+RETURN (SELECT dbo.order_count(@customer) AS all_orders, COUNT(*) AS large_orders
+        FROM dbo.orders_of(@customer, @at_least))
+GO
+SELECT c.name, s.all_orders, s.large_orders
+FROM dbo.customers AS c CROSS APPLY dbo.summary(c.id, 10) AS s
+ORDER BY c.id
+GO
 -- Errors of the call.
 SELECT * FROM dbo.orders_of
 GO
@@ -112,11 +123,14 @@ GO
 DROP TABLE dbo.scratch
 SELECT * FROM dbo.scratch_rows()
 GO
--- WITH SCHEMABINDING: two-part names only (4512); the tables it reads
+-- WITH SCHEMABINDING: two-part names only (4512), no * (1054); the tables it reads
 -- cannot be dropped (3729), nor can it be altered while a schema-bound
 -- view uses it.
 CREATE FUNCTION dbo.bound(@customer int) RETURNS TABLE WITH SCHEMABINDING
 AS RETURN (SELECT id, amount FROM orders WHERE customer = @customer)
+GO
+CREATE FUNCTION dbo.bound(@customer int) RETURNS TABLE WITH SCHEMABINDING
+AS RETURN (SELECT * FROM dbo.orders WHERE customer = @customer)
 GO
 CREATE FUNCTION dbo.bound(@customer int) RETURNS TABLE WITH SCHEMABINDING
 AS RETURN (SELECT id, amount FROM dbo.orders WHERE customer = @customer)
@@ -148,6 +162,6 @@ GO
 SET SHOWPLAN_TEXT OFF
 GO
 DROP VIEW dbo.alice_orders
-DROP FUNCTION dbo.bound, dbo.big_spenders
+DROP FUNCTION dbo.bound, dbo.big_spenders, dbo.summary
 SELECT name FROM sys.objects WHERE type = 'IF' ORDER BY name
 GO

@@ -54,7 +54,8 @@ pub struct FunctionMeta {
     pub null_on_null_input: bool,
     /// Whether calling it may read tables, so that the statement calling
     /// it must not hold its transaction meanwhile (see
-    /// `plan::plan_streaming`); read from its text, conservatively.
+    /// `plan::plan_streaming`); read from a scalar function's body,
+    /// conservatively (an inline function reads tables).
     pub reads_data: bool,
     pub created_ms: i64,
     pub modified_ms: i64,
@@ -188,6 +189,12 @@ impl Shape {
 
     /// The function, under the identity and text of `object`.
     fn into_meta(self, object: &StoredObject) -> FunctionMeta {
+        let reads_data = match &self.body {
+            FunctionBody::Scalar { statements, .. } => {
+                rules::reads_data(statements, &object.definition)
+            }
+            FunctionBody::Inline(_) => true,
+        };
         FunctionMeta {
             object_id: object.object_id,
             schema_id: object.schema_id,
@@ -198,7 +205,7 @@ impl Shape {
             schemabinding: self.schemabinding,
             native: self.native,
             null_on_null_input: self.null_on_null_input,
-            reads_data: rules::reads_data(&object.definition),
+            reads_data,
             created_ms: object.created_ms,
             modified_ms: object.modified_ms,
         }
@@ -292,11 +299,14 @@ pub fn create(db: &SqlDatabase, create: &ast::CreateFunction, text: &str) -> Sql
     }
     // Parsed again from the stored text, so the body's spans point into it.
     let definition = super::view::stored_text(text, create.alter, create.or_alter);
-    let parsed = parse_definition(&definition)?;
-    if let FunctionReturns::Scalar { body, .. } = &parsed.returns {
-        rules::check_scalar_body(body, &definition)?;
+    let shape = Shape::of(parse_definition(&definition)?)?;
+    match &shape.body {
+        FunctionBody::Scalar { statements, .. } => {
+            rules::check_scalar_body(statements, &definition)?
+        }
+        FunctionBody::Inline(query) if shape.schemabinding => super::view::refuse_wildcard(query)?,
+        FunctionBody::Inline(_) => {}
     }
-    let shape = Shape::of(parsed)?;
     let name = create.name.name().value.clone();
     let (schema_id, existing) = {
         let catalog = db.catalog();

@@ -24,7 +24,7 @@ pub fn check_scalar_body(statements: &[ast::Statement], definition: &str) -> Sql
         ));
     }
     let statement = first_refused_statement(statements, definition);
-    let call = first_side_effecting_call(definition);
+    let call = first_side_effecting_call(statements, definition);
     let first = match (statement, call) {
         (Some(a), Some(b)) => Some(if a.0 <= b.0 { a } else { b }),
         (a, b) => a.or(b),
@@ -43,12 +43,13 @@ pub fn check_scalar_body(statements: &[ast::Statement], definition: &str) -> Sql
     Ok(())
 }
 
-/// Whether the function's text may read tables: it has a FROM clause or
-/// calls a schema-qualified (user-defined) function. Conservative: a
-/// function that reads nothing but says FROM (`TRIM('x' FROM @s)`) only
-/// costs its caller some streaming.
-pub fn reads_data(definition: &str) -> bool {
-    let Ok(tokens) = tokenize(definition) else {
+/// Whether a scalar function's body may read tables: it has a FROM
+/// clause or calls a schema-qualified (user-defined) function.
+/// Conservative: a body that reads nothing but says FROM (`TRIM('x' FROM
+/// @s)`) only costs its caller some streaming.
+pub fn reads_data(statements: &[ast::Statement], definition: &str) -> bool {
+    let (text, _) = body_text(statements, definition);
+    let Ok(tokens) = tokenize(text) else {
         return true;
     };
     let name = |token: Option<&Token>| {
@@ -56,12 +57,21 @@ pub fn reads_data(definition: &str) -> bool {
     };
     let kind = |token: Option<&Token>, kind: TokenKind| token.is_some_and(|t| t.kind == kind);
     (0..tokens.len()).any(|i| {
-        is_keyword(&tokens[i], definition, "FROM")
+        is_keyword(&tokens[i], text, "FROM")
             || name(tokens.get(i))
                 && kind(tokens.get(i + 1), TokenKind::Dot)
                 && name(tokens.get(i + 2))
                 && kind(tokens.get(i + 3), TokenKind::LParen)
     })
+}
+
+/// The text of a body's statements (not the function's header, which
+/// names the function and its parameters), with where it starts.
+fn body_text<'d>(statements: &[ast::Statement], definition: &'d str) -> (&'d str, u32) {
+    match (statements.first(), statements.last()) {
+        (Some(first), Some(last)) => (first.span.to(last.span).text(definition), first.span.start),
+        _ => ("", 0),
+    }
 }
 
 fn is_keyword(token: &Token, text: &str, keyword: &str) -> bool {
@@ -241,17 +251,21 @@ fn assigns(select: &ast::SelectStatement) -> bool {
 
 /// The first call of a built-in that answers differently each time
 /// (NEWID, NEWSEQUENTIALID, RAND): Msg 443 state 1, named in lower case.
-fn first_side_effecting_call(definition: &str) -> Option<(u32, SqlError)> {
-    let tokens = tokenize(definition).ok()?;
+fn first_side_effecting_call(
+    statements: &[ast::Statement],
+    definition: &str,
+) -> Option<(u32, SqlError)> {
+    let (text, start) = body_text(statements, definition);
+    let tokens = tokenize(text).ok()?;
     tokens.iter().enumerate().find_map(|(i, token)| {
-        let name = token.span.text(definition).to_ascii_lowercase();
+        let name = token.span.text(text).to_ascii_lowercase();
         let called = tokens
             .get(i + 1)
             .is_some_and(|next| next.kind == TokenKind::LParen);
         let qualified = i > 0 && tokens[i - 1].kind == TokenKind::Dot;
         let refused = matches!(name.as_str(), "newid" | "newsequentialid" | "rand");
         (token.kind == TokenKind::Word && called && !qualified && refused)
-            .then(|| (token.span.start, side_effect(&name, 1)))
+            .then(|| (start + token.span.start, side_effect(&name, 1)))
     })
 }
 
@@ -259,7 +273,8 @@ fn first_side_effecting_call(definition: &str) -> Option<(u32, SqlError)> {
 mod tests {
     use super::*;
 
-    fn check(body: &str) -> Result<(), (u32, u8)> {
+    /// The statements of `dbo.f(@x int)` with `body`, and its text.
+    fn parsed(body: &str) -> (Vec<ast::Statement>, String) {
         let text = format!("CREATE FUNCTION dbo.f(@x int) RETURNS int AS BEGIN {body} END");
         let batch = crate::parse_batch(&text).unwrap();
         let Some(StatementKind::CreateFunction(create)) =
@@ -270,7 +285,17 @@ mod tests {
         let ast::FunctionReturns::Scalar { body, .. } = create.returns else {
             panic!("not scalar");
         };
-        check_scalar_body(&body, &text).map_err(|e| (e.number, e.state))
+        (body, text)
+    }
+
+    fn check(body: &str) -> Result<(), (u32, u8)> {
+        let (statements, text) = parsed(body);
+        check_scalar_body(&statements, &text).map_err(|e| (e.number, e.state))
+    }
+
+    fn reads(body: &str) -> bool {
+        let (statements, text) = parsed(body);
+        reads_data(&statements, &text)
     }
 
     #[test]
@@ -301,9 +326,9 @@ mod tests {
     }
 
     #[test]
-    fn data_access_is_read_from_the_text() {
-        assert!(reads_data("RETURN (SELECT COUNT(*) FROM dbo.t)"));
-        assert!(reads_data("RETURN dbo.g(1)"));
-        assert!(!reads_data("RETURN @a + LEN(@b)"));
+    fn data_access_is_read_from_the_body() {
+        assert!(reads("RETURN (SELECT COUNT(*) FROM dbo.t)"));
+        assert!(reads("RETURN dbo.g(1)"));
+        assert!(!reads("RETURN @x + LEN('x')"));
     }
 }
