@@ -1,7 +1,8 @@
 //! What a running statement reads besides its rows: the database, the
 //! batch's variables and the statement's transaction. Subqueries inside
-//! expressions reach the same transaction through it, so a statement sees
-//! one snapshot however deeply its queries nest.
+//! expressions reach the same transaction through it, and so do the
+//! user-defined functions they call (`Context::in_function`), so a
+//! statement sees one snapshot however deeply its queries nest.
 
 use super::scalar_function::BoundBody;
 use crate::session::SqlDatabase;
@@ -45,7 +46,7 @@ pub struct Context<'a> {
     row_ids: RefCell<Vec<RowId>>,
     /// The bodies of the scalar functions the statement calls, bound on
     /// first use and shared with the contexts the calls run in; keyed by
-    /// the function's address in the plan.
+    /// the address of the function's catalog entry, which the plan holds.
     functions: Rc<RefCell<HashMap<usize, Rc<BoundBody>>>>,
 }
 
