@@ -112,6 +112,7 @@ impl SqlDatabase {
             schema_lock: Default::default(),
         });
         crate::catalog::view::bind_restored(&db);
+        crate::catalog::function::bind_restored(&db);
         Ok(db)
     }
 

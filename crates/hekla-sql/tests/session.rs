@@ -265,6 +265,17 @@ INSERT INTO dbo.orders (customer) VALUES (9)
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A query's rows, each as its values separated by one space.
+fn rows(db: &Arc<SqlDatabase>, query: &str) -> Vec<String> {
+    let out = run_in(db, &format!("SET NOCOUNT ON\n{query}"));
+    assert!(!out.contains("Msg "), "{query}\n{out}");
+    out.lines()
+        .skip(2)
+        .filter(|line| !line.trim().is_empty())
+        .map(|line| line.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect()
+}
+
 #[test]
 fn user_types_survive_restarts() {
     let dir = scratch("types");
@@ -345,16 +356,6 @@ SELECT * FROM @od ORDER BY ProductID";
 #[test]
 fn views_survive_restarts() {
     let dir = scratch("views");
-    // A query's rows, each as its values separated by one space.
-    let rows = |db: &Arc<SqlDatabase>, query: &str| -> Vec<String> {
-        let out = run_in(db, &format!("SET NOCOUNT ON\n{query}"));
-        assert!(!out.contains("Msg "), "{query}\n{out}");
-        out.lines()
-            .skip(2)
-            .filter(|line| !line.trim().is_empty())
-            .map(|line| line.split_whitespace().collect::<Vec<_>>().join(" "))
-            .collect()
-    };
     let changed_id;
     {
         let db = open(&dir);
@@ -440,6 +441,96 @@ CREATE VIEW dbo.on_cheap AS SELECT COUNT(*) AS n FROM dbo.cheap
     assert_eq!(rows(&db, "SELECT three FROM dbo.gone"), ["3"]);
     assert_eq!(
         run_in(&db, "DROP VIEW dbo.changed, dbo.gone\nDROP TABLE dbo.items"),
+        ""
+    );
+    drop(db);
+    let db = open(&dir);
+    assert_eq!(rows(&db, "SELECT COUNT(*) FROM sys.objects"), ["0"]);
+    drop(db);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn functions_survive_restarts() {
+    let dir = scratch("functions");
+    let ids;
+    {
+        let db = open(&dir);
+        let setup = "
+CREATE TABLE dbo.items (id int NOT NULL PRIMARY KEY NONCLUSTERED, price int NOT NULL)
+    WITH (MEMORY_OPTIMIZED = ON)
+GO
+SET NOCOUNT ON
+INSERT INTO dbo.items VALUES (1, 10), (2, 20), (3, 30)
+GO
+CREATE FUNCTION dbo.doubled(@x int, @by int = 2) RETURNS int
+AS
+BEGIN
+    DECLARE @r int = @x * @by
+    RETURN @r
+END
+GO
+CREATE FUNCTION dbo.price_of(@id int) RETURNS int WITH SCHEMABINDING
+AS
+BEGIN
+    RETURN (SELECT price FROM dbo.items WHERE id = @id)
+END
+GO
+CREATE FUNCTION dbo.cheaper_than(@limit int) RETURNS TABLE
+AS RETURN (SELECT id, dbo.doubled(price, DEFAULT) AS twice FROM dbo.items WHERE price < @limit)
+GO
+ALTER FUNCTION dbo.doubled(@x int, @by int = 3) RETURNS int AS BEGIN RETURN @x * @by END
+GO
+CREATE FUNCTION dbo.gone() RETURNS int AS BEGIN RETURN 1 END
+GO
+DROP FUNCTION dbo.gone
+";
+        assert_eq!(run_in(&db, setup), "");
+        ids = rows(
+            &db,
+            "SELECT name, object_id, type FROM sys.objects WHERE type IN ('FN', 'IF') ORDER BY name",
+        );
+    }
+    let db = open(&dir);
+    // The functions work, the altered one with its new body, under the
+    // same ids.
+    assert_eq!(
+        rows(
+            &db,
+            "SELECT name, object_id, type FROM sys.objects WHERE type IN ('FN', 'IF') ORDER BY name"
+        ),
+        ids
+    );
+    assert_eq!(
+        rows(&db, "SELECT dbo.doubled(5, DEFAULT), dbo.price_of(2)"),
+        ["15 20"]
+    );
+    assert_eq!(
+        rows(
+            &db,
+            "SELECT id, twice FROM dbo.cheaper_than(25) ORDER BY id"
+        ),
+        ["1 30", "2 60"]
+    );
+    assert_eq!(
+        rows(
+            &db,
+            "SELECT p.name, p.parameter_id FROM sys.parameters AS p WHERE p.object_id = OBJECT_ID('dbo.doubled') ORDER BY p.parameter_id"
+        ),
+        ["0", "@x 1", "@by 2"]
+    );
+    // The dropped function stays dropped; schema binding is bound again.
+    assert!(run_in(&db, "SELECT dbo.gone()").starts_with("Msg 4121,"));
+    let out = run_in(&db, "DROP TABLE dbo.items");
+    assert!(
+        out.starts_with("Msg 3729,") && out.contains("'price_of'"),
+        "{out}"
+    );
+    assert_eq!(
+        run_in(
+            &db,
+            "DROP FUNCTION dbo.price_of, dbo.cheaper_than, dbo.doubled\nDROP TABLE dbo.items"
+        ),
         ""
     );
     drop(db);

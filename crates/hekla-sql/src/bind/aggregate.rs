@@ -455,7 +455,9 @@ fn sum_type(function: AggregateFunction, input: &DataType, name: &str) -> SqlRes
 
 fn is_aggregate_call(expr: &ast::Expr) -> bool {
     matches!(&expr.kind, ExprKind::Function(call)
-        if call.over.is_none() && AggregateFunction::from_name(&call.name.name().value).is_some())
+        if call.over.is_none()
+            && call.name.parts.len() == 1
+            && AggregateFunction::from_name(&call.name.name().value).is_some())
 }
 
 pub fn contains_aggregate(expr: &ast::Expr) -> bool {

@@ -85,6 +85,14 @@ impl Reads for Scalar {
                 otherwise.leaves(visit);
             }
             ScalarKind::Subquery(subquery) => subquery.leaves(visit),
+            // A function that reads tables needs the statement's
+            // transaction, as a subquery does.
+            ScalarKind::UserFunction(call) => {
+                if call.function.reads_data {
+                    visit(Leaf::Subquery);
+                }
+                call.args.iter().for_each(|arg| arg.leaves(visit));
+            }
         }
     }
 }
@@ -140,6 +148,9 @@ pub enum ScalarKind {
         function: super::server::ServerFunction,
         args: Vec<Scalar>,
     },
+    /// A scalar user-defined function, run against the statement's
+    /// context (`exec::scalar_function`).
+    UserFunction(super::user_function::UserCall),
 }
 
 impl Scalar {
@@ -390,6 +401,10 @@ pub struct Binder<'a> {
     /// Where `NEXT VALUE FOR` finds sequences when there is no planner
     /// (a DEFAULT bound while the catalog is being changed or loaded).
     pub catalog: Option<&'a crate::catalog::Catalog>,
+    /// The parameters of the inline function whose query this binder
+    /// encloses: `@p` in that query reads them as a row this many queries
+    /// out (see `catalog::function::inline`).
+    pub parameters: Option<&'a [crate::catalog::function::FunctionParameter]>,
 }
 
 impl<'a> Binder<'a> {
@@ -404,6 +419,7 @@ impl<'a> Binder<'a> {
             outer: None,
             planner: None,
             catalog: None,
+            parameters: None,
         }
     }
 
@@ -482,13 +498,13 @@ impl<'a> Binder<'a> {
             } => self.case(operand.as_deref(), whens, else_result.as_deref()),
             ExprKind::Column(parts) => self.column(expr, parts),
             ExprKind::Subquery(query) => self.scalar_subquery(query),
-            ExprKind::Variable(name) => {
-                let slot = self.variables.resolve(name)?;
-                Ok(Scalar {
+            ExprKind::Variable(name) => match self.variables.resolve(name) {
+                Ok(slot) => Ok(Scalar {
                     kind: ScalarKind::Variable(slot),
                     data_type: self.variables.data_type(slot),
-                })
-            }
+                }),
+                Err(undeclared) => self.function_parameter(name, 0).ok_or(undeclared),
+            },
             ExprKind::Function(call) => match self.server_function(call) {
                 Some(bound) => bound,
                 None => self.function(call),
@@ -656,6 +672,27 @@ impl<'a> Binder<'a> {
                 })
             }
             Err(error) => Err(error),
+        }
+    }
+
+    /// `@name` as a parameter of the inline function whose query this
+    /// binder is in, `depth` queries out of the binder asked first.
+    fn function_parameter(&self, name: &str, depth: usize) -> Option<Scalar> {
+        let found = self.parameters.and_then(|parameters| {
+            parameters
+                .iter()
+                .position(|p| p.name.eq_ignore_ascii_case(name))
+                .map(|index| (index, parameters[index].data_type))
+        });
+        match found {
+            Some((index, data_type)) => Some(Scalar {
+                kind: match depth {
+                    0 => ScalarKind::Column(index),
+                    _ => ScalarKind::Outer { depth, index },
+                },
+                data_type,
+            }),
+            None => self.outer?.function_parameter(name, depth + 1),
         }
     }
 
@@ -858,7 +895,7 @@ impl<'a> Binder<'a> {
     fn next_value_for(&self, name: &ast::ObjectName) -> SqlResult<Scalar> {
         if self.outer.is_some()
             || (self.planner.is_none() && self.catalog.is_none())
-            || crate::catalog::view::binding()
+            || crate::catalog::binding::binding()
         {
             return Err(next_value_not_allowed());
         }

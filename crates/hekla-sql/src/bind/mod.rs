@@ -8,4 +8,5 @@ pub mod literal;
 pub mod server;
 pub mod subquery;
 pub mod types;
+pub mod user_function;
 pub mod variables;

@@ -193,6 +193,14 @@ impl Variables {
     /// Stores an already converted value, refusing NULL for a variable
     /// declared NOT NULL.
     pub fn assign_checked(&mut self, slot: usize, value: Value) -> SqlResult<()> {
+        self.check_assignable(slot, &value)?;
+        self.values[slot] = value;
+        Ok(())
+    }
+
+    /// Msg 515 if `value` is NULL and the variable in `slot` is declared
+    /// NOT NULL.
+    pub fn check_assignable(&self, slot: usize, value: &Value) -> SqlResult<()> {
         if self.not_null[slot] && value.is_null() {
             return Err(SqlError::new(
                 515,
@@ -204,7 +212,6 @@ impl Variables {
                 ),
             ));
         }
-        self.values[slot] = value;
         Ok(())
     }
 }

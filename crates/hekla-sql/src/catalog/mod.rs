@@ -5,10 +5,12 @@
 
 pub mod alias_type;
 pub mod alter;
+pub mod binding;
 pub mod constraint;
 pub mod counter;
 pub mod database_options;
 pub mod dependency;
+pub mod function;
 pub mod identity;
 pub mod objects;
 pub mod procedure;
@@ -39,6 +41,7 @@ pub struct Catalog {
     sequences: BTreeMap<i32, Arc<Sequence>>,
     pub(crate) views: view::Views,
     pub(crate) procedures: procedure::Procedures,
+    pub(crate) functions: function::Functions,
     /// What objects created WITH SCHEMABINDING depend on.
     pub(crate) bindings: dependency::Bindings,
     /// Alias and table types.
@@ -70,6 +73,7 @@ impl Catalog {
             sequences: BTreeMap::new(),
             views: view::Views::default(),
             procedures: procedure::Procedures::default(),
+            functions: function::Functions::default(),
             bindings: dependency::Bindings::default(),
             types: user_type::UserTypes::default(),
             type_references: dependency::Bindings::default(),
@@ -110,6 +114,10 @@ impl Catalog {
                     let user_type = user_type::restore(&catalog, object)?;
                     catalog.types.insert(user_type);
                 }
+                // Bound once the catalog is whole (`function::bind_restored`).
+                ObjectType::ScalarFunction | ObjectType::InlineTableFunction => catalog
+                    .functions
+                    .insert(function::FunctionMeta::restore(object, &catalog)?),
                 _ => {}
             }
         }
@@ -227,19 +235,43 @@ impl Catalog {
         self.tables.get(&object_id)
     }
 
+    /// The schema an object name is in (dbo when it names none); None for
+    /// a schema that does not exist or a name in another database.
+    pub fn schema_named(&self, name: &crate::ast::ObjectName) -> Option<SchemaId> {
+        let other_database = name.database().is_some_and(|database| {
+            !database
+                .value
+                .eq_ignore_ascii_case(crate::system_views::DATABASE_NAME)
+        });
+        if other_database {
+            return None;
+        }
+        self.schema_id(name.schema().map_or("dbo", |s| s.value.as_str()))
+    }
+
     /// Any object named `name` in `schema` (for Msg 2714): a table, a
-    /// sequence, a view or a table's constraint.
+    /// sequence, a view, a procedure, a function or a table's constraint.
     pub fn object_exists(&self, schema: SchemaId, name: &str) -> bool {
         self.table(schema, name).is_some()
             || self.sequence(schema, name).is_some()
             || self.views.get(schema, name).is_some()
             || self.procedures.get(schema, name).is_some()
+            || self.functions.get(schema, name).is_some()
             || self.tables.values().any(|table| {
                 table.schema_id == schema
                     && table
                         .constraint_names()
                         .any(|constraint| constraint.eq_ignore_ascii_case(name))
             })
+    }
+
+    /// The object `schema.name` a schema-bound module can depend on: a
+    /// table, a view or a function.
+    pub fn bindable(&self, schema: SchemaId, name: &str) -> Option<i32> {
+        self.table(schema, name)
+            .map(|table| table.object_id)
+            .or_else(|| self.views.get(schema, name).map(|view| view.object_id))
+            .or_else(|| self.functions.get(schema, name).map(|f| f.object_id))
     }
 
     /// Adds a table, reserving the object ids its constraints use.
@@ -301,7 +333,7 @@ impl Catalog {
         })
     }
 
-    /// The name of the view, table or procedure with `object_id`, for
+    /// The name of the view, table, procedure or function with `object_id`, for
     /// messages (the id itself for anything else).
     pub fn object_name(&self, object_id: i32) -> String {
         if let Some(view) = self.views.by_id(object_id) {
@@ -312,6 +344,9 @@ impl Catalog {
         }
         if let Some(procedure) = self.procedures.by_id(object_id) {
             return procedure.name.clone();
+        }
+        if let Some(function) = self.functions.by_id(object_id) {
+            return function.name.clone();
         }
         object_id.to_string()
     }

@@ -73,7 +73,7 @@ impl ProcedureMeta {
             object_id: object.object_id,
             schema_id: object.schema_id,
             name: object.name.clone(),
-            parameters: parameters(&create, catalog)?,
+            parameters: parameters(&create.params, "CREATE PROCEDURE", catalog)?,
             native: is_native(&create),
             schemabinding: has_option(&create, ModuleOption::SchemaBinding),
             body: create.body,
@@ -102,7 +102,7 @@ impl ProcedureMeta {
                     "Procedure expects parameter '@params' of type 'ntext/nchar/nvarchar'.",
                 )
             })?;
-            self::parameters(&create, catalog)?
+            self::parameters(&create.params, "sp_executesql", catalog)?
         };
         Ok(ProcedureMeta {
             object_id: DYNAMIC_SQL,
@@ -185,7 +185,7 @@ pub fn create(db: &SqlDatabase, create: &ast::CreateProcedure, text: &str) -> Sq
     }
     let name = create.name.name().value.clone();
     let mut catalog = db.catalog_mut();
-    let parameters = parameters(create, &catalog)?;
+    let parameters = parameters(&create.params, "CREATE PROCEDURE", &catalog)?;
     let schema_id = catalog.schema_of(&create.name)?;
     let existing = catalog.procedures.get(schema_id, &name).cloned();
     match &existing {
@@ -209,7 +209,7 @@ pub fn create(db: &SqlDatabase, create: &ast::CreateProcedure, text: &str) -> Sq
     }
     let schemabinding = has_option(create, ModuleOption::SchemaBinding);
     let references = if schemabinding {
-        bound_tables(&catalog, text)
+        bound_objects(&catalog, text)
     } else {
         Vec::new()
     };
@@ -355,20 +355,24 @@ pub fn option_name(option: &ast::OptionItem) -> String {
         .join(" ")
 }
 
-fn parameters(create: &ast::CreateProcedure, catalog: &Catalog) -> SqlResult<Vec<ParameterMeta>> {
-    if create.params.len() > MAX_PARAMETERS {
+/// The parameters of a CREATE PROCEDURE or CREATE FUNCTION (`statement`).
+pub(super) fn parameters(
+    params: &[ast::Parameter],
+    statement: &str,
+    catalog: &Catalog,
+) -> SqlResult<Vec<ParameterMeta>> {
+    if params.len() > MAX_PARAMETERS {
         return Err(SqlError::new(
             180,
             15,
             1,
             format!(
-                "There are too many parameters in this CREATE PROCEDURE statement. The maximum number is {MAX_PARAMETERS}."
+                "There are too many parameters in this {statement} statement. The maximum number is {MAX_PARAMETERS}."
             ),
         ));
     }
     let mut seen: Vec<&str> = Vec::new();
-    create
-        .params
+    params
         .iter()
         .enumerate()
         .map(|(ordinal, param)| {
@@ -417,12 +421,12 @@ fn parameters(create: &ast::CreateProcedure, catalog: &Catalog) -> SqlResult<Vec
         .collect()
 }
 
-/// The tables a schema-bound procedure names with two-part names: every
-/// `schema.name` in its text that is a table or view. (SQL Server binds
-/// the procedure's statements; scanning the tokens finds the same
-/// objects without binding statements whose variables are not declared
-/// until the procedure runs.)
-fn bound_tables(catalog: &Catalog, text: &str) -> Vec<i32> {
+/// The objects a schema-bound procedure or function names with two-part
+/// names: every `schema.name` in its text that is a table, view or
+/// function. (SQL Server binds the module's statements; scanning the
+/// tokens finds the same objects without binding statements whose
+/// variables are not declared until the module runs.)
+pub(super) fn bound_objects(catalog: &Catalog, text: &str) -> Vec<i32> {
     use crate::lexer::TokenKind;
     let Ok(tokens) = crate::lexer::tokenize(text) else {
         return Vec::new();
@@ -448,11 +452,7 @@ fn bound_tables(catalog: &Catalog, text: &str) -> Vec<i32> {
         let Some(schema_id) = catalog.schema_id(&schema) else {
             continue;
         };
-        if let Some(table) = catalog.table(schema_id, &name) {
-            found.push(table.object_id);
-        } else if let Some(view) = catalog.views.get(schema_id, &name) {
-            found.push(view.object_id);
-        }
+        found.extend(catalog.bindable(schema_id, &name));
     }
     found
 }
@@ -464,7 +464,7 @@ pub fn bind_restored(catalog: &mut Catalog) {
         .procedures
         .iter()
         .filter(|p| p.schemabinding)
-        .map(|p| (p.object_id, bound_tables(catalog, &p.definition)))
+        .map(|p| (p.object_id, bound_objects(catalog, &p.definition)))
         .collect();
     for (object_id, references) in bound {
         catalog.bindings.set(object_id, references);

@@ -176,6 +176,24 @@ impl ObjectStore {
         self.insert(tx, object)
     }
 
+    /// Writes `object` in a transaction of its own, in place of the row of
+    /// its id if there is one (CREATE or ALTER of a module).
+    pub fn save(&self, db: &Database, object: &StoredObject) -> SqlResult<()> {
+        let mut tx = db.begin(IsolationLevel::Snapshot)?;
+        self.replace(&mut tx, object)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Removes the object with `object_id` in a transaction of its own
+    /// (DROP of a module).
+    pub fn remove(&self, db: &Database, object_id: i32) -> SqlResult<()> {
+        let mut tx = db.begin(IsolationLevel::Snapshot)?;
+        self.delete(&mut tx, object_id)?;
+        tx.commit()?;
+        Ok(())
+    }
+
     /// Removes the object with `object_id` within `tx`, with its counter
     /// (IDENTITY or sequence) if it has one; false if absent.
     pub fn delete(&self, tx: &mut Transaction, object_id: i32) -> SqlResult<bool> {

@@ -126,7 +126,7 @@ pub fn resolve_table(
     if !is_temp(name) {
         return crate::exec::resolve_table(db, name);
     }
-    if crate::catalog::view::binding() {
+    if crate::catalog::binding::binding() {
         return Err(SqlError::new(
             4508,
             16,

@@ -1,10 +1,12 @@
 //! What a running statement reads besides its rows: the database, the
 //! batch's variables, the statement's transaction and the session's SET
 //! options; it collects the warnings the statement gives. Subqueries inside
-//! expressions reach the same transaction through it, so a statement sees
-//! one snapshot however deeply its queries nest.
+//! expressions reach the same transaction through it, and so do the
+//! user-defined functions they call (`Context::in_function`), so a
+//! statement sees one snapshot however deeply its queries nest.
 
 use super::isolation::ReadIsolation;
+use super::scalar_function::BoundBody;
 use crate::ast;
 use crate::catalog::table::TableMeta;
 use crate::session::SqlDatabase;
@@ -53,6 +55,10 @@ pub struct Context<'a> {
     /// The ids of the rows an UPDATE or DELETE read from its target, by
     /// the number its plan carries them as (see `TableRead::row_ids`).
     row_ids: RefCell<Vec<RowId>>,
+    /// The bodies of the scalar functions the statement calls, bound on
+    /// first use and shared with the contexts the calls run in; keyed by
+    /// the address of the function's catalog entry, which the plan holds.
+    functions: Rc<RefCell<HashMap<usize, Rc<BoundBody>>>>,
 }
 
 /// The session's state as of the statement's start, for `@@SPID`,
@@ -96,6 +102,7 @@ impl<'a> Context<'a> {
             options: SetOptions::default(),
             warnings: RefCell::new(Vec::new()),
             row_ids: RefCell::new(Vec::new()),
+            functions: Rc::default(),
         }
     }
 
@@ -136,6 +143,81 @@ impl<'a> Context<'a> {
             .into_iter()
             .map(str::to_string)
             .collect()
+    }
+
+    /// Runs `body` in the context of a call of a scalar function, `level`
+    /// modules deep (`@@NESTLEVEL`), over the function's `variables`. It
+    /// shares the statement's database and session, and, when the
+    /// function `reads` tables, the statement's transaction (lent to it
+    /// meanwhile), so the function reads the statement's snapshot.
+    pub fn in_function<T>(
+        &self,
+        level: u8,
+        variables: Vec<Value>,
+        reads: bool,
+        body: impl FnOnce(&Context) -> SqlResult<T>,
+    ) -> SqlResult<T> {
+        let lent = if reads {
+            self.transaction
+                .try_borrow_mut()
+                .map_err(|_| in_use())?
+                .take()
+        } else {
+            None
+        };
+        let call = Context {
+            db: self.db,
+            variables: RefCell::new(variables),
+            transaction: RefCell::new(lent),
+            isolation: self.isolation,
+            owns_transaction: false,
+            statement_start: Cell::new(None),
+            cached: RefCell::new(HashMap::new()),
+            working: RefCell::new(HashMap::new()),
+            last_identity: Cell::new(None),
+            session: SessionState {
+                nest_level: level,
+                ..self.session.clone()
+            },
+            options: self.options.clone(),
+            warnings: RefCell::new(Vec::new()),
+            row_ids: RefCell::new(Vec::new()),
+            functions: Rc::clone(&self.functions),
+        };
+        let outcome = body(&call);
+        if reads {
+            *self.transaction.borrow_mut() = call.take_transaction();
+        }
+        // The function's warnings are its calling statement's.
+        let mut warnings = self.warnings.borrow_mut();
+        for warning in call.warnings.take() {
+            if !warnings.contains(&warning) {
+                warnings.push(warning);
+            }
+        }
+        outcome
+    }
+
+    /// The bound body of the scalar function at `key`, bound by `bind` on
+    /// the statement's first call.
+    pub fn function_body(
+        &self,
+        key: usize,
+        bind: impl FnOnce() -> SqlResult<BoundBody>,
+    ) -> SqlResult<Rc<BoundBody>> {
+        if let Some(body) = self.functions.borrow().get(&key) {
+            return Ok(Rc::clone(body));
+        }
+        let body = Rc::new(bind()?);
+        self.functions.borrow_mut().insert(key, Rc::clone(&body));
+        Ok(body)
+    }
+
+    /// Forgets the rows of uncorrelated subqueries: they were computed for
+    /// one statement of a function's body, and the next may see other
+    /// variable values.
+    pub fn forget_subqueries(&self) {
+        self.cached.borrow_mut().clear();
     }
 
     /// The same context, reading `session` for the `@@` functions.
@@ -201,14 +283,7 @@ impl<'a> Context<'a> {
     /// read into memory first (see `plan::streaming`); meeting a held
     /// transaction here is therefore a planner bug, reported as an error.
     pub fn transaction(&self) -> SqlResult<RefMut<'_, Transaction>> {
-        let mut slot = self.transaction.try_borrow_mut().map_err(|_| {
-            SqlError::new(
-                8630,
-                16,
-                1,
-                "Internal Query Processor Error: the statement's transaction is already in use.",
-            )
-        })?;
+        let mut slot = self.transaction.try_borrow_mut().map_err(|_| in_use())?;
         let default_level = self.isolation.default_level();
         if slot.is_none() {
             *slot = Some(self.db.engine().begin(default_level)?);
@@ -291,4 +366,15 @@ impl<'a> Context<'a> {
         self.cached.borrow_mut().insert(key, Rc::clone(&rows));
         Ok(rows)
     }
+}
+
+/// Msg 8630: the planner let an operator use the transaction while
+/// another held it.
+fn in_use() -> SqlError {
+    SqlError::new(
+        8630,
+        16,
+        1,
+        "Internal Query Processor Error: the statement's transaction is already in use.",
+    )
 }

@@ -122,6 +122,7 @@ impl Scalar {
                 otherwise.eval(row)
             }
             ScalarKind::NextValue(sequence) => sequence.0.next_value(row.context.db.engine()),
+            ScalarKind::UserFunction(call) => super::scalar_function::call(call, row),
             ScalarKind::Subquery(subquery) => {
                 let mut first = None;
                 let mut count = 0;

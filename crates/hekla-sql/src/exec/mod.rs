@@ -13,6 +13,7 @@ pub mod join;
 pub mod modify;
 pub mod output;
 pub mod run;
+pub mod scalar_function;
 pub mod select;
 pub mod select_into;
 pub mod server;

@@ -61,6 +61,28 @@ pub fn run(node: &Node, params: &Inputs<'_>, emit: &mut Emit<'_>) -> SqlResult<C
                 emit(&prefixed(params.row, row))
             })
         }
+        Node::Function { arguments, plan } => {
+            let values = arguments
+                .iter()
+                .map(|argument| argument.eval(params))
+                .collect::<SqlResult<Vec<Value>>>()?;
+            let parameters = Inputs {
+                row: &values,
+                outer: None,
+                context: params.context,
+            };
+            let inner = Inputs {
+                row: &[],
+                outer: Some(&parameters),
+                context: params.context,
+            };
+            if params.row.is_empty() {
+                return run(&plan.root, &inner, emit);
+            }
+            run(&plan.root, &inner, &mut |row| {
+                emit(&prefixed(params.row, row))
+            })
+        }
         Node::Filter { input, predicate } => run(input, params, &mut |row| {
             if predicate.eval(&params.with_row(row))? == Some(true) {
                 emit(row)

@@ -207,7 +207,7 @@ fn columns_nullable(node: &Node) -> Vec<bool> {
             }
             columns
         }
-        Node::Derived { plan, .. } => columns_nullable(&plan.root),
+        Node::Derived { plan, .. } | Node::Function { plan, .. } => columns_nullable(&plan.root),
         // The anchor decides the columns; later steps may add NULLs.
         Node::Recursive { anchor, .. } => vec![true; columns_nullable(anchor).len()],
         Node::Working { .. } => Vec::new(),

@@ -282,6 +282,19 @@ impl Interpreter<'_> {
                 crate::catalog::procedure::drop(&db, names, *if_exists)?;
                 Ok(None)
             }
+            StatementKind::CreateFunction(create) => {
+                crate::catalog::function::create(&db, create, text)?;
+                Ok(None)
+            }
+            StatementKind::Drop {
+                object_type: ast::DropType::Function,
+                if_exists,
+                names,
+                ..
+            } => {
+                crate::catalog::function::drop(&db, names, *if_exists)?;
+                Ok(None)
+            }
             StatementKind::AlterDatabase(alter) => {
                 let in_transaction = self.session.transaction.is_open();
                 let line = statement.span.line;

@@ -499,7 +499,8 @@ impl Parser<'_> {
             if !call.distinct {
                 self.eat_word("ALL");
             }
-            call.args = self.nested(|parser| parser.comma_list(Self::expr))?;
+            // `DEFAULT` asks for a user-defined function's parameter default.
+            call.args = self.nested(|parser| parser.comma_list(Self::value_or_default))?;
         }
         self.expect(TokenKind::RParen)?;
         if self.is_word("WITHIN") && self.is_word_at(1, "GROUP") {

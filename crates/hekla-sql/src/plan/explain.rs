@@ -76,7 +76,7 @@ impl Printer<'_> {
                 self.line(depth, text);
                 names
             }
-            Node::Derived { plan, .. } => {
+            Node::Derived { plan, .. } | Node::Function { plan, .. } => {
                 self.node(&plan.root, depth, &[]);
                 extend(prefix, plan.columns.iter().map(|c| format!("[{}]", c.name)))
             }
@@ -420,6 +420,15 @@ fn scalar(s: &Scalar, names: &[String], p: &Printer) -> String {
         ScalarKind::Case { .. } => "CASE WHEN ... END".to_string(),
         ScalarKind::Subquery(_) => "(subquery)".to_string(),
         ScalarKind::NextValue(sequence) => format!("NEXT VALUE FOR [{}]", sequence.0.name),
+        ScalarKind::UserFunction(call) => {
+            let schema =
+                p.db.catalog()
+                    .schema_name(call.function.schema_id)
+                    .unwrap_or("dbo")
+                    .to_string();
+            let args: Vec<String> = call.args.iter().map(|a| scalar(a, names, p)).collect();
+            format!("[{schema}].[{}]({})", call.function.name, args.join(","))
+        }
     }
 }
 

@@ -109,6 +109,12 @@ enum Source {
         correlated: bool,
     },
     Values(Vec<Vec<Scalar>>),
+    /// An inline table-valued function's query and the arguments of the
+    /// call.
+    Function {
+        plan: Box<QueryPlan>,
+        arguments: Vec<Scalar>,
+    },
     /// A recursive CTE's previous step, inside its recursive member.
     Working(usize),
 }
@@ -307,8 +313,66 @@ impl Planner<'_> {
                 let (source, columns) = self.mark_target(item, source, columns);
                 leaf(source, columns, binder)
             }
-            TableRefKind::Function { .. } => Err(not_yet("table-valued functions")),
+            TableRefKind::Function {
+                call,
+                alias,
+                columns,
+            } => {
+                // Its arguments see enclosing queries, not the items
+                // beside it (APPLY's right side does, see `apply_right`).
+                let arguments = Binder {
+                    outer: binder.outer,
+                    planner: Some(self),
+                    ..Binder::new(self.variables)
+                };
+                let (source, scope) =
+                    self.function_source(call, alias.as_ref(), columns, &arguments)?;
+                leaf(source, scope, binder)
+            }
         }
+    }
+
+    /// A table-valued function called in FROM, its arguments bound by
+    /// `arguments`: Msg 215 for a table or view given arguments, 208 for
+    /// a name that is nothing.
+    fn function_source(
+        &self,
+        call: &ast::FunctionCall,
+        alias: Option<&ast::Ident>,
+        columns: &[ast::Ident],
+        arguments: &Binder,
+    ) -> SqlResult<(Source, Vec<ScopeColumn>)> {
+        let written = crate::catalog::sequence::written(&call.name);
+        let Some(expanded) = crate::catalog::function::expand(self.db, &call.name)? else {
+            if crate::catalog::temp::resolve_table(self.db, self.variables, &call.name).is_ok()
+                || crate::catalog::view::names_view(&self.db.catalog(), &call.name)
+            {
+                return Err(SqlError::new(
+                    215,
+                    16,
+                    1,
+                    format!("Parameters supplied for object '{written}' which is not a function. If the parameters are intended as a table hint, a WITH keyword is required."),
+                ));
+            }
+            if call.name.parts.len() == 1 {
+                return Err(not_yet(&format!(
+                    "the built-in table-valued function {written}"
+                )));
+            }
+            return Err(SqlError::new(
+                208,
+                16,
+                1,
+                format!("Invalid object name '{written}'."),
+            ));
+        };
+        let qualified = format!("{}.{}", expanded.schema, expanded.function.name);
+        let arguments =
+            arguments.function_arguments(&expanded.function.parameters, &call.args, &qualified)?;
+        let shown = alias.map_or(&call.name.name().value, |alias| &alias.value);
+        let scope = derived_columns(&expanded.plan, shown, columns)?;
+        let plan = Box::new(expanded.plan);
+        Ok((Source::Function { plan, arguments }, scope))
     }
 
     /// The view an UPDATE or DELETE changes, if `item` names it, and the
@@ -395,7 +459,7 @@ impl Planner<'_> {
         let schema = name.schema().map_or("dbo", |s| s.value.as_str());
         let not_found = match crate::catalog::temp::resolve_table(self.db, self.variables, name) {
             Ok(table) => {
-                crate::catalog::view::note_table(name, table.object_id)?;
+                crate::catalog::binding::note_table(name, table.object_id)?;
                 let columns = table
                     .columns
                     .iter()
@@ -422,6 +486,19 @@ impl Planner<'_> {
                     .collect();
                 Ok((Source::View(view), columns))
             }
+            None if crate::catalog::function::find(&self.db.catalog(), name)
+                .is_some_and(|function| function.returns().is_none()) =>
+            {
+                Err(SqlError::new(
+                    216,
+                    16,
+                    1,
+                    format!(
+                        "Parameters were not supplied for the function '{}'.",
+                        crate::catalog::sequence::written(name)
+                    ),
+                ))
+            }
             None => Err(not_found),
         }
     }
@@ -435,7 +512,15 @@ impl Planner<'_> {
         } = &item.kind
         else {
             return match &item.kind {
-                TableRefKind::Function { .. } => Err(not_yet("table-valued functions")),
+                TableRefKind::Function {
+                    call,
+                    alias,
+                    columns,
+                } => {
+                    let (source, scope) =
+                        self.function_source(call, alias.as_ref(), columns, binder)?;
+                    leaf(source, scope, binder)
+                }
                 _ => self.bind_item(item, binder),
             };
         };
@@ -582,6 +667,7 @@ fn leaf_node(leaf: Leaf, used: &[bool]) -> Node {
         Source::View(view) => Node::View { view },
         Source::Derived { plan, correlated } => Node::Derived { plan, correlated },
         Source::Values(rows) => Node::Values { rows },
+        Source::Function { plan, arguments } => Node::Function { arguments, plan },
         Source::Working(id) => Node::Working { id },
     };
     match filter {

@@ -61,6 +61,13 @@ pub enum Node {
         plan: Box<QueryPlan>,
         correlated: bool,
     },
+    /// An inline table-valued function's query, run with its `arguments`
+    /// (evaluated for the row to its left) as the row one query out,
+    /// which its parameters read.
+    Function {
+        arguments: Vec<Scalar>,
+        plan: Box<QueryPlan>,
+    },
     Filter {
         input: Box<Node>,
         predicate: Predicate,
@@ -247,6 +254,8 @@ impl Node {
             | Node::Working { .. } => vec![],
             Node::Recursive { anchor, step, .. } => vec![(anchor, 0), (step, 0)],
             Node::Derived { plan, correlated } => vec![(&plan.root, usize::from(*correlated))],
+            // Its query reads no row beyond its parameters.
+            Node::Function { plan, .. } => vec![(&plan.root, 1)],
             Node::Filter { input, .. }
             | Node::Project { input, .. }
             | Node::Aggregate { input, .. }
@@ -272,7 +281,10 @@ impl Node {
                 }
             }
             Node::Filter { predicate, .. } => visit(predicate),
-            Node::Project { exprs, .. } => exprs.iter().for_each(|s| visit(s)),
+            Node::Project { exprs, .. }
+            | Node::Function {
+                arguments: exprs, ..
+            } => exprs.iter().for_each(|s| visit(s)),
             Node::Join(join) => {
                 if let Some(on) = &join.on {
                     visit(on);
@@ -371,7 +383,9 @@ pub fn plan_streaming(node: &mut Node, busy: bool) {
             plan_streaming(step, false);
         }
         // A derived query's rows are its own pipeline's output.
-        Node::Derived { plan, .. } => plan_streaming(&mut plan.root, busy_here),
+        Node::Derived { plan, .. } | Node::Function { plan, .. } => {
+            plan_streaming(&mut plan.root, busy_here)
+        }
         Node::Filter { input, .. }
         | Node::Project { input, .. }
         | Node::Top { input, .. }

@@ -1,8 +1,8 @@
-//! `sys.sql_modules` (the definitions of views and procedures),
-//! `sys.parameters` (of procedures) and `sys.table_types` (SQL Server's
-//! columns and rows).
+//! `sys.sql_modules` (the definitions of views, procedures and
+//! functions), `sys.parameters` (of procedures and functions) and
+//! `sys.table_types`.
 
-use super::objects::{procedures, user_views};
+use super::objects::{functions, procedures, user_views};
 use super::shared::{bit, int, not_null, nullable, nvarchar, nvarchar_max, sysname, text};
 use super::table_columns::{types_columns, user_type_row};
 use super::{Scope, SystemView, ViewColumn};
@@ -33,46 +33,68 @@ fn sql_modules_columns() -> Vec<ViewColumn> {
     ]
 }
 
-/// Each view and procedure with its CREATE text: as written, except that
-/// SQL Server's rewriting of ALTER to CREATE is applied (hekla keeps the
-/// statement only, where SQL Server keeps the whole batch, comments around
-/// the statement included).
+/// A row of `sys.sql_modules`.
+struct ModuleRow<'a> {
+    object_id: i32,
+    definition: &'a str,
+    schemabinding: bool,
+    null_on_null_input: bool,
+    native: bool,
+}
+
+/// Each view, procedure and function with its CREATE text: as written,
+/// except that SQL Server's rewriting of ALTER to CREATE is applied (hekla
+/// keeps the statement only, where SQL Server keeps the whole batch,
+/// comments around the statement included).
 fn sql_modules_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
     let views = user_views(db);
     let procedures = procedures(db);
-    let mut modules: Vec<(i32, &str, bool, bool)> = views
+    let functions = functions(db);
+    let mut modules: Vec<ModuleRow> = views
         .iter()
-        .map(|v| (v.object_id, v.definition.as_str(), v.schemabinding, false))
-        .chain(procedures.iter().map(|p| {
-            (
-                p.object_id,
-                p.definition.as_str(),
-                p.schemabinding,
-                p.native,
-            )
+        .map(|v| ModuleRow {
+            object_id: v.object_id,
+            definition: &v.definition,
+            schemabinding: v.schemabinding,
+            null_on_null_input: false,
+            native: false,
+        })
+        .chain(procedures.iter().map(|p| ModuleRow {
+            object_id: p.object_id,
+            definition: &p.definition,
+            schemabinding: p.schemabinding,
+            null_on_null_input: false,
+            native: p.native,
+        }))
+        .chain(functions.iter().map(|f| ModuleRow {
+            object_id: f.object_id,
+            definition: &f.definition,
+            schemabinding: f.schemabinding,
+            null_on_null_input: f.null_on_null_input,
+            native: f.native,
         }))
         .collect();
-    modules.sort_by_key(|module| module.0);
+    modules.sort_by_key(|module| module.object_id);
     Ok(modules
         .into_iter()
-        .map(|(object_id, definition, schemabinding, native)| {
+        .map(|module| {
             vec![
-                int(object_id),
-                text(definition),
+                int(module.object_id),
+                text(module.definition),
                 // hekla compares NULLs as ANSI_NULLS ON does and reads
                 // "quoted" names as QUOTED_IDENTIFIER ON does.
                 bit(true),
                 bit(true),
-                bit(schemabinding),
+                bit(module.schemabinding),
                 // A schema-bound module depends on the database collation,
                 // the only collation hekla has.
-                bit(schemabinding),
-                // Never WITH RECOMPILE, NULL ON NULL INPUT or EXECUTE AS
-                // another principal in hekla.
+                bit(module.schemabinding),
+                // Never WITH RECOMPILE or EXECUTE AS another principal in
+                // hekla.
                 bit(false),
-                bit(false),
+                bit(module.null_on_null_input),
                 Value::Null,
-                bit(native),
+                bit(module.native),
             ]
         })
         .collect())
@@ -109,7 +131,46 @@ fn parameters_columns() -> Vec<ViewColumn> {
     ]
 }
 
-/// Each procedure parameter, numbered from 1 in declaration order.
+/// A row of `sys.parameters`.
+struct ParameterRow {
+    object_id: i32,
+    /// With its `@`; empty for a scalar function's return value.
+    name: String,
+    parameter_id: i32,
+    data_type: DataType,
+    /// OUTPUT, or a scalar function's return value.
+    output: bool,
+    nullable: bool,
+}
+
+impl ParameterRow {
+    fn values(&self) -> Vec<Value> {
+        let info = super::types::describe(&self.data_type);
+        vec![
+            int(self.object_id),
+            text(self.name.as_str()),
+            int(self.parameter_id),
+            Value::TinyInt(info.system_type_id),
+            int(info.user_type_id),
+            Value::SmallInt(info.max_length),
+            Value::TinyInt(info.precision),
+            Value::TinyInt(info.scale),
+            bit(self.output),
+            bit(false),
+            // SQL Server keeps defaults only for CLR modules here.
+            bit(false),
+            bit(false),
+            Value::Null,
+            int(0),
+            bit(false),
+            bit(self.nullable),
+        ]
+    }
+}
+
+/// Each procedure's and function's parameters, numbered from 1 in
+/// declaration order; a scalar function's return value is parameter 0,
+/// without a name.
 fn parameters_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
     let mut rows = Vec::new();
     for procedure in procedures(db) {
@@ -117,29 +178,39 @@ fn parameters_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
             let ParameterKind::Scalar(data_type) = &parameter.kind else {
                 continue;
             };
-            let info = super::types::describe(data_type);
-            rows.push(vec![
-                int(procedure.object_id),
-                text(format!("@{}", parameter.name)),
-                int(index as i32 + 1),
-                Value::TinyInt(info.system_type_id),
-                int(info.user_type_id),
-                Value::SmallInt(info.max_length),
-                Value::TinyInt(info.precision),
-                Value::TinyInt(info.scale),
-                bit(parameter.output),
-                bit(false),
-                // SQL Server keeps defaults only for CLR modules here.
-                bit(false),
-                bit(false),
-                Value::Null,
-                int(0),
-                bit(false),
-                bit(!parameter.not_null),
-            ]);
+            rows.push(ParameterRow {
+                object_id: procedure.object_id,
+                name: format!("@{}", parameter.name),
+                parameter_id: index as i32 + 1,
+                data_type: *data_type,
+                output: parameter.output,
+                nullable: !parameter.not_null,
+            });
         }
     }
-    Ok(rows)
+    for function in functions(db) {
+        if let Some(returns) = function.returns() {
+            rows.push(ParameterRow {
+                object_id: function.object_id,
+                name: String::new(),
+                parameter_id: 0,
+                data_type: returns,
+                output: true,
+                nullable: true,
+            });
+        }
+        for (index, parameter) in function.parameters.iter().enumerate() {
+            rows.push(ParameterRow {
+                object_id: function.object_id,
+                name: format!("@{}", parameter.name),
+                parameter_id: index as i32 + 1,
+                data_type: parameter.data_type,
+                output: false,
+                nullable: true,
+            });
+        }
+    }
+    Ok(rows.iter().map(ParameterRow::values).collect())
 }
 
 pub const TABLE_TYPES: SystemView = SystemView {

@@ -10,6 +10,7 @@ use super::shared::{
 use super::{Scope, SystemView, ViewColumn};
 use crate::catalog::constraint::{CheckConstraint, ForeignKey};
 use crate::catalog::counter::as_decimal;
+use crate::catalog::function::FunctionMeta;
 use crate::catalog::procedure::ProcedureMeta;
 use crate::catalog::sequence::Sequence;
 use crate::catalog::store::ObjectType;
@@ -106,6 +107,25 @@ impl ObjectRow<'_> {
             type_desc: "TYPE_TABLE",
             created_ms: user_type.created_ms,
             modified_ms: user_type.created_ms,
+        }
+    }
+
+    /// A user-defined function; ALTER FUNCTION changes its modification
+    /// date.
+    pub fn function(function: &FunctionMeta) -> ObjectRow<'_> {
+        let object_type = function.object_type();
+        ObjectRow {
+            name: &function.name,
+            object_id: Some(function.object_id),
+            schema_id: function.schema_id,
+            parent_object_id: 0,
+            type_code: object_type.code(),
+            type_desc: match object_type {
+                ObjectType::ScalarFunction => "SQL_SCALAR_FUNCTION",
+                _ => "SQL_INLINE_TABLE_VALUED_FUNCTION",
+            },
+            created_ms: function.created_ms,
+            modified_ms: function.modified_ms,
         }
     }
 
@@ -213,6 +233,11 @@ pub fn procedures(db: &SqlDatabase) -> Vec<std::sync::Arc<ProcedureMeta>> {
     db.catalog().procedures.iter().cloned().collect()
 }
 
+/// The user-defined functions, in object id order.
+pub fn functions(db: &SqlDatabase) -> Vec<std::sync::Arc<FunctionMeta>> {
+    db.catalog().functions.iter().cloned().collect()
+}
+
 /// The rows of a view of things hekla does not have yet.
 pub(super) fn no_rows(_: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
     Ok(Vec::new())
@@ -263,10 +288,10 @@ fn objects_columns() -> Vec<ViewColumn> {
 }
 
 /// hekla's objects are its tables with their CHECK and FOREIGN KEY
-/// constraints, its views, its sequences and the tables of its table
-/// types, in object id order. PRIMARY KEY and UNIQUE constraints, which
-/// SQL Server also lists here, get no object id in hekla; they are in
-/// `sys.key_constraints`.
+/// constraints, its views, sequences, procedures, functions and the
+/// tables of its table types, in object id order. PRIMARY KEY and UNIQUE
+/// constraints, which SQL Server also lists here, get no object id in
+/// hekla; they are in `sys.key_constraints`.
 fn objects_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
     let tables = user_tables(db);
     let sequences = sequences(db);
@@ -291,6 +316,9 @@ fn objects_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
             procedure.object_id,
             ObjectRow::procedure(procedure).values(),
         ));
+    }
+    for function in &functions(db) {
+        rows.push((function.object_id, ObjectRow::function(function).values()));
     }
     let catalog = db.catalog();
     for user_type in catalog.types.iter().filter(|t| t.as_table().is_some()) {

@@ -71,7 +71,8 @@ impl Builtin {
 type Family<'a> = fn(&Binder<'a>, &str, &[ast::Expr]) -> Option<SqlResult<Scalar>>;
 
 impl<'a> Binder<'a> {
-    /// A call of a built-in function; Msg 195 for an unknown name.
+    /// A call of a built-in function (Msg 195 for an unknown name), or of
+    /// a user-defined one, which only a qualified name calls.
     pub fn function(&self, call: &ast::FunctionCall) -> SqlResult<Scalar> {
         let name = call.name.name().value.to_ascii_uppercase();
         if call.over.is_some() || call.distinct || call.star || !call.within_group.is_empty() {
@@ -80,7 +81,7 @@ impl<'a> Binder<'a> {
             )));
         }
         if call.name.parts.len() > 1 {
-            return Err(super::expr::not_yet_text("user-defined functions"));
+            return self.user_function(call);
         }
         let args = &call.args;
         match name.as_str() {

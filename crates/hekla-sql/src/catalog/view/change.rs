@@ -24,11 +24,12 @@
 //! WHERE and FROM read the view's columns. INSERT writes the table's
 //! columns that the view's columns show; the others take their defaults.
 
-use super::{bind_stored, binding_error, enter, find, parse_definition, within, ViewMeta};
+use super::{bind_stored, find, parse_definition, within, ViewMeta};
 use crate::ast::{self, ExprKind, QueryBody, SelectItem, SetOperator, TableRefKind};
 use crate::bind::aggregate::is_grouped;
 use crate::bind::expr::{Scope, ScopeColumn};
 use crate::bind::variables::Variables;
+use crate::catalog::binding::{binding_error, enter};
 use crate::catalog::sequence::written as written_name;
 use crate::catalog::table::TableMeta;
 use crate::exec::context::Context;
@@ -219,7 +220,7 @@ impl Level {
         written: String,
         change: Change,
     ) -> SqlResult<(Level, Arc<TableMeta>)> {
-        enter(&view)?;
+        enter(view.object_id, &view.name)?;
         within(&view, || {
             let (_, columns) =
                 bind_stored(db, &view, true).map_err(|error| binding_error(error, &written))?;
@@ -297,7 +298,7 @@ impl Level {
     /// The view's query planned to carry the changed table's row and row
     /// id, inside the view's binding frame.
     fn plan_within(&self, db: &SqlDatabase, width: usize) -> SqlResult<QueryPlan> {
-        enter(&self.view)?;
+        enter(self.view.object_id, &self.view.name)?;
         within(&self.view, || {
             let variables = Variables::default();
             let target = ChangedItem {

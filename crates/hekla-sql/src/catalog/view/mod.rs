@@ -17,17 +17,12 @@
 //! change ([`change`]); `WITH CHECK OPTION` makes them keep their rows
 //! visible through the view.
 //!
-//! Binding a view's query pushes a frame on a per-thread stack, which
-//! - catches a view that reaches itself (Msg 4429, possible only through
-//!   ALTER VIEW, which refuses it) and nesting beyond 32 levels (Msg 217);
-//! - collects what the view references, for SCHEMABINDING
-//!   ([`super::dependency`]), which also requires two-part names (4512),
-//!   schema-bound views (4513) and no `*` (1054);
-//! - tells `NEXT VALUE FOR` it is in a view (Msg 11719) and refuses
-//!   temporary tables (4508).
+//! A view's query is bound in a frame of [`super::binding`] (self-reference,
+//! nesting, schema binding); a schema-bound view may not use `*` (1054).
 
 pub mod change;
 
+use super::binding::{self, in_frame, Frame, ModuleKind};
 use super::dependency;
 use super::store::{ObjectType, StoredObject};
 use super::{stored_object, Catalog};
@@ -39,13 +34,9 @@ use crate::exec::not_yet;
 use crate::plan::{Planner, QueryPlan};
 use crate::session::{ResultColumn, SqlDatabase};
 use crate::session_options::SetOptions;
-use hekla_engine::{IsolationLevel, SchemaId};
+use hekla_engine::SchemaId;
 use hekla_types::{SqlError, SqlResult};
-use std::cell::RefCell;
 use std::sync::Arc;
-
-/// How deep views may nest in one another (SQL Server's nesting limit).
-pub const MAX_NESTING: usize = 32;
 
 /// A view as the catalog keeps it.
 #[derive(Debug)]
@@ -106,160 +97,6 @@ impl SchemaObject for ViewMeta {
     }
 }
 
-// ---- binding frames ---------------------------------------------------------
-
-/// A view query being bound on this thread.
-struct Frame {
-    /// The view's id; None while a new view is created.
-    view: Option<i32>,
-    /// Its name, for messages.
-    name: String,
-    /// Bound for CREATE or ALTER ... WITH SCHEMABINDING: references must
-    /// be two-part names of schema-bound objects.
-    schemabinding: bool,
-    /// The tables and views the query names, in its own FROM clauses.
-    references: Vec<i32>,
-}
-
-thread_local! {
-    static FRAMES: RefCell<Vec<Frame>> = const { RefCell::new(Vec::new()) };
-}
-
-/// Pops the frame it was made for, even on an early return.
-struct Pushed;
-
-impl Drop for Pushed {
-    fn drop(&mut self) {
-        FRAMES.with(|frames| {
-            frames.borrow_mut().pop();
-        });
-    }
-}
-
-/// Runs `body` inside `frame`; its result and the references it recorded.
-fn in_frame<T>(frame: Frame, body: impl FnOnce() -> SqlResult<T>) -> SqlResult<(T, Vec<i32>)> {
-    FRAMES.with(|frames| frames.borrow_mut().push(frame));
-    let pushed = Pushed;
-    let result = body();
-    let references = FRAMES.with(|frames| {
-        frames
-            .borrow_mut()
-            .last_mut()
-            .map(|frame| std::mem::take(&mut frame.references))
-            .unwrap_or_default()
-    });
-    std::mem::drop(pushed);
-    result.map(|value| (value, references))
-}
-
-/// Whether a view's query is being bound on this thread (`NEXT VALUE FOR`
-/// is not allowed there, Msg 11719).
-pub fn binding() -> bool {
-    FRAMES.with(|frames| !frames.borrow().is_empty())
-}
-
-/// Records that the query being bound names the user table `object_id`
-/// as `name` (called by the FROM clause for every table it resolves).
-/// Msg 4508 for a temporary table in a view.
-pub fn note_table(name: &ast::ObjectName, object_id: i32) -> SqlResult<()> {
-    FRAMES.with(|frames| {
-        let mut frames = frames.borrow_mut();
-        let Some(frame) = frames.last_mut() else {
-            return Ok(());
-        };
-        if name.name().value.starts_with('#') {
-            return Err(SqlError::new(
-                4508,
-                16,
-                1,
-                "Views or functions are not allowed on temporary tables. Table names that begin with '#' denote temporary tables.",
-            ));
-        }
-        if frame.schemabinding && !two_part(name) {
-            return Err(not_two_part(&frame.name, name));
-        }
-        frame.references.push(object_id);
-        Ok(())
-    })
-}
-
-fn two_part(name: &ast::ObjectName) -> bool {
-    name.parts.len() == 2 && name.schema().is_some()
-}
-
-/// Msg 4512.
-fn not_two_part(view: &str, name: &ast::ObjectName) -> SqlError {
-    SqlError::new(
-        4512,
-        16,
-        3,
-        format!(
-            "Cannot schema bind view '{view}' because name '{}' is invalid for schema binding. Names must be in two-part format and an object cannot reference itself.",
-            super::sequence::written(name)
-        ),
-    )
-}
-
-/// The errors of a schema-bound view being created that names `view` as
-/// `name`: Msg 4512 for a name that is not two-part or is its own, 4513
-/// for a view that is not schema-bound.
-fn check_schema_binding(view: &ViewMeta, name: &ast::ObjectName) -> SqlResult<()> {
-    FRAMES.with(|frames| {
-        let frames = frames.borrow();
-        let Some(top) = frames.last().filter(|top| top.schemabinding) else {
-            return Ok(());
-        };
-        if !two_part(name) || top.view == Some(view.object_id) {
-            return Err(not_two_part(&top.name, name));
-        }
-        if !view.schemabinding {
-            return Err(SqlError::new(
-                4513,
-                16,
-                2,
-                format!(
-                    "Cannot schema bind view '{}'. '{}' is not schema bound.",
-                    top.name,
-                    super::sequence::written(name)
-                ),
-            ));
-        }
-        Ok(())
-    })
-}
-
-/// Checks that `view` may be expanded inside the frames on the stack
-/// (Msg 4429 for a view reaching itself, 217 for nesting too deep) and
-/// records it as a reference of the innermost one.
-fn enter(view: &ViewMeta) -> SqlResult<()> {
-    FRAMES.with(|frames| {
-        let mut frames = frames.borrow_mut();
-        if frames.iter().any(|f| f.view == Some(view.object_id)) {
-            return Err(SqlError::new(
-                4429,
-                16,
-                1,
-                format!(
-                    "View or function '{}' contains a self-reference. Views or functions cannot reference themselves directly or indirectly.",
-                    view.name
-                ),
-            ));
-        }
-        if frames.len() >= MAX_NESTING {
-            return Err(SqlError::new(
-                217,
-                16,
-                1,
-                format!("Maximum stored procedure, function, trigger, or view nesting level exceeded (limit {MAX_NESTING})."),
-            ));
-        }
-        if let Some(top) = frames.last_mut() {
-            top.references.push(view.object_id);
-        }
-        Ok(())
-    })
-}
-
 // ---- views in queries -------------------------------------------------------
 
 /// The view `name` names, if it names one, bound as a derived table known
@@ -272,10 +109,13 @@ pub fn expand(
     let Some((view, schema)) = find(db, name) else {
         return Ok(None);
     };
-    check_schema_binding(&view, name)?;
-    let written = super::sequence::written(name);
-    let bound = enter(&view).and_then(|()| within(&view, || bind_stored(db, &view, true)));
-    let (plan, columns) = bound.map_err(|error| binding_error(error, &written))?;
+    binding::note_module(name, view.object_id, view.schemabinding)?;
+    let bound = binding::enter(view.object_id, &view.name).and_then(|()| {
+        let frame = Frame::new(ModuleKind::View, Some(view.object_id), &view.name, false);
+        in_frame(frame, || bind_stored(db, &view, true))
+    });
+    let ((plan, columns), _) = bound
+        .map_err(|error| binding::binding_error(error, &crate::catalog::sequence::written(name)))?;
     let scope = columns
         .into_iter()
         .map(|column| ScopeColumn {
@@ -303,34 +143,10 @@ fn find(db: &SqlDatabase, name: &ast::ObjectName) -> Option<(Arc<ViewMeta>, Stri
 }
 
 /// Runs `body`, which binds `view`'s query, in the view's frame (after
-/// [`enter`] allowed it).
+/// `binding::enter` allowed it).
 fn within<T>(view: &ViewMeta, body: impl FnOnce() -> SqlResult<T>) -> SqlResult<T> {
-    let frame = Frame {
-        view: Some(view.object_id),
-        name: view.name.clone(),
-        schemabinding: false,
-        references: Vec::new(),
-    };
+    let frame = Frame::new(ModuleKind::View, Some(view.object_id), &view.name, false);
     in_frame(frame, body).map(|(value, _)| value)
-}
-
-/// Msg 4413 for a view that does not bind (`written` as its user wrote
-/// its name), with the error behind it. An error that is already a 4413
-/// (a view inside the view) goes up as it is: it names the view that is
-/// broken.
-fn binding_error(error: SqlError, written: &str) -> SqlError {
-    if error.number == 4413 {
-        return error;
-    }
-    SqlError::new(
-        4413,
-        16,
-        1,
-        format!(
-            "Could not use view or function '{written}' because of binding errors. (Msg {}: {})",
-            error.number, error.message
-        ),
-    )
 }
 
 /// Binds a catalog view's stored query; `at_use` says a query names it
@@ -342,7 +158,7 @@ fn bind_stored(
 ) -> SqlResult<(QueryPlan, Vec<ResultColumn>)> {
     let create = parse_definition(&view.definition, view.object_id)?;
     let plan = plan_query(db, &create.query)?;
-    let columns = view_columns(&plan, &view.declared, &view.name, at_use)?;
+    let columns = module_columns(&plan, &view.declared, &view.name, at_use, ModuleKind::View)?;
     Ok((plan, columns))
 }
 
@@ -354,14 +170,16 @@ fn plan_query(db: &SqlDatabase, query: &ast::Query) -> SqlResult<QueryPlan> {
     Planner::new(db, &variables, SetOptions::default()).derived(query, None)
 }
 
-/// The view's columns: the query's, named by the column list if there is
-/// one. Every one named (4511) and unique (4506); a column list of the
-/// wrong length is 8158/8159 at CREATE, 4502 or 8158 when used.
-fn view_columns(
+/// A view's or inline function's columns: its query's, named by the
+/// column list if there is one (views only). Every one named (4511, an
+/// inline function's 4514) and unique (4506); a column list of the wrong
+/// length is 8158/8159 at CREATE, 4502 or 8158 when used.
+pub(crate) fn module_columns(
     plan: &QueryPlan,
     declared: &[String],
     view: &str,
     at_use: bool,
+    kind: ModuleKind,
 ) -> SqlResult<Vec<ResultColumn>> {
     if !declared.is_empty() && declared.len() != plan.columns.len() {
         if declared.len() < plan.columns.len() {
@@ -391,15 +209,26 @@ fn view_columns(
     for (position, column) in plan.columns.iter().enumerate() {
         let name = declared.get(position).unwrap_or(&column.name);
         if name.is_empty() {
-            return Err(SqlError::new(
-                4511,
-                16,
-                1,
-                format!(
-                    "Create View or Function failed because no column name was specified for column {}.",
-                    position + 1
+            return Err(match kind {
+                ModuleKind::View => SqlError::new(
+                    4511,
+                    16,
+                    1,
+                    format!(
+                        "Create View or Function failed because no column name was specified for column {}.",
+                        position + 1
+                    ),
                 ),
-            ));
+                ModuleKind::Function => SqlError::new(
+                    4514,
+                    16,
+                    1,
+                    format!(
+                        "CREATE FUNCTION failed because a column name is not specified for column {}.",
+                        position + 1
+                    ),
+                ),
+            });
         }
         if columns.iter().any(|c| c.name.eq_ignore_ascii_case(name)) {
             return Err(SqlError::new(
@@ -469,11 +298,12 @@ impl Options {
 }
 
 /// The procedure SQL Server's messages name for an error of `statement`:
-/// the view a CREATE or ALTER VIEW defines (its query is compiled as the
-/// view's module).
+/// the view or function a CREATE or ALTER defines (its body is compiled
+/// as that module).
 pub fn procedure_of(statement: &StatementKind) -> Option<String> {
     match statement {
         StatementKind::CreateView(create) => Some(create.name.name().value.clone()),
+        StatementKind::CreateFunction(create) => Some(create.name.name().value.clone()),
         _ => None,
     }
 }
@@ -505,31 +335,28 @@ pub fn create(db: &SqlDatabase, create: &ast::CreateView, text: &str) -> SqlResu
         let schema_id = catalog.schema_of(&create.name)?;
         (schema_id, target(&catalog, create, schema_id)?)
     };
-    if options.schemabinding && has_wildcard(&create.query) {
-        return Err(SqlError::new(
-            1054,
-            15,
-            1,
-            "Syntax '*' is not allowed in schema-bound objects.",
-        ));
+    if options.schemabinding {
+        refuse_wildcard(&create.query)?;
     }
-    let frame = Frame {
-        view: existing.as_ref().map(|view| view.object_id),
-        name: name.clone(),
-        schemabinding: options.schemabinding,
-        references: Vec::new(),
-    };
+    let frame = Frame::new(
+        ModuleKind::View,
+        existing.as_ref().map(|view| view.object_id),
+        &name,
+        options.schemabinding,
+    );
     let declared: Vec<String> = create.columns.iter().map(|c| c.value.clone()).collect();
     let (plan, references) = in_frame(frame, || plan_query(db, &create.query))?;
-    let columns = view_columns(&plan, &declared, &name, false)?;
+    let columns = module_columns(&plan, &declared, &name, false, ModuleKind::View)?;
 
     let mut catalog = db.catalog_mut();
     // The catalog may have changed while the query was bound.
     let existing = target(&catalog, create, schema_id)?;
     if options.schemabinding {
-        let gone = references
-            .iter()
-            .any(|&id| catalog.table_by_id(id).is_none() && catalog.views.by_id(id).is_none());
+        let gone = references.iter().any(|&id| {
+            catalog.table_by_id(id).is_none()
+                && catalog.views.by_id(id).is_none()
+                && catalog.functions.by_id(id).is_none()
+        });
         if gone {
             return Err(SqlError::new(
                 208,
@@ -555,12 +382,7 @@ pub fn create(db: &SqlDatabase, create: &ast::CreateView, text: &str) -> SqlResu
         &definition,
     );
     object.created_ms = created_ms;
-    let mut tx = db.engine().begin(IsolationLevel::Snapshot)?;
-    if existing.is_some() {
-        db.object_store().delete(&mut tx, object_id)?;
-    }
-    db.object_store().insert(&mut tx, &object)?;
-    tx.commit()?;
+    super::store_object(db, &object)?;
     catalog.bindings.set(
         object_id,
         if options.schemabinding {
@@ -622,8 +444,9 @@ fn target(
     Ok(existing)
 }
 
-/// Msg 2714 as CREATE VIEW reports it (state 3; CREATE TABLE's is 6).
-fn object_exists(name: &str) -> SqlError {
+/// Msg 2714 as CREATE VIEW and CREATE FUNCTION report it (state 3;
+/// CREATE TABLE's is 6).
+pub(super) fn object_exists(name: &str) -> SqlError {
     let mut error = hekla_engine::errors::object_exists(name);
     error.state = 3;
     error
@@ -657,6 +480,20 @@ pub fn stored_text(text: &str, alter: bool, or_alter: bool) -> String {
         );
     }
     text.to_string()
+}
+
+/// Msg 1054 for a schema-bound view's or function's query with `*` in a
+/// select list.
+pub(super) fn refuse_wildcard(query: &ast::Query) -> SqlResult<()> {
+    if has_wildcard(query) {
+        return Err(SqlError::new(
+            1054,
+            15,
+            1,
+            "Syntax '*' is not allowed in schema-bound objects.",
+        ));
+    }
+    Ok(())
 }
 
 /// Whether a select list of the query (outside expressions) has `*`.
@@ -774,12 +611,12 @@ pub fn refuse_if_bound(
 pub fn bind_restored(db: &SqlDatabase) {
     let views: Vec<Arc<ViewMeta>> = db.catalog().views.iter().cloned().collect();
     for view in views {
-        let frame = Frame {
-            view: Some(view.object_id),
-            name: view.name.clone(),
-            schemabinding: view.schemabinding,
-            references: Vec::new(),
-        };
+        let frame = Frame::new(
+            ModuleKind::View,
+            Some(view.object_id),
+            &view.name,
+            view.schemabinding,
+        );
         let Ok(((_, columns), references)) = in_frame(frame, || bind_stored(db, &view, false))
         else {
             continue;
@@ -877,50 +714,22 @@ mod tests {
         run("CREATE TABLE dbo.t (a int NOT NULL PRIMARY KEY NONCLUSTERED) WITH (MEMORY_OPTIMIZED = ON)");
         run("SET NOCOUNT ON INSERT INTO dbo.t VALUES (7)");
         assert_eq!(run("CREATE VIEW dbo.v1 AS SELECT a FROM dbo.t"), "");
-        for level in 2..=MAX_NESTING {
+        for level in 2..=binding::MAX_NESTING {
             let create = format!(
                 "CREATE VIEW dbo.v{level} AS SELECT a FROM dbo.v{}",
                 level - 1
             );
             assert_eq!(run(&create), "");
         }
-        let out = run(&format!("SELECT a FROM dbo.v{MAX_NESTING}"));
+        let out = run(&format!("SELECT a FROM dbo.v{}", binding::MAX_NESTING));
         assert!(out.contains("          7"), "{out}");
         let out = run(&format!(
-            "CREATE VIEW dbo.too_deep AS SELECT a FROM dbo.v{MAX_NESTING}"
+            "CREATE VIEW dbo.too_deep AS SELECT a FROM dbo.v{}",
+            binding::MAX_NESTING
         ));
         assert!(
             out.starts_with("Msg 4413,") && out.contains("(Msg 217: Maximum"),
             "{out}"
         );
-    }
-
-    #[test]
-    fn frames_pop_on_errors() {
-        let frame = || Frame {
-            view: Some(1),
-            name: "v".to_string(),
-            schemabinding: false,
-            references: Vec::new(),
-        };
-        let failed: SqlResult<((), Vec<i32>)> =
-            in_frame(frame(), || Err(SqlError::new(1, 16, 1, "x")));
-        assert!(failed.is_err());
-        assert!(!binding());
-        let (inside, references) = in_frame(frame(), || {
-            let name = ast::ObjectName {
-                parts: vec![Some(ast::Ident {
-                    value: "t".to_string(),
-                    span: Default::default(),
-                })],
-                span: Default::default(),
-            };
-            note_table(&name, 7)?;
-            Ok(binding())
-        })
-        .unwrap();
-        assert!(inside);
-        assert_eq!(references, [7]);
-        assert!(!binding());
     }
 }
