@@ -8,7 +8,9 @@
 # PostgreSQL without parallel workers (the articles' MAXDOP 1), timed by
 # psql's \timing; and GROUP BY over 2,000,000 rows in 20,000 groups, on a
 # column with a range (btree) index and on one without, all groups and
-# the first 10 in key order.
+# the first 10 in key order; and the seed's sales-order insert procedure
+# (5 lines per order) against a PL/pgSQL function taking the lines as an
+# array, one call per transaction.
 # Usage: bench/sql_vs_postgres.sh [ROWS] [SECONDS] [REPEAT]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -47,8 +49,45 @@ cat > "$WORK/insert.sql" <<SQL
 INSERT INTO usertable VALUES (:k, 'a', 'b', 0), (:k + 1, 'a', 'b', 0), (:k + 2, 'a', 'b', 0), (:k + 3, 'a', 'b', 0), (:k + 4, 'a', 'b', 0) ON CONFLICT DO NOTHING;
 SQL
 chmod 644 "$WORK"/*.sql
+# The sales-order procedure: the same tables (unlogged), the order lines
+# as an array of a composite type, one call per transaction.
+as_pg "$PSQL" <<'SQL'
+CREATE UNLOGGED TABLE product (productid int PRIMARY KEY, name varchar(50) NOT NULL, listprice numeric(19,4) NOT NULL);
+CREATE UNLOGGED TABLE specialoffer (specialofferid int PRIMARY KEY, discountpct numeric(10,4) NOT NULL DEFAULT 0);
+CREATE UNLOGGED TABLE salesorderheader (salesorderid serial PRIMARY KEY, orderdate timestamp NOT NULL,
+  duedate timestamp NOT NULL, status smallint NOT NULL DEFAULT 1, customerid int NOT NULL,
+  shipmethodid int NOT NULL, subtotal numeric(19,4) NOT NULL DEFAULT 0, comment varchar(128));
+CREATE INDEX ix_customer ON salesorderheader USING hash (customerid);
+CREATE UNLOGGED TABLE salesorderdetail (salesorderid int NOT NULL, salesorderdetailid bigserial,
+  orderqty smallint NOT NULL CHECK (orderqty > 0), productid int NOT NULL, specialofferid int NOT NULL,
+  unitprice numeric(19,4) NOT NULL, unitpricediscount numeric(19,4) NOT NULL DEFAULT 0,
+  PRIMARY KEY (salesorderid, salesorderdetailid));
+CREATE TYPE detail_line AS (orderqty smallint, productid int, specialofferid int);
+CREATE FUNCTION insert_sales_order(due timestamp, customer int, ship int, lines detail_line[]) RETURNS int
+LANGUAGE plpgsql AS $$
+DECLARE id int; sub numeric(19,4);
+BEGIN
+  SELECT coalesce(sum(p.listprice * (1 - coalesce(so.discountpct, 0)) * l.orderqty), 0) INTO sub
+  FROM unnest(lines) l JOIN product p ON l.productid = p.productid
+  LEFT JOIN specialoffer so ON l.specialofferid = so.specialofferid;
+  INSERT INTO salesorderheader (orderdate, duedate, customerid, shipmethodid, subtotal)
+  VALUES (now(), due, customer, ship, sub) RETURNING salesorderid INTO id;
+  INSERT INTO salesorderdetail (salesorderid, orderqty, productid, specialofferid, unitprice, unitpricediscount)
+  SELECT id, l.orderqty, l.productid, l.specialofferid, p.listprice, p.listprice * coalesce(so.discountpct, 0)
+  FROM unnest(lines) l JOIN product p ON l.productid = p.productid
+  LEFT JOIN specialoffer so ON l.specialofferid = so.specialofferid;
+  RETURN id;
+END $$;
+INSERT INTO product VALUES (1, 'Bike', 1000), (2, 'Helmet', 50), (3, 'Bottle', 5), (4, 'Tire', 30), (5, 'Lamp', 20);
+INSERT INTO specialoffer VALUES (1, 0), (2, 0.1);
+SQL
+cat > "$WORK/order.sql" <<'SQL'
+\set c random(0, 9999)
+SELECT insert_sales_order('2026-12-01', :c, 3, ARRAY[(1,1,1),(2,2,2),(3,3,1),(4,4,2),(5,5,1)]::detail_line[]);
+SQL
+chmod 644 "$WORK"/*.sql
 tps() { as_pg "$PGBENCH -f $WORK/$1.sql" | awk '/^tps/ { print $3; exit }'; }
-PG_SELECT=$(tps select); PG_UPDATE=$(tps update); PG_INSERT=$(tps insert)
+PG_SELECT=$(tps select); PG_UPDATE=$(tps update); PG_INSERT=$(tps insert); PG_ORDER=$(tps order)
 
 # The analytic queries' tables, loaded as the articles load them.
 as_pg "$PSQL" <<SQL
@@ -83,17 +122,18 @@ PG_GROUP_PLAIN=$(best_ms "SELECT h, count(*), sum(v) FROM g GROUP BY h;")
 PG_TOP_INDEXED=$(best_ms "SELECT k, count(*) FROM g GROUP BY k ORDER BY k LIMIT 10;")
 PG_TOP_PLAIN=$(best_ms "SELECT h, count(*) FROM g GROUP BY h ORDER BY h LIMIT 10;")
 
-python3 - "$HEKLA" "$PG_SELECT" "$PG_UPDATE" "$PG_INSERT" "$PG_COUNT" "$PG_JOIN" \
+python3 - "$HEKLA" "$PG_SELECT" "$PG_UPDATE" "$PG_INSERT" "$PG_ORDER" "$PG_COUNT" "$PG_JOIN" \
   "$PG_GROUP_INDEXED" "$PG_GROUP_PLAIN" "$PG_TOP_INDEXED" "$PG_TOP_PLAIN" <<'PY'
 import json, sys
 hekla = {r["name"]: r["value"] for r in json.loads(sys.argv[1])["results"]}
-pg = dict(zip(["point_select_per_s", "update_by_key_per_s", "insert_5_rows_per_s"], map(float, sys.argv[2:5])))
+pg = dict(zip(["point_select_per_s", "update_by_key_per_s", "insert_5_rows_per_s", "sales_order_per_s"],
+              map(float, sys.argv[2:6])))
 print(f"{'statement':<24} {'hekla':>12} {'PostgreSQL':>12} {'ratio':>7}")
 for name, value in pg.items():
     print(f"{name:<24} {hekla[name]:>12,.0f} {value:>12,.0f} {hekla[name] / value:>6.1f}x")
 print(f"{'query (best ms)':<24} {'hekla':>12} {'PostgreSQL':>12} {'ratio':>7}")
 queries = ["count_star_best_ms", "three_table_join_best_ms", "group_by_stream_best_ms",
            "group_by_hash_best_ms", "group_by_top_10_stream_best_ms", "group_by_top_10_hash_best_ms"]
-for name, value in zip(queries, map(float, sys.argv[5:11])):
+for name, value in zip(queries, map(float, sys.argv[6:12])):
     print(f"{name:<30} {hekla[name]:>12,.1f} {value:>12,.1f} {value / max(hekla[name], 0.01):>6.1f}x")
 PY

@@ -57,7 +57,10 @@ SELECT @SalesOrderID AS last_order";
 fn ten_thousand_orders_with_five_lines_each() {
     let db = SqlDatabase::in_memory().unwrap();
     let mut session = db.session().unwrap();
-    run(&mut session, include_str!("workload/sales_orders.sql"));
+    run(
+        &mut session,
+        include_str!("../../../workloads/sales_orders.sql"),
+    );
 
     let out = run(&mut session, WORKLOAD);
     let last = out.rows.last().unwrap()[0].as_i64().unwrap();
@@ -102,7 +105,10 @@ fn ten_thousand_orders_with_five_lines_each() {
 fn a_failing_order_leaves_nothing_behind() {
     let db = SqlDatabase::in_memory().unwrap();
     let mut session = db.session().unwrap();
-    run(&mut session, include_str!("workload/sales_orders.sql"));
+    run(
+        &mut session,
+        include_str!("../../../workloads/sales_orders.sql"),
+    );
     // A NULL customer: the NOT NULL parameter refuses it.
     let mut sink = Collect::default();
     session.execute(

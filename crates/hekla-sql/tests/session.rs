@@ -619,13 +619,23 @@ INSERT INTO ##everyone VALUES (7)
             definition,
             "CREATE TABLE dbo.copy (id int NOT NULL, name varchar(10) NULL)"
         );
-        // A table variable lasts one batch.
+        // A table variable lasts one batch; its emptied engine table is
+        // kept for the next DECLARE of the same variable, not made again.
         let out = run(
             &mut second,
             "DECLARE @t TABLE (a int)\nINSERT INTO @t VALUES (1)\nSELECT * INTO #from_variable FROM @t",
         );
         assert!(!out.contains("Msg"), "{out}");
-        assert_eq!(temp_engine_tables(&db).len(), 2);
+        assert_eq!(temp_engine_tables(&db).len(), 3);
+        let out = run(
+            &mut second,
+            "DECLARE @t TABLE (a int)\nINSERT INTO @t VALUES (2)\nSELECT COUNT(*) FROM @t",
+        );
+        assert!(
+            out.contains("          1\n"),
+            "a reused table starts empty: {out}"
+        );
+        assert_eq!(temp_engine_tables(&db).len(), 3);
         // Had the process stopped here, the next open would drop the
         // engine tables nothing describes (see the_catalog_survives_restarts).
         drop(second);

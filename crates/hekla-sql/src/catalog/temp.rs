@@ -28,6 +28,7 @@ use crate::exec::not_yet;
 use crate::session::SqlDatabase;
 use hekla_engine::{Durability, IsolationLevel};
 use hekla_types::{SqlError, SqlResult};
+use std::collections::HashMap;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::{Arc, Mutex};
@@ -40,7 +41,16 @@ pub struct TempTables {
     entries: Mutex<Vec<TempTable>>,
     /// The last object id handed out (they count down from -1).
     last_id: AtomicI32,
+    /// Emptied tables of ended table variables, by definition, for the
+    /// next DECLARE of the same variable: a batch that declares a table
+    /// variable (the seeds' `DECLARE @od ...` per call) would otherwise
+    /// make and drop an engine table each time, and the engine gives a
+    /// dropped table's memory back only when the database closes.
+    spare: Mutex<HashMap<String, Vec<Arc<TableMeta>>>>,
 }
+
+/// Most emptied tables kept per table-variable definition.
+const SPARE_PER_DEFINITION: usize = 64;
 
 struct TempTable {
     /// The session that made it.
@@ -53,11 +63,32 @@ impl Default for TempTables {
         TempTables {
             entries: Mutex::new(Vec::new()),
             last_id: AtomicI32::new(-(1 << 20)),
+            spare: Mutex::new(HashMap::new()),
         }
     }
 }
 
 impl TempTables {
+    /// An emptied table made from `definition` before, if one is spare.
+    fn take_spare(&self, definition: &str) -> Option<Arc<TableMeta>> {
+        self.spare
+            .lock()
+            .expect("spare tables")
+            .get_mut(definition)?
+            .pop()
+    }
+
+    /// Keeps the emptied `table` for reuse; false if there are enough.
+    fn keep_spare(&self, table: Arc<TableMeta>) -> bool {
+        let mut spare = self.spare.lock().expect("spare tables");
+        let kept = spare.entry(table.definition.clone()).or_default();
+        if kept.len() >= SPARE_PER_DEFINITION {
+            return false;
+        }
+        kept.push(table);
+        true
+    }
+
     /// A new (negative) object id.
     fn allocate_id(&self) -> SqlResult<i32> {
         let id = self.last_id.fetch_sub(1, Ordering::Relaxed);
@@ -314,6 +345,9 @@ pub fn variable_table(
         options: Vec::new(),
         filegroup: None,
     };
+    if let Some(table) = db.temp_tables().take_spare(&create.to_string()) {
+        return Ok(table);
+    }
     let object_id = db.temp_tables().allocate_id()?;
     let engine_name = format!("#{:08X}", object_id as u32);
     make_table(db, &create, object_id, &engine_name)
@@ -388,7 +422,12 @@ pub fn drop(db: &SqlDatabase, spid: i16, name: &ast::ObjectName, if_exists: bool
 /// The end of a batch: its table variables go.
 pub fn end_batch(db: &SqlDatabase, variables: &mut Variables) {
     for table in variables.take_tables() {
-        let _ = discard(db, &table);
+        // An IDENTITY column must start again at its seed, so a table with
+        // one is not reused.
+        let reusable = table.identity.is_none() && empty(db, &table).is_ok();
+        if !(reusable && db.temp_tables().keep_spare(Arc::clone(&table))) {
+            let _ = discard(db, &table);
+        }
     }
 }
 
@@ -403,22 +442,23 @@ pub fn end_session(db: &SqlDatabase, spid: i16) {
 /// the engine keeps a dropped table until the database closes, but the
 /// garbage collector takes back deleted rows.
 pub fn discard(db: &SqlDatabase, table: &TableMeta) -> SqlResult<()> {
-    let emptied = db
-        .engine()
-        .begin(IsolationLevel::Snapshot)
-        .and_then(|mut tx| {
-            let mut rows = Vec::new();
-            tx.scan(&table.engine, |row| {
-                rows.push(row.id());
-                ControlFlow::<()>::Continue(())
-            })?;
-            for id in rows {
-                tx.delete(&table.engine, id)?;
-            }
-            tx.commit().map(|_| ())
-        });
+    let emptied = empty(db, table);
     let dropped = db.engine().drop_table(table.engine.id);
     emptied.and(dropped)
+}
+
+/// Deletes every row of `table`.
+fn empty(db: &SqlDatabase, table: &TableMeta) -> SqlResult<()> {
+    let mut tx = db.engine().begin(IsolationLevel::Snapshot)?;
+    let mut rows = Vec::new();
+    tx.scan(&table.engine, |row| {
+        rows.push(row.id());
+        ControlFlow::<()>::Continue(())
+    })?;
+    for id in rows {
+        tx.delete(&table.engine, id)?;
+    }
+    tx.commit().map(|_| ())
 }
 
 #[cfg(test)]

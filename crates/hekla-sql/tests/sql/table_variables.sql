@@ -48,3 +48,19 @@ SELECT a.v AS a, b.v AS b FROM @n AS a JOIN @n AS b ON b.v = a.v + 1 ORDER BY a.
 SELECT MAX(v) AS top_v FROM (SELECT v FROM @n WHERE v < 3) AS d
 SELECT v FROM @n WHERE v IN (SELECT id FROM dbo.products WHERE price < 1) ORDER BY v
 GO
+-- Each batch's table variable starts empty, and its IDENTITY at the seed,
+-- however often the same DECLARE runs.
+DECLARE @r TABLE (id int IDENTITY(1, 1), v int)
+INSERT INTO @r (v) VALUES (10), (20)
+SELECT id, v FROM @r
+GO
+DECLARE @r TABLE (id int IDENTITY(1, 1), v int)
+INSERT INTO @r (v) VALUES (30)
+SELECT id, v FROM @r
+GO
+DECLARE @s TABLE (v int)
+INSERT INTO @s VALUES (1), (2)
+GO
+DECLARE @s TABLE (v int)
+SELECT COUNT(*) AS rows_left FROM @s
+GO

@@ -7,7 +7,9 @@
 //! the articles load them (INSERT ... SELECT TOP (n) ROW_NUMBER() OVER
 //! (ORDER BY (SELECT NULL)) FROM master..spt_values cross joins); then
 //! GROUP BY over a column a range index leads with (a stream aggregate)
-//! against the same values in a column without one (a hash aggregate).
+//! against the same values in a column without one (a hash aggregate);
+//! and the seed's sales-order procedure (`workloads/sales_orders.sql`):
+//! one order of 5 lines per batch, as a client sends it.
 
 use super::report::Report;
 use clap::Args;
@@ -128,6 +130,7 @@ pub fn run(args: SqlBenchArgs) -> Result<(), String> {
         )
     })?;
     report.add("insert_5_rows_per_s", insert, "stmt/s");
+    sales_orders(&mut report, duration)?;
     let (count_rows, large_rows, group_rows) = if args.quick {
         (20_000, 20_000, 20_000)
     } else {
@@ -297,6 +300,35 @@ fn group_by(
         report_times(report, name, &times);
     }
     execute(session, "DROP TABLE dbo.G")?;
+    Ok(())
+}
+
+/// The schema and natively compiled insert procedure of the seed's
+/// sales-order workload.
+const SALES_ORDERS: &str = include_str!("../../../../workloads/sales_orders.sql");
+
+/// `Sales.usp_InsertSalesOrder_inmem` called once per batch with a 5-line
+/// table-valued parameter, in a database of its own: orders/s.
+fn sales_orders(report: &mut Report, duration: Duration) -> Result<(), String> {
+    let db = SqlDatabase::in_memory().map_err(|e| e.message)?;
+    let mut session = db.session().map_err(|e| e.message)?;
+    for batch in hekla_sql::script::split_batches(SALES_ORDERS) {
+        execute(&mut session, batch.text)?;
+    }
+    execute(&mut session, "SET NOCOUNT ON")?;
+    let mut customer = Keys(0x2545_f491_4f6c_dd1d);
+    let orders = measure(duration, || {
+        execute(
+            &mut session,
+            &format!(
+                "DECLARE @od Sales.SalesOrderDetailType_inmem, @id int
+                 INSERT INTO @od VALUES (1, 1, 1), (2, 2, 2), (3, 3, 1), (4, 4, 2), (5, 5, 1)
+                 EXEC Sales.usp_InsertSalesOrder_inmem @id OUTPUT, '20261201', {}, 3, @od",
+                customer.next(10_000)
+            ),
+        )
+    })?;
+    report.add("sales_order_per_s", orders, "orders/s");
     Ok(())
 }
 
