@@ -86,3 +86,16 @@ mod tests {
         assert!(filled > 580, "only {filled} of {buckets} buckets used");
     }
 }
+
+/// For hash maps keyed by encoded keys: the same hashing, through std's
+/// `Hasher` (much cheaper than the default SipHash, and these keys are
+/// not chosen by an adversary).
+impl std::hash::Hasher for KeyHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        KeyHasher::write(self, bytes);
+    }
+
+    fn finish(&self) -> u64 {
+        KeyHasher::finish(*self)
+    }
+}

@@ -11,9 +11,11 @@ use super::run::{run, Emit};
 use crate::bind::aggregate::{AggregateCall, AggregateFunction, Grouping};
 use crate::plan::Node;
 use hekla_types::convert::convert_from;
+use hekla_types::hash::KeyHasher;
 use hekla_types::ops::{self, ArithOp};
 use hekla_types::{encode_key, DataType, SortOrder, SqlError, SqlResult, Value};
 use std::collections::{HashMap, HashSet};
+use std::hash::BuildHasherDefault;
 use std::ops::ControlFlow;
 
 /// One group being built.
@@ -95,18 +97,22 @@ fn key_values(grouping: &Grouping, inputs: &Inputs<'_>) -> SqlResult<Vec<Value>>
 /// Groups being built by the hash aggregate.
 pub struct Groups<'a> {
     grouping: &'a Grouping,
-    index: HashMap<Vec<u8>, usize>,
+    /// Each group's position in `groups`, by its encoded key.
+    index: HashMap<Vec<u8>, usize, BuildHasherDefault<KeyHasher>>,
     groups: Vec<Group>,
     key_types: Vec<(DataType, SortOrder)>,
+    /// The row being added's encoded key, kept to save an allocation a row.
+    encoded: Vec<u8>,
 }
 
 impl<'a> Groups<'a> {
     pub fn new(grouping: &'a Grouping) -> Self {
         Groups {
             grouping,
-            index: HashMap::new(),
+            index: HashMap::default(),
             groups: Vec::new(),
             key_types: key_types(grouping),
+            encoded: Vec::new(),
         }
     }
 
@@ -144,18 +150,19 @@ impl<'a> Groups<'a> {
             }
             return Ok(0);
         }
-        let mut encoded = Vec::new();
+        self.encoded.clear();
         if let Some(set) = set {
             // Rows of different sets never share a group, even when the
             // keys they keep are equal.
-            encoded.extend_from_slice(&(set as u16).to_be_bytes());
+            self.encoded.extend_from_slice(&(set as u16).to_be_bytes());
         }
-        encode_key(&self.key_types, &keys, &mut encoded)?;
-        let next = self.groups.len();
-        let position = *self.index.entry(encoded).or_insert(next);
-        if position == next {
-            self.groups.push(Group::new(self.grouping, keys, set));
+        encode_key(&self.key_types, &keys, &mut self.encoded)?;
+        if let Some(&position) = self.index.get(self.encoded.as_slice()) {
+            return Ok(position);
         }
+        let position = self.groups.len();
+        self.index.insert(self.encoded.clone(), position);
+        self.groups.push(Group::new(self.grouping, keys, set));
         Ok(position)
     }
 
