@@ -58,6 +58,20 @@ impl KeyHasher {
     }
 }
 
+/// For hash maps keyed by encoded keys: the same hashing, through std's
+/// `Hasher` (much cheaper than the default SipHash, and these keys are
+/// not chosen by an adversary).
+impl std::hash::Hasher for KeyHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        KeyHasher::write(self, bytes);
+    }
+
+    fn finish(&self) -> u64 {
+        KeyHasher::finish(*self)
+    }
+}
+
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -84,18 +98,5 @@ mod tests {
         let filled = used.iter().filter(|&&u| u).count();
         // A uniform hash fills about 1 - 1/e = 63% of the buckets.
         assert!(filled > 580, "only {filled} of {buckets} buckets used");
-    }
-}
-
-/// For hash maps keyed by encoded keys: the same hashing, through std's
-/// `Hasher` (much cheaper than the default SipHash, and these keys are
-/// not chosen by an adversary).
-impl std::hash::Hasher for KeyHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        KeyHasher::write(self, bytes);
-    }
-
-    fn finish(&self) -> u64 {
-        KeyHasher::finish(*self)
     }
 }
