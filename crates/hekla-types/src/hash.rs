@@ -71,7 +71,6 @@ impl std::hash::Hasher for KeyHasher {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
