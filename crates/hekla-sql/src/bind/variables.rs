@@ -17,6 +17,9 @@ struct TableVariable {
     name: String,
     table: Arc<TableMeta>,
     kind: TableKind,
+    /// The table type it was declared with (`DECLARE @v type`), whose
+    /// variables alone a parameter of that type takes.
+    table_type: Option<i32>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,6 +98,22 @@ impl Variables {
         self.push_table(name, table, TableKind::Declared);
     }
 
+    /// Records that `@name` was declared with the table type `type_id`.
+    pub fn set_table_type(&mut self, name: &str, type_id: i32) {
+        if let Some(variable) = self
+            .tables
+            .iter_mut()
+            .find(|variable| variable.name.eq_ignore_ascii_case(name))
+        {
+            variable.table_type = Some(type_id);
+        }
+    }
+
+    /// The table type `@name` was declared with, if any.
+    pub fn table_type(&self, name: &str) -> Option<i32> {
+        self.table_variable(name)?.table_type
+    }
+
     /// Adds the table-valued parameter `@name` (without the `@`), whose
     /// `table` holds the rows passed (a caller's table variable, or a
     /// table from `catalog::temp::variable_table` filled with a client's
@@ -119,6 +138,7 @@ impl Variables {
             name: name.to_string(),
             table,
             kind,
+            table_type: None,
         });
     }
 

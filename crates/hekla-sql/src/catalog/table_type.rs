@@ -199,5 +199,6 @@ pub fn declare_variable(
         ));
     }
     super::temp::declare_table(db, variables, &declaration.name, &table_type.elements)?;
+    variables.set_table_type(&declaration.name, user_type.id);
     Ok(true)
 }

@@ -189,8 +189,19 @@ impl Interpreter<'_> {
                     _ => None,
                 };
                 let value = match (&parameter.kind, explicit) {
-                    (ParameterKind::Table(_), Some(argument)) => {
-                        Argument::Table(table_argument(&argument.value, frame)?)
+                    (ParameterKind::Table(type_id), Some(argument)) => {
+                        let given = match &argument.value.kind {
+                            ExprKind::Variable(_) => None,
+                            _ => Some(self.type_name(&argument.value, frame)?),
+                        };
+                        let catalog = self.session.db.catalog();
+                        Argument::Table(table_argument(
+                            &argument.value,
+                            given,
+                            *type_id,
+                            &catalog,
+                            frame,
+                        )?)
                     }
                     (ParameterKind::Table(_), None) => {
                         return Err(SqlError::new(
@@ -341,27 +352,50 @@ fn parse_name(text: &str) -> SqlResult<ast::ObjectName> {
     })
 }
 
-/// The table variable a READONLY parameter is passed.
+/// The table variable a READONLY parameter of table type `type_id` is
+/// passed: one declared with that type (Msg 206 for another, or for a
+/// value of type `given`).
 fn table_argument(
     expr: &ast::Expr,
+    given: Option<String>,
+    type_id: i32,
+    catalog: &crate::catalog::Catalog,
     frame: &Frame,
 ) -> SqlResult<Arc<crate::catalog::table::TableMeta>> {
-    let ExprKind::Variable(name) = &expr.kind else {
-        return Err(SqlError::new(
+    let type_name = |id: Option<i32>| {
+        id.and_then(|id| catalog.types.by_id(id))
+            .map_or_else(|| "table".to_string(), |t| t.name.clone())
+    };
+    let clash = |given: String| {
+        SqlError::new(
             206,
             16,
             2,
-            "Operand type clash: a table-valued parameter must be passed a table variable.",
-        ));
-    };
-    frame.variables.table(name).cloned().ok_or_else(|| {
-        SqlError::new(
-            137,
-            15,
-            2,
-            format!("Must declare the scalar variable \"@{name}\"."),
+            format!(
+                "Operand type clash: {given} is incompatible with {}",
+                type_name(Some(type_id))
+            ),
         )
-    })
+    };
+    let (ExprKind::Variable(name), None) = (&expr.kind, &given) else {
+        return Err(clash(given.unwrap_or_else(|| "table".to_string())));
+    };
+    let Some(table) = frame.variables.table(name) else {
+        return match frame.variables.slot(name) {
+            Some(slot) => Err(clash(frame.variables.data_type(slot).sql_name())),
+            None => Err(SqlError::new(
+                137,
+                15,
+                2,
+                format!("Must declare the scalar variable \"@{name}\"."),
+            )),
+        };
+    };
+    let declared = frame.variables.table_type(name);
+    if declared != Some(type_id) {
+        return Err(clash(type_name(declared)));
+    }
+    Ok(Arc::clone(table))
 }
 
 fn not_found(name: &str) -> SqlError {

@@ -405,6 +405,16 @@ impl Interpreter<'_> {
         })
     }
 
+    /// The type of an expression, as SQL Server names it in messages.
+    pub(super) fn type_name(&mut self, expr: &ast::Expr, frame: &Frame) -> SqlResult<String> {
+        let db = Arc::clone(&self.session.db);
+        let planner = self.session.planner(&db, &frame.variables);
+        Ok(variables::binder(&planner)
+            .scalar(expr)?
+            .data_type
+            .sql_name())
+    }
+
     /// An IF or WHILE condition: true only if it holds (UNKNOWN does not).
     pub(super) fn condition(&mut self, expr: &ast::Expr, frame: &Frame) -> SqlResult<bool> {
         let db = Arc::clone(&self.session.db);

@@ -69,3 +69,13 @@ BEGIN ATOMIC WITH (TRANSACTION ISOLATION LEVEL = SNAPSHOT, LANGUAGE = N'us_engli
 GO
 SELECT name, uses_native_compilation, is_schema_bound FROM sys.sql_modules AS m JOIN sys.objects AS o ON o.object_id = m.object_id ORDER BY name
 GO
+-- A table-valued parameter takes only a variable of its own table type.
+CREATE TYPE dbo.other_ids AS TABLE (id int NOT NULL PRIMARY KEY NONCLUSTERED) WITH (MEMORY_OPTIMIZED = ON)
+GO
+DECLARE @other dbo.other_ids, @n int, @x int = 1
+DECLARE @plain TABLE (id int)
+EXEC dbo.add_ids @other, 1, @n OUTPUT
+EXEC dbo.add_ids @plain, 1, @n OUTPUT
+EXEC dbo.add_ids @x, 1, @n OUTPUT
+EXEC dbo.add_ids 5, 1, @n OUTPUT
+GO
