@@ -121,6 +121,25 @@ impl TempTables {
         Some(entries.remove(position).table)
     }
 
+    /// A mark to tell the temporary objects made from now on
+    /// ([`TempTables::take_local_since`]).
+    pub fn mark(&self) -> i32 {
+        self.last_id.load(Ordering::Relaxed)
+    }
+
+    /// Removes and returns the local (`#`) tables `spid` made since `mark`
+    /// (ids count down, so theirs are below it).
+    fn take_local_since(&self, spid: i16, mark: i32) -> Vec<Arc<TableMeta>> {
+        let mut entries = self.entries.lock().expect("temp tables");
+        let (gone, kept) = std::mem::take(&mut *entries)
+            .into_iter()
+            .partition(|entry| {
+                entry.owner == spid && entry.table.object_id < mark && !is_global(&entry.table.name)
+            });
+        *entries = kept;
+        gone.into_iter().map(|entry| entry.table).collect()
+    }
+
     /// Removes and returns every table `spid` made.
     fn take_session(&self, spid: i16) -> Vec<Arc<TableMeta>> {
         let mut entries = self.entries.lock().expect("temp tables");
@@ -428,6 +447,14 @@ pub fn end_batch(db: &SqlDatabase, variables: &mut Variables) {
         if !(reusable && db.temp_tables().keep_spare(Arc::clone(&table))) {
             let _ = discard(db, &table);
         }
+    }
+}
+
+/// The end of a procedure: the `#` tables it made (since `mark`) go, as
+/// in SQL Server.
+pub fn end_procedure(db: &SqlDatabase, spid: i16, mark: i32) {
+    for table in db.temp_tables().take_local_since(spid, mark) {
+        let _ = discard(db, &table);
     }
 }
 

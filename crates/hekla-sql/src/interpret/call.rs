@@ -292,6 +292,7 @@ impl Interpreter<'_> {
             }
         }
         let outer_options = self.session.options.clone();
+        let temp_mark = self.session.db.temp_tables().mark();
         let outer_scope_identity = self.session.state.scope_identity.take();
         let outer_level = std::mem::replace(&mut self.session.state.nest_level, level);
         let outcome = match procedure.atomic_block() {
@@ -306,6 +307,7 @@ impl Interpreter<'_> {
             .map(|(caller_slot, slot)| (caller_slot, callee.variables.values()[slot].clone()))
             .collect();
         self.end_frame(&mut callee);
+        crate::catalog::temp::end_procedure(&self.session.db, self.session.state.spid, temp_mark);
         match outcome {
             Ok(Flow::Goto(label)) => {
                 let event = crate::session::ErrorEvent {

@@ -111,3 +111,25 @@ DROP PROCEDURE dbo.hello
 DROP PROCEDURE IF EXISTS dbo.hello
 EXEC dbo.hello
 GO
+-- A #temp table made in a procedure (or in dynamic SQL) goes when it
+-- returns; procedures it calls see it; the caller's stay.
+CREATE TABLE #outer (n int)
+GO
+CREATE PROCEDURE dbo.inner_reads AS SELECT COUNT(*) AS seen_by_inner FROM #made_here
+GO
+CREATE PROCEDURE dbo.makes_temp AS
+BEGIN
+    CREATE TABLE #made_here (n int)
+    INSERT INTO #made_here VALUES (1), (2)
+    EXEC dbo.inner_reads
+    INSERT INTO #outer VALUES (3)
+END
+GO
+EXEC dbo.makes_temp
+SELECT * FROM #made_here
+GO
+EXEC ('CREATE TABLE #dynamic (n int)')
+SELECT * FROM #dynamic
+GO
+SELECT COUNT(*) AS outer_rows FROM #outer
+GO
