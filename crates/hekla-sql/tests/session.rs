@@ -601,11 +601,16 @@ INSERT INTO ##everyone VALUES (7)
             }
         }
         assert!(db.catalog().tables().all(|t| !t.name.starts_with('#')));
-        // The session's tables go with it; the other's stay.
+        // The session's tables go with it (its `##everyone` is dropped; its
+        // `#mine` is emptied and kept for the next `#mine` of that
+        // definition); the other's stay.
         drop(first);
         let left = temp_engine_tables(&db);
-        assert_eq!(left.len(), 1, "{left:?}");
-        assert!(left[0].starts_with("#mine___"), "{left:?}");
+        assert_eq!(left.len(), 2, "{left:?}");
+        assert!(
+            left.iter().all(|name| name.starts_with("#mine___")),
+            "{left:?}"
+        );
         let out = run(&mut second, "SELECT COUNT(*) FROM #mine");
         assert!(out.contains("          3\n"), "{out}");
         assert!(run(&mut second, "SELECT * FROM ##everyone").starts_with("Msg 208,"));
@@ -626,7 +631,7 @@ INSERT INTO ##everyone VALUES (7)
             "DECLARE @t TABLE (a int)\nINSERT INTO @t VALUES (1)\nSELECT * INTO #from_variable FROM @t",
         );
         assert!(!out.contains("Msg"), "{out}");
-        assert_eq!(temp_engine_tables(&db).len(), 3);
+        assert_eq!(temp_engine_tables(&db).len(), 4);
         let out = run(
             &mut second,
             "DECLARE @t TABLE (a int)\nINSERT INTO @t VALUES (2)\nSELECT COUNT(*) FROM @t",
@@ -635,7 +640,7 @@ INSERT INTO ##everyone VALUES (7)
             out.contains("          1\n"),
             "a reused table starts empty: {out}"
         );
-        assert_eq!(temp_engine_tables(&db).len(), 3);
+        assert_eq!(temp_engine_tables(&db).len(), 4);
         // Had the process stopped here, the next open would drop the
         // engine tables nothing describes (see the_catalog_survives_restarts).
         drop(second);

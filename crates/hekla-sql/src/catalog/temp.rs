@@ -30,7 +30,7 @@ use hekla_engine::{Durability, IsolationLevel};
 use hekla_types::{SqlError, SqlResult};
 use std::collections::HashMap;
 use std::ops::ControlFlow;
-use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// SQL Server's limit on a temporary table's name.
@@ -41,11 +41,14 @@ pub struct TempTables {
     entries: Mutex<Vec<TempTable>>,
     /// The last object id handed out (they count down from -1).
     last_id: AtomicI32,
-    /// Emptied tables of ended table variables, by definition, for the
-    /// next DECLARE of the same variable: a batch that declares a table
-    /// variable (the seeds' `DECLARE @od ...` per call) would otherwise
-    /// make and drop an engine table each time, and the engine gives a
-    /// dropped table's memory back only when the database closes.
+    /// Temporary tables made so far (see [`TempTables::mark`]).
+    made: AtomicU64,
+    /// Emptied tables of ended table variables and dropped temporary
+    /// tables, by definition, for the next DECLARE or CREATE of the same:
+    /// a batch that declares a table variable (the seeds' `DECLARE @od
+    /// ...` per call), or a procedure that makes a `#temp` table, would
+    /// otherwise make and drop an engine table each time, and the engine
+    /// gives a dropped table's memory back only when the database closes.
     spare: Mutex<HashMap<String, Vec<Arc<TableMeta>>>>,
 }
 
@@ -56,6 +59,8 @@ struct TempTable {
     /// The session that made it.
     owner: i16,
     table: Arc<TableMeta>,
+    /// When it was made, as a count of the tables made before it.
+    made: u64,
 }
 
 impl Default for TempTables {
@@ -63,6 +68,7 @@ impl Default for TempTables {
         TempTables {
             entries: Mutex::new(Vec::new()),
             last_id: AtomicI32::new(-(1 << 20)),
+            made: AtomicU64::new(0),
             spare: Mutex::new(HashMap::new()),
         }
     }
@@ -121,20 +127,19 @@ impl TempTables {
         Some(entries.remove(position).table)
     }
 
-    /// A mark to tell the temporary objects made from now on
+    /// A mark to tell the temporary tables made from now on
     /// ([`TempTables::take_local_since`]).
-    pub fn mark(&self) -> i32 {
-        self.last_id.load(Ordering::Relaxed)
+    pub fn mark(&self) -> u64 {
+        self.made.load(Ordering::Relaxed)
     }
 
-    /// Removes and returns the local (`#`) tables `spid` made since `mark`
-    /// (ids count down, so theirs are below it).
-    fn take_local_since(&self, spid: i16, mark: i32) -> Vec<Arc<TableMeta>> {
+    /// Removes and returns the local (`#`) tables `spid` made since `mark`.
+    fn take_local_since(&self, spid: i16, mark: u64) -> Vec<Arc<TableMeta>> {
         let mut entries = self.entries.lock().expect("temp tables");
         let (gone, kept) = std::mem::take(&mut *entries)
             .into_iter()
             .partition(|entry| {
-                entry.owner == spid && entry.table.object_id < mark && !is_global(&entry.table.name)
+                entry.owner == spid && entry.made >= mark && !is_global(&entry.table.name)
             });
         *entries = kept;
         gone.into_iter().map(|entry| entry.table).collect()
@@ -288,14 +293,20 @@ pub fn create(
         span: create.name.span,
     };
     let skipped = strip_foreign_keys(&mut local.elements);
-    let object_id = temp.allocate_id()?;
-    let engine_name = if is_global(&name) {
-        name.clone()
-    } else {
-        // A 12-digit number, as SQL Server's suffix.
-        format!("{name:_<MAX_NAME$}{:012X}", -i64::from(object_id))
+    let table = match temp.take_spare(&local.to_string()) {
+        Some(table) => table,
+        None => {
+            let object_id = temp.allocate_id()?;
+            let engine_name = if is_global(&name) {
+                name.clone()
+            } else {
+                // A 12-digit number, as SQL Server's suffix.
+                format!("{name:_<MAX_NAME$}{:012X}", -i64::from(object_id))
+            };
+            make_table(db, &local, object_id, &engine_name)?
+        }
     };
-    let table = make_table(db, &local, object_id, &engine_name)?;
+    let object_id = table.object_id;
     let messages = skipped
         .into_iter()
         .map(|constraint| {
@@ -309,12 +320,13 @@ pub fn create(
     // Another session may have made the same ##table meanwhile.
     if entries.iter().any(|entry| visible(entry, spid, &name)) {
         std::mem::drop(entries);
-        let _ = db.engine().drop_table(table.engine.id);
+        release(db, table);
         return Err(hekla_engine::errors::object_exists(&name));
     }
     entries.push(TempTable {
         owner: spid,
         table: Arc::clone(&table),
+        made: temp.made.fetch_add(1, Ordering::Relaxed),
     });
     Ok((table, messages))
 }
@@ -427,7 +439,10 @@ fn strip_foreign_keys(elements: &mut Vec<TableElement>) -> Vec<Option<String>> {
 pub fn drop(db: &SqlDatabase, spid: i16, name: &ast::ObjectName, if_exists: bool) -> SqlResult<()> {
     let written = &name.name().value;
     match db.temp_tables().take(spid, written) {
-        Some(table) => discard(db, &table),
+        Some(table) => {
+            release(db, table);
+            Ok(())
+        }
         None if if_exists => Ok(()),
         None => Err(SqlError::new(
             3701,
@@ -441,26 +456,32 @@ pub fn drop(db: &SqlDatabase, spid: i16, name: &ast::ObjectName, if_exists: bool
 /// The end of a batch: its table variables go.
 pub fn end_batch(db: &SqlDatabase, variables: &mut Variables) {
     for table in variables.take_tables() {
-        // An IDENTITY column must start again at its seed, so a table with
-        // one is not reused.
-        let reusable = table.identity.is_none() && empty(db, &table).is_ok();
-        if !(reusable && db.temp_tables().keep_spare(Arc::clone(&table))) {
-            let _ = discard(db, &table);
-        }
+        release(db, table);
     }
 }
 
 /// The end of a procedure: the `#` tables it made (since `mark`) go, as
 /// in SQL Server.
-pub fn end_procedure(db: &SqlDatabase, spid: i16, mark: i32) {
+pub fn end_procedure(db: &SqlDatabase, spid: i16, mark: u64) {
     for table in db.temp_tables().take_local_since(spid, mark) {
-        let _ = discard(db, &table);
+        release(db, table);
     }
 }
 
 /// The end of session `spid`: its `#` and `##` tables go.
 pub fn end_session(db: &SqlDatabase, spid: i16) {
     for table in db.temp_tables().take_session(spid) {
+        release(db, table);
+    }
+}
+
+/// A temporary table or table variable no longer used: emptied and kept
+/// for the next of the same definition, or dropped. A table with an
+/// IDENTITY column is dropped (its next use must start at the seed), and
+/// so is a `##table`, whose engine table is named as it is.
+fn release(db: &SqlDatabase, table: Arc<TableMeta>) {
+    let reusable = table.identity.is_none() && !is_global(&table.name) && empty(db, &table).is_ok();
+    if !(reusable && db.temp_tables().keep_spare(Arc::clone(&table))) {
         let _ = discard(db, &table);
     }
 }

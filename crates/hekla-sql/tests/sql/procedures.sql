@@ -128,6 +128,9 @@ GO
 EXEC dbo.makes_temp
 SELECT * FROM #made_here
 GO
+-- Made again on each call, empty each time.
+EXEC dbo.makes_temp
+GO
 EXEC ('CREATE TABLE #dynamic (n int)')
 SELECT * FROM #dynamic
 GO
