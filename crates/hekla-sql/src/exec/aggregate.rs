@@ -85,13 +85,13 @@ fn key_types(grouping: &Grouping) -> Vec<(DataType, SortOrder)> {
         .collect()
 }
 
-/// The GROUP BY values of the row `inputs` reads.
-fn key_values(grouping: &Grouping, inputs: &Inputs<'_>) -> SqlResult<Vec<Value>> {
-    grouping
-        .keys
-        .iter()
-        .map(|(_, key)| key.eval(inputs))
-        .collect()
+/// The GROUP BY values of the row `inputs` reads, into `keys`.
+fn key_values(grouping: &Grouping, inputs: &Inputs<'_>, keys: &mut Vec<Value>) -> SqlResult<()> {
+    keys.clear();
+    for (_, key) in &grouping.keys {
+        keys.push(key.eval(inputs)?);
+    }
+    Ok(())
 }
 
 /// Groups being built by the hash aggregate.
@@ -101,7 +101,9 @@ pub struct Groups<'a> {
     index: HashMap<Vec<u8>, usize, BuildHasherDefault<KeyHasher>>,
     groups: Vec<Group>,
     key_types: Vec<(DataType, SortOrder)>,
-    /// The row being added's encoded key, kept to save an allocation a row.
+    /// The row being added's keys and encoded key, kept to save
+    /// allocations a row.
+    keys: Vec<Value>,
     encoded: Vec<u8>,
 }
 
@@ -112,13 +114,21 @@ impl<'a> Groups<'a> {
             index: HashMap::default(),
             groups: Vec::new(),
             key_types: key_types(grouping),
+            keys: Vec::new(),
             encoded: Vec::new(),
         }
     }
 
     /// Adds one input row to its group (to one group per grouping set).
     pub fn add(&mut self, inputs: &Inputs<'_>) -> SqlResult<()> {
-        let keys = key_values(self.grouping, inputs)?;
+        let mut keys = std::mem::take(&mut self.keys);
+        let added = self.add_keyed(inputs, &mut keys);
+        self.keys = keys;
+        added
+    }
+
+    fn add_keyed(&mut self, inputs: &Inputs<'_>, keys: &mut Vec<Value>) -> SqlResult<()> {
+        key_values(self.grouping, inputs, keys)?;
         if self.grouping.sets.is_empty() {
             let position = self.position(keys, None)?;
             return self.groups[position].add_row(self.grouping, inputs);
@@ -135,18 +145,18 @@ impl<'a> Groups<'a> {
                 .zip(&self.grouping.sets[set])
                 .map(|(key, &kept)| if kept { key.clone() } else { Value::Null })
                 .collect();
-            let position = self.position(rolled, Some(set))?;
+            let position = self.position(&rolled, Some(set))?;
             self.groups[position].add_values(self.grouping, &values)?;
         }
         Ok(())
     }
 
     /// The group of `keys` (in grouping set `set`), made if new.
-    fn position(&mut self, keys: Vec<Value>, set: Option<usize>) -> SqlResult<usize> {
+    fn position(&mut self, keys: &[Value], set: Option<usize>) -> SqlResult<usize> {
         if keys.is_empty() {
             // No GROUP BY: one group, no key to encode.
             if self.groups.is_empty() {
-                self.groups.push(Group::new(self.grouping, keys, set));
+                self.groups.push(Group::new(self.grouping, Vec::new(), set));
             }
             return Ok(0);
         }
@@ -156,13 +166,14 @@ impl<'a> Groups<'a> {
             // keys they keep are equal.
             self.encoded.extend_from_slice(&(set as u16).to_be_bytes());
         }
-        encode_key(&self.key_types, &keys, &mut self.encoded)?;
+        encode_key(&self.key_types, keys, &mut self.encoded)?;
         if let Some(&position) = self.index.get(self.encoded.as_slice()) {
             return Ok(position);
         }
         let position = self.groups.len();
         self.index.insert(self.encoded.clone(), position);
-        self.groups.push(Group::new(self.grouping, keys, set));
+        self.groups
+            .push(Group::new(self.grouping, keys.to_vec(), set));
         Ok(position)
     }
 
@@ -199,12 +210,13 @@ pub fn stream(
     emit: &mut Emit<'_>,
 ) -> SqlResult<ControlFlow<()>> {
     let key_types = key_types(grouping);
+    let mut keys = Vec::new();
     let mut encoded = Vec::new();
     // The group being built, with its keys' encoding.
     let mut current: Option<(Vec<u8>, Group)> = None;
     let flow = run(input, params, &mut |row| {
         let inputs = params.with_row(row);
-        let keys = key_values(grouping, &inputs)?;
+        key_values(grouping, &inputs, &mut keys)?;
         encoded.clear();
         encode_key(&key_types, &keys, &mut encoded)?;
         if current.as_ref().is_some_and(|(key, _)| *key != encoded) {
@@ -214,8 +226,8 @@ pub fn stream(
                 }
             }
         }
-        let (_, group) =
-            current.get_or_insert_with(|| (encoded.clone(), Group::new(grouping, keys, None)));
+        let (_, group) = current
+            .get_or_insert_with(|| (encoded.clone(), Group::new(grouping, keys.clone(), None)));
         group.add_row(grouping, &inputs)?;
         Ok(ControlFlow::Continue(()))
     })?;
