@@ -398,6 +398,31 @@ pub fn unstore_object(db: &SqlDatabase, object_id: i32) -> SqlResult<()> {
     Ok(())
 }
 
+/// The statement a stored definition holds, as `pick` takes it (Msg 3414
+/// when the text is damaged or is not that statement; `what` names the
+/// object in the message).
+pub fn parse_stored<T>(
+    definition: &str,
+    what: &str,
+    pick: impl FnOnce(crate::ast::StatementKind) -> Option<T>,
+) -> SqlResult<T> {
+    let damaged = |why: &str| {
+        SqlError::new(
+            3414,
+            21,
+            1,
+            format!("The stored definition of {what} cannot be restored: {why}."),
+        )
+    };
+    let batch = crate::parse_batch(definition).map_err(|e| damaged(&e.message))?;
+    batch
+        .statements
+        .into_iter()
+        .next()
+        .and_then(|statement| pick(statement.kind))
+        .ok_or_else(|| damaged("it is not the statement that made it"))
+}
+
 /// A stored definition for `object`, stamped now.
 pub fn stored_object(
     object_id: i32,

@@ -12,6 +12,25 @@ pub trait SchemaObject {
     fn name(&self) -> &str;
 }
 
+/// Implements [`SchemaObject`] for a struct with `schema_id` and `name`
+/// fields and its object id in the field given.
+macro_rules! schema_object {
+    ($type:ty, $id:ident) => {
+        impl $crate::catalog::objects::SchemaObject for $type {
+            fn object_id(&self) -> i32 {
+                self.$id
+            }
+            fn schema_id(&self) -> hekla_engine::SchemaId {
+                self.schema_id
+            }
+            fn name(&self) -> &str {
+                &self.name
+            }
+        }
+    };
+}
+pub(crate) use schema_object;
+
 #[derive(Debug)]
 pub struct Objects<T> {
     by_id: BTreeMap<i32, Arc<T>>,

@@ -13,7 +13,7 @@
 //! bound to them, so they cannot be dropped or altered while the
 //! procedure exists (Msg 3729).
 
-use super::objects::{Objects, SchemaObject};
+use super::objects::{schema_object, Objects};
 use super::store::{ObjectType, StoredObject};
 use super::user_type::{self, Resolved};
 use super::{stored_object, Catalog};
@@ -157,17 +157,7 @@ impl ProcedureMeta {
 /// The procedures of a database, by object id.
 pub type Procedures = Objects<ProcedureMeta>;
 
-impl SchemaObject for ProcedureMeta {
-    fn object_id(&self) -> i32 {
-        self.object_id
-    }
-    fn schema_id(&self) -> SchemaId {
-        self.schema_id
-    }
-    fn name(&self) -> &str {
-        &self.name
-    }
-}
+schema_object!(ProcedureMeta, object_id);
 
 /// CREATE, ALTER and CREATE OR ALTER PROCEDURE.
 pub fn create(db: &SqlDatabase, create: &ast::CreateProcedure, text: &str) -> SqlResult<()> {
@@ -293,18 +283,12 @@ pub fn find<'c>(catalog: &'c Catalog, name: &ast::ObjectName) -> Option<&'c Arc<
     catalog.procedures.get(schema_id, &name.name().value)
 }
 
+/// The CREATE PROCEDURE of a stored definition (Msg 3414 if it is not one).
 fn parse_definition(definition: &str) -> SqlResult<ast::CreateProcedure> {
-    let parsed = crate::parse_batch(definition)
-        .map_err(|error| SqlError::new(error.number, error.level, error.state, error.message))?;
-    match parsed.statements.into_iter().next().map(|s| s.kind) {
-        Some(StatementKind::CreateProcedure(create)) => Ok(*create),
-        _ => Err(SqlError::new(
-            3417,
-            21,
-            1,
-            "A stored procedure definition does not parse as CREATE PROCEDURE.",
-        )),
-    }
+    super::parse_stored(definition, "a procedure", |kind| match kind {
+        StatementKind::CreateProcedure(create) => Some(*create),
+        _ => None,
+    })
 }
 
 fn has_option(create: &ast::CreateProcedure, option: ModuleOption) -> bool {

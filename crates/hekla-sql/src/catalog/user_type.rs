@@ -19,7 +19,7 @@ use super::table_type::TableType;
 use super::{stored_object, Catalog};
 use crate::ast::{self, StatementKind};
 use crate::bind::types::{self, TypeContext};
-use crate::catalog::objects::{Objects, SchemaObject};
+use crate::catalog::objects::{schema_object, Objects};
 use crate::session::SqlDatabase;
 use hekla_engine::SchemaId;
 use hekla_types::{Collation, DataType, SqlError, SqlResult};
@@ -55,17 +55,7 @@ impl UserType {
 /// The catalog's user types, by id.
 pub type UserTypes = Objects<UserType>;
 
-impl SchemaObject for UserType {
-    fn object_id(&self) -> i32 {
-        self.id
-    }
-    fn schema_id(&self) -> SchemaId {
-        self.schema_id
-    }
-    fn name(&self) -> &str {
-        &self.name
-    }
-}
+schema_object!(UserType, id);
 
 /// The user type a written name (`Flag`, `dbo.Flag`) names, if any.
 pub fn named<'c>(catalog: &'c Catalog, name: &ast::ObjectName) -> Option<&'c Arc<UserType>> {

@@ -25,7 +25,7 @@ mod rules;
 
 pub use inline::{expand, Expanded};
 
-use super::objects::{Objects, SchemaObject};
+use super::objects::{schema_object, Objects};
 use super::procedure::{self, ParameterKind};
 use super::store::{ObjectType, StoredObject};
 use super::{dependency, stored_object, Catalog};
@@ -100,19 +100,7 @@ impl FunctionMeta {
     }
 }
 
-impl SchemaObject for FunctionMeta {
-    fn object_id(&self) -> i32 {
-        self.object_id
-    }
-
-    fn schema_id(&self) -> SchemaId {
-        self.schema_id
-    }
-
-    fn name(&self) -> &str {
-        &self.name
-    }
-}
+schema_object!(FunctionMeta, object_id);
 
 fn object_type(body: &FunctionBody) -> ObjectType {
     match body {
@@ -476,17 +464,8 @@ pub fn bind_restored(db: &SqlDatabase) {
 
 /// The CREATE FUNCTION of a stored definition (Msg 3414 if it is not one).
 fn parse_definition(definition: &str) -> SqlResult<ast::CreateFunction> {
-    let damaged = |why: &str| {
-        SqlError::new(
-            3414,
-            21,
-            1,
-            format!("The stored definition of a function cannot be restored: {why}."),
-        )
-    };
-    let batch = crate::parse_batch(definition).map_err(|e| damaged(&e.message))?;
-    match batch.statements.into_iter().next().map(|s| s.kind) {
-        Some(StatementKind::CreateFunction(create)) => Ok(*create),
-        _ => Err(damaged("it is not a CREATE FUNCTION")),
-    }
+    super::parse_stored(definition, "a function", |kind| match kind {
+        StatementKind::CreateFunction(create) => Some(*create),
+        _ => None,
+    })
 }

@@ -29,7 +29,7 @@ use super::{stored_object, Catalog};
 use crate::ast::{self, SelectItem, StatementKind, TableRefKind};
 use crate::bind::expr::ScopeColumn;
 use crate::bind::variables::Variables;
-use crate::catalog::objects::{Objects, SchemaObject};
+use crate::catalog::objects::{schema_object, Objects};
 use crate::exec::not_yet;
 use crate::plan::{Planner, QueryPlan};
 use crate::session::{ResultColumn, SqlDatabase};
@@ -85,17 +85,7 @@ impl ViewMeta {
 /// The catalog's views, by object id.
 pub type Views = Objects<ViewMeta>;
 
-impl SchemaObject for ViewMeta {
-    fn object_id(&self) -> i32 {
-        self.object_id
-    }
-    fn schema_id(&self) -> SchemaId {
-        self.schema_id
-    }
-    fn name(&self) -> &str {
-        &self.name
-    }
-}
+schema_object!(ViewMeta, object_id);
 
 // ---- views in queries -------------------------------------------------------
 
@@ -249,19 +239,14 @@ pub(crate) fn module_columns(
 
 /// The CREATE VIEW of a stored definition (Msg 3414 if it is not one).
 fn parse_definition(definition: &str, object_id: i32) -> SqlResult<ast::CreateView> {
-    let damaged = |why: &str| {
-        SqlError::new(
-            3414,
-            21,
-            1,
-            format!("The stored definition of view {object_id} cannot be restored: {why}."),
-        )
-    };
-    let batch = crate::parse_batch(definition).map_err(|e| damaged(&e.message))?;
-    match batch.statements.into_iter().next().map(|s| s.kind) {
-        Some(StatementKind::CreateView(create)) => Ok(*create),
-        _ => Err(damaged("it is not a CREATE VIEW")),
-    }
+    super::parse_stored(
+        definition,
+        &format!("view {object_id}"),
+        |kind| match kind {
+            StatementKind::CreateView(create) => Some(*create),
+            _ => None,
+        },
+    )
 }
 
 // ---- CREATE / ALTER VIEW ----------------------------------------------------
