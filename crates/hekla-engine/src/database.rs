@@ -45,11 +45,19 @@ impl Default for DatabaseConfig {
 struct Catalog {
     schemas: BTreeMap<SchemaId, String>,
     tables: BTreeMap<TableId, Arc<Table>>,
-    /// Dropped tables, kept until the database goes: write sets and the
-    /// garbage queue may still point at them.
-    dropped: Vec<Arc<Table>>,
+    /// Dropped tables not yet freed: write sets and the garbage queue may
+    /// still point at them (see [`Shared::reclaim_dropped`]).
+    dropped: Vec<Dropped>,
     next_schema: SchemaId,
     next_table: TableId,
+}
+
+/// A dropped table waiting to be freed.
+struct Dropped {
+    table: Arc<Table>,
+    /// The clock when nothing but this list was seen holding the table;
+    /// None while something else does.
+    orphaned_at: Option<u64>,
 }
 
 impl Catalog {
@@ -90,6 +98,42 @@ pub(crate) struct Shared {
     pub counters: Counters,
     pub commit_log: OnceLock<Arc<dyn CommitLog>>,
     catalog: RwLock<Catalog>,
+}
+
+impl Shared {
+    /// Frees the dropped tables nothing can reach any more. A table is
+    /// reached by counted references (the SQL layer's, the collector's
+    /// deferred frees) and by uncounted `TableRef`s in write sets and the
+    /// garbage queue. Once only this list counts it, no new `TableRef` can
+    /// be made; the transactions that may hold one were active then, so
+    /// they began at or before that moment. When all of them have ended,
+    /// their garbage is queued (a transaction queues it before it leaves
+    /// its slot), and when none of that is left the table can go.
+    pub(crate) fn reclaim_dropped(&self) {
+        if self.catalog.read().expect("catalog").dropped.is_empty() {
+            return;
+        }
+        let oldest = self.txns.oldest_begin();
+        let mut catalog = self.catalog.write().expect("catalog");
+        catalog.dropped.retain_mut(|dropped| {
+            if Arc::strong_count(&dropped.table) > 1 {
+                dropped.orphaned_at = None;
+                return true;
+            }
+            match dropped.orphaned_at {
+                // Read after seeing it orphaned: a transaction holding a
+                // `TableRef` got it earlier, so began at or before this.
+                None => {
+                    dropped.orphaned_at = Some(self.clock.load(Ordering::SeqCst));
+                    true
+                }
+                // `oldest` was read after `at` (a pass before this one).
+                Some(at) => {
+                    oldest.is_some_and(|begin| begin <= at) || dropped.table.has_queued_garbage()
+                }
+            }
+        });
+    }
 }
 
 static NEXT_DATABASE_SERIAL: AtomicU64 = AtomicU64::new(1);
@@ -445,8 +489,13 @@ impl Database {
         Ok(table)
     }
 
-    /// Removes a table from the catalog. Its memory is kept until the
-    /// database is dropped, since transactions may still be using it.
+    /// Dropped tables whose memory has not been given back yet.
+    pub fn dropped_tables_pending(&self) -> usize {
+        self.shared.catalog.read().expect("catalog").dropped.len()
+    }
+
+    /// Removes a table from the catalog. Its memory goes once nothing can
+    /// reach it any more (see [`Shared::reclaim_dropped`]).
     pub fn drop_table(&self, id: TableId) -> SqlResult<()> {
         let mut catalog = self.shared.catalog.write().expect("catalog");
         if !catalog.tables.contains_key(&id) {
@@ -454,7 +503,10 @@ impl Database {
         }
         self.log_catalog(|ts| Record::DropTable { ts, id })?;
         let table = catalog.tables.remove(&id).expect("checked above");
-        catalog.dropped.push(table);
+        catalog.dropped.push(Dropped {
+            table,
+            orphaned_at: None,
+        });
         Ok(())
     }
 
@@ -517,6 +569,7 @@ impl Database {
         for _ in 0..4 {
             crossbeam_epoch::pin().flush();
         }
+        self.shared.reclaim_dropped();
         collected
     }
 
@@ -545,6 +598,7 @@ fn spawn_collector(
                     return;
                 };
                 shared.gc.collect_all(&shared.txns, &shared.clock);
+                shared.reclaim_dropped();
             }
         })
         .expect("spawn the garbage collector thread")

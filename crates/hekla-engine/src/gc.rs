@@ -77,7 +77,23 @@ impl Collector {
             return;
         }
         let mut queue = self.home().lock().expect("gc queue");
-        queue.extend(versions.map(|garbage| Retired { ts, garbage }));
+        // Counted per run of one table's versions, under the queue's lock,
+        // so a collector never sees a version before its table counts it.
+        let mut run: Option<(TableRef, usize)> = None;
+        for garbage in versions {
+            match &mut run {
+                Some((table, count)) if table.address() == garbage.table.address() => *count += 1,
+                _ => {
+                    if let Some((table, count)) = run.replace((garbage.table, 1)) {
+                        table.garbage_queued(count);
+                    }
+                }
+            }
+            queue.push_back(Retired { ts, garbage });
+        }
+        if let Some((table, count)) = run {
+            table.garbage_queued(count);
+        }
     }
 
     /// Collects a bounded batch of ready garbage from this thread's shard,
@@ -205,6 +221,11 @@ impl Collector {
                 )
             })
             .collect();
+        // Counted references hold each table now: its versions no longer
+        // need it kept by the queue.
+        for (table, _, slots) in &groups {
+            table.garbage_collected(slots.len());
+        }
         // The closure runs only after every thread pinned now has unpinned,
         // so no traversal can still be holding these slots.
         guard.defer(move || {

@@ -9,12 +9,14 @@ use crate::range_index::{RangeIndex, RangeIndexStats};
 use crate::version::{header_bytes, VersionPtr};
 use hekla_types::{KeyHasher, SqlError, SqlResult, Value};
 use std::ptr::NonNull;
+use std::sync::atomic::{AtomicUsize, Ordering as AtomicOrdering};
 use std::sync::{Arc, Weak};
 
 /// An uncounted reference to a table, held by write sets and the garbage
-/// queue. Valid because the database keeps every table it ever created
-/// (dropped ones included) until it is itself dropped, and a database with
-/// live transactions is never freed (see `Database`'s Drop).
+/// queue. Valid because a dropped table is kept until no transaction that
+/// could hold one is left and none is queued as garbage (see
+/// `Database::reclaim_dropped`), and a database with live transactions is
+/// never freed (see `Database`'s Drop).
 #[derive(Clone, Copy)]
 pub(crate) struct TableRef(NonNull<Table>);
 
@@ -171,6 +173,9 @@ pub struct Table {
     pub(crate) layout: RowLayout,
     pub(crate) heap: RowHeap,
     pub(crate) indexes: Vec<Index>,
+    /// Versions of this table in the garbage queue or being collected:
+    /// while any is, the table must stay (they reach it by `TableRef`).
+    queued_garbage: AtomicUsize,
 }
 
 impl Table {
@@ -191,7 +196,24 @@ impl Table {
             layout,
             heap: RowHeap::default(),
             indexes,
+            queued_garbage: AtomicUsize::new(0),
         })
+    }
+
+    /// `count` more of its versions were queued as garbage.
+    pub(crate) fn garbage_queued(&self, count: usize) {
+        self.queued_garbage.fetch_add(count, AtomicOrdering::SeqCst);
+    }
+
+    /// `count` of its queued versions were collected.
+    pub(crate) fn garbage_collected(&self, count: usize) {
+        let before = self.queued_garbage.fetch_sub(count, AtomicOrdering::SeqCst);
+        debug_assert!(before >= count, "more garbage collected than queued");
+    }
+
+    /// Whether any of its versions is queued as garbage or being collected.
+    pub(crate) fn has_queued_garbage(&self) -> bool {
+        self.queued_garbage.load(AtomicOrdering::SeqCst) > 0
     }
 
     /// A counted reference, for work that may outlive the database.

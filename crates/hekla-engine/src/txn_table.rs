@@ -412,6 +412,17 @@ impl TxnTable {
 
     /// The oldest read timestamp of any active transaction, or `now` if none
     /// is older. Versions that ended before it are invisible to everyone.
+    /// The begin timestamp of the oldest transaction holding a slot, if
+    /// any transaction does.
+    pub fn oldest_begin(&self) -> Option<u64> {
+        let used = self.high_water.load(SeqCst);
+        self.slots[..used]
+            .iter()
+            .map(|slot| slot.begin_ts.load(SeqCst))
+            .filter(|&begin| begin != NO_TXN)
+            .min()
+    }
+
     pub fn oldest_active(&self, clock: &AtomicU64) -> u64 {
         let mut oldest = clock.load(SeqCst);
         let used = self.high_water.load(SeqCst);

@@ -47,8 +47,8 @@ pub struct TempTables {
     /// tables, by definition, for the next DECLARE or CREATE of the same:
     /// a batch that declares a table variable (the seeds' `DECLARE @od
     /// ...` per call), or a procedure that makes a `#temp` table, would
-    /// otherwise make and drop an engine table each time, and the engine
-    /// gives a dropped table's memory back only when the database closes.
+    /// otherwise make and drop an engine table each time (a new table's
+    /// first row allocates and zeroes a 2 MiB heap chunk).
     spare: Mutex<HashMap<String, Vec<Arc<TableMeta>>>>,
 }
 
@@ -486,9 +486,8 @@ fn release(db: &SqlDatabase, table: Arc<TableMeta>) {
     }
 }
 
-/// Drops a temporary table's engine table. Its rows are deleted first:
-/// the engine keeps a dropped table until the database closes, but the
-/// garbage collector takes back deleted rows.
+/// Drops a temporary table's engine table, its rows deleted first (the
+/// engine frees a dropped table only once no transaction can reach it).
 pub fn discard(db: &SqlDatabase, table: &TableMeta) -> SqlResult<()> {
     let emptied = empty(db, table);
     let dropped = db.engine().drop_table(table.engine.id);
