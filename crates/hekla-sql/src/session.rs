@@ -334,15 +334,7 @@ impl Session {
                 return Ok(());
             }
             crate::catalog::view::refuse_drop_table(&catalog, name)?;
-            return Err(SqlError::new(
-                3701,
-                11,
-                5,
-                format!(
-                    "Cannot drop the table '{}', because it does not exist or you do not have permission.",
-                    name.name().value
-                ),
-            ));
+            return Err(crate::catalog::cannot_drop("table", &name.name().value));
         };
         crate::catalog::view::refuse_if_bound(&catalog, table.object_id, "DROP TABLE", name)?;
         crate::exec::constraints::prepare_drop(&catalog, &table, name)?;

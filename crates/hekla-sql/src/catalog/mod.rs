@@ -398,6 +398,17 @@ pub fn unstore_object(db: &SqlDatabase, object_id: i32) -> SqlResult<()> {
     Ok(())
 }
 
+/// Msg 3701: DROP of a `kind` (table, view, procedure ...) named `name`
+/// that does not exist.
+pub fn cannot_drop(kind: &str, name: &str) -> SqlError {
+    SqlError::new(
+        3701,
+        11,
+        5,
+        format!("Cannot drop the {kind} '{name}', because it does not exist or you do not have permission."),
+    )
+}
+
 /// The statement a stored definition holds, as `pick` takes it (Msg 3414
 /// when the text is damaged or is not that statement; `what` names the
 /// object in the message).

@@ -252,14 +252,9 @@ pub fn drop(db: &SqlDatabase, names: &[ast::ObjectName], if_exists: bool) -> Sql
             if if_exists {
                 continue;
             }
-            return Err(SqlError::new(
-                3701,
-                11,
-                5,
-                format!(
-                    "Cannot drop the procedure '{}', because it does not exist or you do not have permission.",
-                    super::sequence::written(name)
-                ),
+            return Err(super::cannot_drop(
+                "procedure",
+                &super::sequence::written(name),
             ));
         };
         super::unstore_object(db, procedure.object_id)?;

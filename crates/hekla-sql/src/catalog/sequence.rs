@@ -351,15 +351,7 @@ pub fn drop(db: &SqlDatabase, names: &[ast::ObjectName], if_exists: bool) -> Sql
             if if_exists {
                 continue;
             }
-            return Err(SqlError::new(
-                3701,
-                11,
-                5,
-                format!(
-                    "Cannot drop the sequence '{}', because it does not exist or you do not have permission.",
-                    name.name().value
-                ),
-            ));
+            return Err(super::cannot_drop("sequence", &name.name().value));
         };
         if let Some(user) = catalog.sequence_user(sequence.object_id) {
             return Err(SqlError::new(

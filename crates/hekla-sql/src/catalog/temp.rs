@@ -444,12 +444,7 @@ pub fn drop(db: &SqlDatabase, spid: i16, name: &ast::ObjectName, if_exists: bool
             Ok(())
         }
         None if if_exists => Ok(()),
-        None => Err(SqlError::new(
-            3701,
-            11,
-            5,
-            format!("Cannot drop the table '{written}', because it does not exist or you do not have permission."),
-        )),
+        None => Err(super::cannot_drop("table", written)),
     }
 }
 

@@ -411,14 +411,9 @@ pub fn drop(db: &SqlDatabase, names: &[ast::ObjectName], if_exists: bool) -> Sql
             if if_exists {
                 continue;
             }
-            return Err(SqlError::new(
-                3701,
-                11,
-                5,
-                format!(
-                    "Cannot drop the function '{}', because it does not exist or you do not have permission.",
-                    super::sequence::written(name)
-                ),
+            return Err(super::cannot_drop(
+                "function",
+                &super::sequence::written(name),
             ));
         };
         super::view::refuse_if_bound(&catalog, function.object_id, "DROP FUNCTION", name)?;

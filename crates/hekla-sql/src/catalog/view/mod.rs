@@ -524,15 +524,7 @@ pub fn drop(db: &SqlDatabase, names: &[ast::ObjectName], if_exists: bool) -> Sql
             if if_exists {
                 continue;
             }
-            return Err(SqlError::new(
-                3701,
-                11,
-                5,
-                format!(
-                    "Cannot drop the view '{}', because it does not exist or you do not have permission.",
-                    name.name().value
-                ),
-            ));
+            return Err(super::cannot_drop("view", &name.name().value));
         };
         refuse_if_bound(&catalog, view.object_id, "DROP VIEW", name)?;
         super::unstore_object(db, view.object_id)?;
