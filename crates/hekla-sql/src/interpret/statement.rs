@@ -33,7 +33,8 @@ impl Interpreter<'_> {
         let outcome = self
             .work(statement, text, frame)
             .map_err(|error| crate::catalog::temp::present_error(&frame.variables, error));
-        self.session.registration.end_request();
+        let open_transactions = self.session.transaction.count();
+        self.session.registration.end_request(open_transactions);
         self.record_outcome(&statement.kind, &outcome);
         for message in self.session.take_messages() {
             self.sink.message(&message);

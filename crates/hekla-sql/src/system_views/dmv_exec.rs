@@ -111,9 +111,7 @@ fn sessions_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
                 int(options.lock_timeout),
                 int(options.deadlock_priority),
                 database_id(),
-                // hekla has no BEGIN TRANSACTION: statements commit on
-                // their own, which SQL Server counts as no open transaction.
-                int(0),
+                int(i32::try_from(session.open_transactions).unwrap_or(i32::MAX)),
             ]
         })
         .collect())

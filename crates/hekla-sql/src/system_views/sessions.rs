@@ -11,7 +11,7 @@
 //! // Session::execute(), around each statement:
 //! handle.begin_request(statement.kind.keywords());
 //! ... run it ...
-//! handle.end_request();
+//! handle.end_request(open_transactions);
 //! ```
 //!
 //! Session ids are unique in the process, the smallest free one from 51
@@ -48,6 +48,8 @@ pub struct SessionInfo {
     pub request: Option<RequestInfo>,
     /// The session's SET options, as its last statement started.
     pub options: SetOptions,
+    /// `@@TRANCOUNT` as its last statement ended.
+    pub open_transactions: u32,
 }
 
 struct Entry {
@@ -108,6 +110,7 @@ pub fn register(db: &SqlDatabase) -> SqlResult<SessionHandle> {
             logged_in: Instant::now(),
             last_request_start_ms: None,
             last_request_end_ms: None,
+            open_transactions: 0,
             request: None,
             options: SetOptions::default(),
         },
@@ -151,11 +154,13 @@ impl SessionHandle {
     }
 
     /// The running request has finished.
-    pub fn end_request(&self) {
+    /// The request ended, leaving `open_transactions` (`@@TRANCOUNT`).
+    pub fn end_request(&self, open_transactions: u32) {
         let now = super::shared::now_ms();
         self.update(|info| {
             info.last_request_end_ms = Some(now);
             info.request = None;
+            info.open_transactions = open_transactions;
         });
     }
 }
@@ -215,7 +220,7 @@ mod tests {
         let request = info.request.as_ref().unwrap();
         assert_eq!(request.command.chars().count(), 32);
         assert_eq!(info.last_request_start_ms, Some(request.start_ms));
-        handle.end_request();
+        handle.end_request(0);
         let info = &sessions_of(&db)[0];
         assert!(info.request.is_none());
         assert!(info.last_request_end_ms.is_some());

@@ -570,7 +570,7 @@ fn sessions_and_requests_are_the_registered_ones() {
         &Value::SmallInt(busy.session_id())
     );
     assert_eq!(requests.at(0, "command"), &s("SELECT"));
-    busy.end_request();
+    busy.end_request(0);
     assert_eq!(Rows::read(&db, "sys", "dm_exec_requests").len(), 0);
     drop((idle, busy));
     assert_eq!(Rows::read(&db, "sys", "dm_exec_sessions").len(), 0);

@@ -120,3 +120,11 @@ END CATCH
 GO
 SELECT @@TRANCOUNT AS trancount, COUNT(*) AS thirteens FROM dbo.acct WHERE id = 13
 GO
+-- sys.dm_exec_sessions counts the session's open transactions.
+BEGIN TRAN
+BEGIN TRAN
+SELECT open_transaction_count FROM sys.dm_exec_sessions WHERE session_id = @@SPID
+COMMIT
+COMMIT
+SELECT open_transaction_count FROM sys.dm_exec_sessions WHERE session_id = @@SPID
+GO
