@@ -3,38 +3,13 @@
 //! wrapped in a loop that catches 41302 (and its siblings) and tries
 //! again. Two sessions update the same row; every update must land.
 
-use hekla_sql::session::{ErrorEvent, ResultColumn, ResultSink, Session, SqlDatabase};
+mod common;
+
+use common::collect as run;
+use hekla_sql::session::{Session, SqlDatabase};
 use hekla_types::Value;
 use std::sync::Arc;
 use std::time::Duration;
-
-/// Keeps errors and the values of the last row of every result set.
-#[derive(Default)]
-struct Collect {
-    errors: Vec<String>,
-    messages: Vec<String>,
-    rows: Vec<Vec<Value>>,
-}
-
-impl ResultSink for Collect {
-    fn columns(&mut self, _: &[ResultColumn]) {}
-    fn row(&mut self, values: &[Value]) {
-        self.rows.push(values.to_vec());
-    }
-    fn done(&mut self, _: Option<u64>) {}
-    fn message(&mut self, text: &str) {
-        self.messages.push(text.to_string());
-    }
-    fn error(&mut self, error: &ErrorEvent) {
-        self.errors.push(error.to_string());
-    }
-}
-
-fn run(session: &mut Session, batch: &str) -> Collect {
-    let mut sink = Collect::default();
-    session.execute(batch, &mut sink);
-    sink
-}
 
 const SCHEMA: &str = "
 CREATE TABLE dbo.orders (

@@ -4,34 +4,16 @@
 //! OUTPUT parameter, called 10,000 times with a 5-line order as the
 //! seed's ostress script calls it; then every order and line is checked.
 
-use hekla_sql::session::{ErrorEvent, ResultColumn, ResultSink, Session, SqlDatabase};
-use hekla_types::Value;
+mod common;
 
-#[derive(Default)]
-struct Collect {
-    errors: Vec<String>,
-    rows: Vec<Vec<Value>>,
-}
+use common::{collect, Collect};
+use hekla_sql::session::{Session, SqlDatabase};
 
-impl ResultSink for Collect {
-    fn columns(&mut self, _: &[ResultColumn]) {}
-    fn row(&mut self, values: &[Value]) {
-        self.rows.push(values.to_vec());
-    }
-    fn done(&mut self, _: Option<u64>) {}
-    fn message(&mut self, _: &str) {}
-    fn error(&mut self, error: &ErrorEvent) {
-        self.errors.push(error.to_string());
-    }
-}
-
+/// Runs `script`, which must not fail.
 fn run(session: &mut Session, script: &str) -> Collect {
-    let mut sink = Collect::default();
-    for batch in hekla_sql::script::split_batches(script) {
-        session.execute(batch.text, &mut sink);
-    }
-    assert!(sink.errors.is_empty(), "{:?}", sink.errors);
-    sink
+    let out = collect(session, script);
+    assert!(out.errors.is_empty(), "{:?}", out.errors);
+    out
 }
 
 fn single(session: &mut Session, query: &str) -> i64 {

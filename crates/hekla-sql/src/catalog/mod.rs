@@ -398,6 +398,28 @@ pub fn unstore_object(db: &SqlDatabase, object_id: i32) -> SqlResult<()> {
     Ok(())
 }
 
+/// Stores the definition of a view, procedure or function being created
+/// or altered: under a new object id, or, for ALTER, under the id and
+/// creation date `existing` had (only the modification date moves).
+pub fn store_module(
+    db: &SqlDatabase,
+    catalog: &mut Catalog,
+    existing: Option<(i32, i64)>,
+    schema_id: SchemaId,
+    name: &str,
+    object_type: ObjectType,
+    definition: &str,
+) -> SqlResult<StoredObject> {
+    let (object_id, created_ms) = match existing {
+        Some(kept) => kept,
+        None => (catalog.allocate_object_id()?, store::now_ms()),
+    };
+    let mut object = stored_object(object_id, schema_id, name, object_type, None, definition);
+    object.created_ms = created_ms;
+    store_object(db, &object)?;
+    Ok(object)
+}
+
 /// Msg 3701: DROP of a `kind` (table, view, procedure ...) named `name`
 /// that does not exist.
 pub fn cannot_drop(kind: &str, name: &str) -> SqlError {

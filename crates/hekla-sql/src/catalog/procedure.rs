@@ -16,7 +16,7 @@
 use super::objects::{schema_object, Objects};
 use super::store::{ObjectType, StoredObject};
 use super::user_type::{self, Resolved};
-use super::{stored_object, Catalog};
+use super::Catalog;
 use crate::ast::{self, ModuleOption, StatementKind};
 use crate::bind::types::TypeContext;
 use crate::exec::not_yet;
@@ -205,23 +205,20 @@ pub fn create(db: &SqlDatabase, create: &ast::CreateProcedure, text: &str) -> Sq
     };
     let definition = super::view::stored_text(text, create.alter, create.or_alter);
     let name = existing.as_ref().map_or(name, |p| p.name.clone());
-    let now = super::store::now_ms();
-    let (object_id, created_ms) = match &existing {
-        Some(procedure) => (procedure.object_id, procedure.created_ms),
-        None => (catalog.allocate_object_id()?, now),
-    };
-    let mut object = stored_object(
-        object_id,
+    // The body's spans must point into the stored text.
+    let body = parse_definition(&definition)?.body;
+    let object = super::store_module(
+        db,
+        &mut catalog,
+        existing
+            .as_ref()
+            .map(|procedure| (procedure.object_id, procedure.created_ms)),
         schema_id,
         &name,
         ObjectType::Procedure,
-        None,
         &definition,
-    );
-    object.created_ms = created_ms;
-    // The body's spans must point into the stored text.
-    let body = parse_definition(&definition)?.body;
-    super::store_object(db, &object)?;
+    )?;
+    let (object_id, created_ms) = (object.object_id, object.created_ms);
     catalog.bindings.set(object_id, references);
     let procedure = ProcedureMeta {
         object_id,

@@ -28,7 +28,7 @@ pub use inline::{expand, Expanded};
 use super::objects::{schema_object, Objects};
 use super::procedure::{self, ParameterKind};
 use super::store::{ObjectType, StoredObject};
-use super::{dependency, stored_object, Catalog};
+use super::{dependency, Catalog};
 use crate::ast::{self, FunctionReturns, ModuleOption, StatementKind};
 use crate::bind::types::{self, TypeContext};
 use crate::exec::not_yet;
@@ -323,22 +323,18 @@ pub fn create(db: &SqlDatabase, create: &ast::CreateFunction, text: &str) -> Sql
     let name = existing
         .as_ref()
         .map_or(name, |function| function.name.clone());
-    let now = super::store::now_ms();
-    let (object_id, created_ms) = match &existing {
-        Some(function) => (function.object_id, function.created_ms),
-        None => (catalog.allocate_object_id()?, now),
-    };
-    let mut object = stored_object(
-        object_id,
+    let object = super::store_module(
+        db,
+        &mut catalog,
+        existing
+            .as_ref()
+            .map(|function| (function.object_id, function.created_ms)),
         schema_id,
         &name,
         object_type(&shape.body),
-        None,
         &definition,
-    );
-    object.created_ms = created_ms;
-    super::store_object(db, &object)?;
-    catalog.bindings.set(object_id, references);
+    )?;
+    catalog.bindings.set(object.object_id, references);
     catalog.functions.insert(shape.into_meta(&object));
     Ok(())
 }

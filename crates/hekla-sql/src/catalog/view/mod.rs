@@ -25,7 +25,7 @@ pub mod change;
 use super::binding::{self, in_frame, Frame, ModuleKind};
 use super::dependency;
 use super::store::{ObjectType, StoredObject};
-use super::{stored_object, Catalog};
+use super::Catalog;
 use crate::ast::{self, SelectItem, StatementKind, TableRefKind};
 use crate::bind::expr::ScopeColumn;
 use crate::bind::variables::Variables;
@@ -353,21 +353,18 @@ pub fn create(db: &SqlDatabase, create: &ast::CreateView, text: &str) -> SqlResu
     }
     let definition = stored_text(text, create.alter, create.or_alter);
     let name = existing.as_ref().map_or(name, |view| view.name.clone());
-    let now = super::store::now_ms();
-    let (object_id, created_ms) = match &existing {
-        Some(view) => (view.object_id, view.created_ms),
-        None => (catalog.allocate_object_id()?, now),
-    };
-    let mut object = stored_object(
-        object_id,
+    let object = super::store_module(
+        db,
+        &mut catalog,
+        existing
+            .as_ref()
+            .map(|view| (view.object_id, view.created_ms)),
         schema_id,
         &name,
         ObjectType::View,
-        None,
         &definition,
-    );
-    object.created_ms = created_ms;
-    super::store_object(db, &object)?;
+    )?;
+    let (object_id, created_ms) = (object.object_id, object.created_ms);
     catalog.bindings.set(
         object_id,
         if options.schemabinding {

@@ -1,0 +1,32 @@
+//! What the integration tests share: a sink that keeps what a batch sent.
+
+use hekla_sql::session::{ErrorEvent, ResultColumn, ResultSink, Session};
+use hekla_types::Value;
+
+/// Keeps the rows and errors (as sqlcmd prints them) it is sent.
+#[derive(Default)]
+pub struct Collect {
+    pub errors: Vec<String>,
+    pub rows: Vec<Vec<Value>>,
+}
+
+impl ResultSink for Collect {
+    fn columns(&mut self, _: &[ResultColumn]) {}
+    fn row(&mut self, values: &[Value]) {
+        self.rows.push(values.to_vec());
+    }
+    fn done(&mut self, _: Option<u64>) {}
+    fn message(&mut self, _: &str) {}
+    fn error(&mut self, error: &ErrorEvent) {
+        self.errors.push(error.to_string());
+    }
+}
+
+/// Runs a script (batches split on GO lines); what it sent.
+pub fn collect(session: &mut Session, script: &str) -> Collect {
+    let mut sink = Collect::default();
+    for batch in hekla_sql::script::split_batches(script) {
+        session.execute(batch.text, &mut sink);
+    }
+    sink
+}
