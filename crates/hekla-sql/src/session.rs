@@ -236,11 +236,6 @@ impl Session {
         Interpreter::new(self, sink).run_batch(&parsed, batch);
     }
 
-    /// `@@TRANCOUNT`, as the running statement sees it.
-    pub fn transaction_count(&self) -> u32 {
-        self.transaction.count()
-    }
-
     /// A planner for a statement binding `variables` under the session's
     /// SET options.
     pub(crate) fn planner<'a>(&self, db: &'a SqlDatabase, variables: &'a Variables) -> Planner<'a> {

@@ -9,7 +9,6 @@ use super::failure::Failure;
 use super::{Flow, Frame, Interpreter};
 use crate::ast;
 use crate::catalog::procedure::option_name;
-use crate::session::ErrorEvent;
 use hekla_types::{SqlError, SqlResult};
 
 impl Interpreter<'_> {
@@ -19,14 +18,8 @@ impl Interpreter<'_> {
         body: &[ast::Statement],
         frame: &mut Frame,
     ) -> Result<Flow, Failure> {
-        let isolation = isolation_level(options).map_err(|error| {
-            let event = ErrorEvent {
-                error,
-                line: 1,
-                procedure: frame.procedure.clone(),
-            };
-            Failure::classify(event, frame.level, false, false)
-        })?;
+        let isolation =
+            isolation_level(options).map_err(|error| self.frame_failure(error, frame))?;
         let delayed = delayed_durability(options);
         let outer_isolation = std::mem::replace(&mut self.session.options.isolation, isolation);
         let outer_block = std::mem::replace(&mut self.session.options.atomic_block, true);
@@ -57,7 +50,7 @@ impl Interpreter<'_> {
         match outcome {
             Ok(flow) => match transaction.commit(delayed) {
                 Ok(()) => Ok(flow),
-                Err(error) => Err(self.block_failure(error, frame)),
+                Err(error) => Err(self.frame_failure(error, frame)),
             },
             Err(failure) => {
                 transaction.roll_back_all();
@@ -78,7 +71,7 @@ impl Interpreter<'_> {
             .session
             .transaction
             .mark(db.engine(), isolation)
-            .map_err(|error| self.block_failure(error, frame))?;
+            .map_err(|error| self.frame_failure(error, frame))?;
         let outcome = self.run_atomically(body, frame);
         if outcome.is_err() {
             self.session.transaction.undo_to(savepoint);
@@ -97,16 +90,6 @@ impl Interpreter<'_> {
         let outcome = self.block(body, frame);
         self.atomic_blocks -= 1;
         outcome
-    }
-
-    /// An error of the block as a whole (its options, its commit).
-    fn block_failure(&self, error: SqlError, frame: &Frame) -> Failure {
-        let event = ErrorEvent {
-            error,
-            line: 1,
-            procedure: frame.procedure.clone(),
-        };
-        Failure::classify(event, frame.level, self.session.options.xact_abort, false)
     }
 }
 

@@ -310,17 +310,7 @@ impl Interpreter<'_> {
         crate::catalog::temp::end_procedure(&self.session.db, self.session.state.spid, temp_mark);
         match outcome {
             Ok(Flow::Goto(label)) => {
-                let event = crate::session::ErrorEvent {
-                    error: super::undeclared_label(&label),
-                    line: 1,
-                    procedure: Some(procedure.name.clone()),
-                };
-                Err(Failure::classify(
-                    event,
-                    level,
-                    self.session.options.xact_abort,
-                    false,
-                ))
+                Err(self.frame_failure(super::undeclared_label(&label), &callee))
             }
             Ok(_) => Ok((callee.return_status.unwrap_or(0), values)),
             // A compile error ended the procedure: the caller goes on, and

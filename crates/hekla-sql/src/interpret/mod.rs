@@ -284,6 +284,18 @@ impl<'s> Interpreter<'s> {
         failure
     }
 
+    /// An error of `frame` as a whole rather than of one statement (an
+    /// atomic block's options or commit, a label its body lacks): reported
+    /// on the frame's first line.
+    pub(super) fn frame_failure(&self, error: SqlError, frame: &Frame) -> Failure {
+        let event = ErrorEvent {
+            error,
+            line: 1,
+            procedure: frame.procedure.clone(),
+        };
+        Failure::classify(event, frame.level, self.session.options.xact_abort, false)
+    }
+
     /// Shows an error that belongs to no statement (the end of a batch).
     fn report_plain(&mut self, error: SqlError, line: u32) {
         self.sink.error(&ErrorEvent {

@@ -8,7 +8,7 @@
 
 use super::{Flow, Frame, Interpreter};
 use crate::ast::{self, StatementKind};
-use crate::bind::expr::implicit;
+use crate::bind::expr::{implicit, Scalar};
 use crate::exec::context::Context;
 use crate::exec::eval::Inputs;
 use crate::exec::not_yet;
@@ -115,11 +115,7 @@ impl Interpreter<'_> {
                         frame.native,
                     )?;
                     let value = match value {
-                        Some(scalar) => {
-                            Some(self.session.in_context(&frame.variables, |context| {
-                                scalar.eval(&Inputs::top(context))
-                            })?)
-                        }
+                        Some(scalar) => Some(self.evaluate(&scalar, frame)?),
                         None => None,
                     };
                     let slot = frame.variables.declare(&declaration.name, data_type)?;
@@ -143,9 +139,7 @@ impl Interpreter<'_> {
                     *op,
                     value,
                 )?;
-                let value = self.session.in_context(&frame.variables, |context| {
-                    scalar.eval(&Inputs::top(context))
-                })?;
+                let value = self.evaluate(&scalar, frame)?;
                 frame.variables.assign_checked(slot, value)?;
                 Ok(None)
             }
@@ -388,32 +382,33 @@ impl Interpreter<'_> {
         data_type: &DataType,
         frame: &Frame,
     ) -> SqlResult<Value> {
-        let db = Arc::clone(&self.session.db);
-        let planner = self.session.planner(&db, &frame.variables);
-        let scalar = implicit(variables::binder(&planner).scalar(expr)?, data_type)?;
-        self.session.in_context(&frame.variables, |context| {
-            scalar.eval(&Inputs::top(context))
-        })
+        let scalar = implicit(self.bound(expr, frame)?, data_type)?;
+        self.evaluate(&scalar, frame)
     }
 
     /// An expression's value in its own type.
     pub(super) fn plain_value(&mut self, expr: &ast::Expr, frame: &Frame) -> SqlResult<Value> {
-        let db = Arc::clone(&self.session.db);
-        let planner = self.session.planner(&db, &frame.variables);
-        let scalar = variables::binder(&planner).scalar(expr)?;
-        self.session.in_context(&frame.variables, |context| {
-            scalar.eval(&Inputs::top(context))
-        })
+        let scalar = self.bound(expr, frame)?;
+        self.evaluate(&scalar, frame)
     }
 
     /// The type of an expression, as SQL Server names it in messages.
     pub(super) fn type_name(&mut self, expr: &ast::Expr, frame: &Frame) -> SqlResult<String> {
+        Ok(self.bound(expr, frame)?.data_type.sql_name())
+    }
+
+    /// An expression outside any query, bound over the frame's variables.
+    fn bound(&self, expr: &ast::Expr, frame: &Frame) -> SqlResult<Scalar> {
         let db = Arc::clone(&self.session.db);
         let planner = self.session.planner(&db, &frame.variables);
-        Ok(variables::binder(&planner)
-            .scalar(expr)?
-            .data_type
-            .sql_name())
+        variables::binder(&planner).scalar(expr)
+    }
+
+    /// A bound value, read in a statement context of its own.
+    fn evaluate(&mut self, scalar: &Scalar, frame: &Frame) -> SqlResult<Value> {
+        self.session.in_context(&frame.variables, |context| {
+            scalar.eval(&Inputs::top(context))
+        })
     }
 
     /// An IF or WHILE condition: true only if it holds (UNKNOWN does not).
