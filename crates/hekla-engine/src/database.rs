@@ -102,8 +102,8 @@ pub(crate) struct Shared {
 
 impl Shared {
     /// Frees the dropped tables nothing can reach any more. A table is
-    /// reached by counted references (the SQL layer's, the collector's
-    /// deferred frees) and by uncounted `TableRef`s in write sets and the
+    /// reached by counted references (the SQL layer's; the collector's
+    /// deferred frees count only the table's heap) and by uncounted `TableRef`s in write sets and the
     /// garbage queue. Once only this list counts it, no new `TableRef` can
     /// be made; the transactions that may hold one were active then, so
     /// they began at or before that moment. When all of them have ended,

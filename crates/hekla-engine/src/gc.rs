@@ -12,8 +12,9 @@
 //! commit) and by a background pass; lookups also mark garbage they meet so
 //! that chains stay short between passes.
 
+use crate::heap::RowHeap;
 use crate::sharding::Padded;
-use crate::table::{IndexStructure, Table, TableRef};
+use crate::table::{IndexStructure, TableRef};
 use crate::txn_table::TxnTable;
 use crate::version::VersionPtr;
 use crate::word::FREE;
@@ -206,31 +207,28 @@ impl Collector {
         }
         self.collected
             .fetch_add(freed.len() as u64, Ordering::Relaxed);
-        // Unlinked and marked free: for `pending`, these are done.
-        self.in_flight.fetch_sub(freed.len(), Ordering::AcqRel);
         freed.sort_unstable_by_key(|(table, size, _)| (table.address(), *size));
-        // Counted references keep each table's heap alive for the closure,
-        // which may run after the database is gone.
-        let groups: Vec<(Arc<Table>, usize, Vec<VersionPtr>)> = freed
+        // The heaps are counted, so the closure may run after their tables
+        // (and the database) are gone; the tables themselves are not held.
+        let groups: Vec<(Arc<RowHeap>, usize, Vec<VersionPtr>)> = freed
             .chunk_by(|a, b| a.0.address() == b.0.address() && a.1 == b.1)
             .map(|group| {
-                (
-                    group[0].0.arc(),
-                    group[0].1,
-                    group.iter().map(|g| g.2).collect(),
-                )
+                let (table, size, _) = &group[0];
+                let heap = table.heap.clone();
+                // Last touch of the table: once its count drops to none, a
+                // dropped table may be freed.
+                table.garbage_collected(group.len());
+                (heap, *size, group.iter().map(|g| g.2).collect())
             })
             .collect();
-        // Counted references hold each table now: its versions no longer
-        // need it kept by the queue.
-        for (table, _, slots) in &groups {
-            table.garbage_collected(slots.len());
-        }
+        // Unlinked, marked free and no longer counted by their tables: for
+        // `pending` and `settle`, these are done, and a dropped table may go.
+        self.in_flight.fetch_sub(freed.len(), Ordering::AcqRel);
         // The closure runs only after every thread pinned now has unpinned,
         // so no traversal can still be holding these slots.
         guard.defer(move || {
-            for (table, size, slots) in groups {
-                table.heap.release(size, slots.iter().map(|v| v.slot()));
+            for (heap, size, slots) in groups {
+                heap.release(size, slots.iter().map(|v| v.slot()));
             }
         });
         // Hand the closure to the global queue now: left in this thread's

@@ -10,7 +10,7 @@ use crate::version::{header_bytes, VersionPtr};
 use hekla_types::{KeyHasher, SqlError, SqlResult, Value};
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicUsize, Ordering as AtomicOrdering};
-use std::sync::{Arc, Weak};
+use std::sync::Arc;
 
 /// An uncounted reference to a table, held by write sets and the garbage
 /// queue. Valid because a dropped table is kept until no transaction that
@@ -161,9 +161,6 @@ pub struct TableMemoryStats {
 }
 
 pub struct Table {
-    /// This table's own Arc, so that deferred memory reclamation can keep
-    /// the table alive without the hot path cloning Arcs.
-    this: Weak<Table>,
     /// The serial of the database that owns the table.
     pub(crate) database: u64,
     pub id: TableId,
@@ -171,7 +168,10 @@ pub struct Table {
     /// `schema.table`, for error messages.
     pub qualified_name: String,
     pub(crate) layout: RowLayout,
-    pub(crate) heap: RowHeap,
+    /// Shared with the collector's deferred frees, which may run after the
+    /// table (and the database) are gone: a dropped table is freed without
+    /// waiting for the epoch to move on.
+    pub(crate) heap: Arc<RowHeap>,
     pub(crate) indexes: Vec<Index>,
     /// Versions of this table in the garbage queue or being collected:
     /// while any is, the table must stay (they reach it by `TableRef`).
@@ -187,14 +187,13 @@ impl Table {
             .enumerate()
             .map(|(link, index)| Index::new(index, link, &def))
             .collect();
-        Arc::new_cyclic(|this| Table {
-            this: this.clone(),
+        Arc::new(Table {
             database,
             id,
             qualified_name: format!("{schema_name}.{}", def.name),
             def,
             layout,
-            heap: RowHeap::default(),
+            heap: Arc::default(),
             indexes,
             queued_garbage: AtomicUsize::new(0),
         })
@@ -214,11 +213,6 @@ impl Table {
     /// Whether any of its versions is queued as garbage or being collected.
     pub(crate) fn has_queued_garbage(&self) -> bool {
         self.queued_garbage.load(AtomicOrdering::SeqCst) > 0
-    }
-
-    /// A counted reference, for work that may outlive the database.
-    pub(crate) fn arc(&self) -> Arc<Table> {
-        self.this.upgrade().expect("a live table has an Arc")
     }
 
     pub fn name(&self) -> &str {

@@ -69,6 +69,35 @@ fn a_dropped_table_is_freed_once_nothing_reaches_it() {
     assert_eq!(db.dropped_tables_pending(), 0);
 }
 
+/// Freeing a dropped table does not wait for the epoch to move on: a thread
+/// pinned elsewhere in the process (another database's reader, another
+/// test) holds back only the release of the table's row slots.
+#[test]
+fn a_dropped_table_is_freed_while_another_thread_holds_the_epoch() {
+    let (pinned_tx, pinned_rx) = std::sync::mpsc::channel();
+    let (release_tx, release_rx) = std::sync::mpsc::channel::<()>();
+    let reader = std::thread::spawn(move || {
+        let _guard = crossbeam_epoch::pin();
+        pinned_tx.send(()).unwrap();
+        let _ = release_rx.recv();
+    });
+    pinned_rx.recv().unwrap();
+    let db = Database::default();
+    let accounts = create_accounts(&db);
+    seed(&db, &accounts, &[(1, 10)]);
+    let mut writer = db.begin(Snapshot).unwrap();
+    set_balance(&mut writer, &accounts, 1, 11).unwrap();
+    db.drop_table(accounts.id).unwrap();
+    drop(accounts);
+    writer.commit().unwrap();
+    db.collect_garbage();
+    db.collect_garbage();
+    let pending = db.dropped_tables_pending();
+    release_tx.send(()).unwrap();
+    reader.join().unwrap();
+    assert_eq!(pending, 0, "the pinned thread kept the dropped table");
+}
+
 /// Tables made and dropped again and again under concurrent writers do not
 /// pile up, and nothing reached after its table went (the collector's
 /// assertions and the allocator would catch a use after free).
