@@ -9,6 +9,7 @@ use hekla_engine::{DatabaseConfig, StorageConfig};
 use hekla_sql::script::split_batches;
 use hekla_sql::session::{Session, SqlDatabase};
 use hekla_sql::text_output::{TextOptions, TextSink};
+use std::collections::VecDeque;
 use std::io::{self, BufRead, IsTerminal};
 use std::path::PathBuf;
 
@@ -129,10 +130,17 @@ fn read_batches(
 /// Where interactive input comes from: a line editor at a terminal (arrow
 /// keys, history in `$HEKLA_HISTORY` or `~/.hekla_history`), plain lines
 /// otherwise (pipes and files, no prompt).
+///
+/// Lines pasted or typed ahead at a terminal must not be lost: the editor
+/// keeps what it read past the end of a line for the next one (rustyline's
+/// `buffer-redux` feature, without which each line's read-ahead is
+/// dropped), and a paste the terminal brackets arrives as one entry of
+/// several lines, which `pasted` hands out one line at a time.
 enum Lines {
     Terminal {
         editor: Box<rustyline::DefaultEditor>,
         history: Option<PathBuf>,
+        pasted: VecDeque<String>,
     },
     Piped(io::Lines<io::StdinLock<'static>>),
 }
@@ -164,6 +172,7 @@ impl Lines {
         Ok(Lines::Terminal {
             editor: Box::new(editor),
             history,
+            pasted: VecDeque::new(),
         })
     }
 
@@ -175,9 +184,13 @@ impl Lines {
                 .next()
                 .transpose()
                 .map_err(|e| format!("cannot read standard input: {e}")),
-            Lines::Terminal { editor, .. } => loop {
+            Lines::Terminal { pasted, .. } if !pasted.is_empty() => Ok(pasted.pop_front()),
+            Lines::Terminal { editor, pasted, .. } => loop {
                 match editor.readline(&format!("{number}> ")) {
-                    Ok(line) => return Ok(Some(line)),
+                    Ok(entry) => {
+                        pasted.extend(entry.split('\n').map(str::to_string));
+                        return Ok(pasted.pop_front());
+                    }
                     Err(rustyline::error::ReadlineError::Interrupted) => continue,
                     Err(rustyline::error::ReadlineError::Eof) => return Ok(None),
                     Err(error) => return Err(format!("cannot read the terminal: {error}")),
@@ -191,6 +204,7 @@ impl Lines {
         if let Lines::Terminal {
             mut editor,
             history: Some(path),
+            ..
         } = self
         {
             if let Err(error) = editor.save_history(&path) {

@@ -70,41 +70,141 @@ fn query_script_and_stdin_share_one_durable_catalog() {
     std::fs::remove_file(&script).unwrap();
 }
 
-/// At a terminal (a pseudo-terminal from util-linux's `script`), lines are
-/// read through the line editor, batches run on GO, and what was typed is
-/// kept in the history file for the next run.
-#[test]
-fn terminal_sessions_keep_a_history() {
-    if Command::new("script").arg("--version").output().is_err() {
-        eprintln!("skipped: util-linux `script` (for a pseudo-terminal) is not installed");
-        return;
+/// `hekla sql` at a terminal: a pseudo-terminal whose other end the test
+/// holds, so it types (writes) and reads the screen as a user would.
+struct Terminal {
+    child: std::process::Child,
+    /// What the terminal shows, `\r` removed, collected by a reader thread.
+    screen: std::sync::Arc<std::sync::Mutex<String>>,
+    keyboard: std::fs::File,
+}
+
+impl Terminal {
+    fn open(dir: &Path, history: &Path) -> Terminal {
+        use std::os::fd::{FromRawFd, OwnedFd};
+        let (mut controller, mut device) = (-1, -1);
+        let size = libc::winsize {
+            ws_row: 24,
+            ws_col: 80,
+            ws_xpixel: 0,
+            ws_ypixel: 0,
+        };
+        // SAFETY: openpty writes the two descriptors it opens into the
+        // integers given; the name and termios pointers may be null, and
+        // the window size is read only during the call.
+        let opened = unsafe {
+            libc::openpty(
+                &mut controller,
+                &mut device,
+                std::ptr::null_mut(),
+                std::ptr::null(),
+                &size,
+            )
+        };
+        assert_eq!(opened, 0, "openpty: {}", std::io::Error::last_os_error());
+        // SAFETY: both descriptors were just opened by openpty and are
+        // owned by nothing else.
+        let (controller, device) = unsafe {
+            (
+                OwnedFd::from_raw_fd(controller),
+                OwnedFd::from_raw_fd(device),
+            )
+        };
+        let stdio = || Stdio::from(device.try_clone().expect("dup"));
+        let child = Command::new(env!("CARGO_BIN_EXE_hekla"))
+            .arg("sql")
+            .arg("--data-dir")
+            .arg(dir)
+            .env("TERM", "xterm")
+            .env("HEKLA_HISTORY", history)
+            .stdin(stdio())
+            .stdout(stdio())
+            .stderr(stdio())
+            .spawn()
+            .expect("hekla runs");
+        // Only the child holds the device now, so reads end when it exits.
+        drop(device);
+        let keyboard = std::fs::File::from(controller);
+        let screen = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+        let mut display = keyboard.try_clone().expect("dup");
+        let shown = std::sync::Arc::clone(&screen);
+        std::thread::spawn(move || {
+            let mut chunk = [0u8; 4096];
+            // Linux ends the reads with EIO once the child has closed the
+            // device.
+            while let Ok(n @ 1..) = std::io::Read::read(&mut display, &mut chunk) {
+                let text = String::from_utf8_lossy(&chunk[..n]).replace('\r', "");
+                shown.lock().unwrap().push_str(&text);
+            }
+        });
+        Terminal {
+            child,
+            screen,
+            keyboard,
+        }
     }
-    let dir = std::env::temp_dir().join(format!("hekla-cli-tty-{}", std::process::id()));
+
+    fn screen(&self) -> String {
+        self.screen.lock().unwrap().clone()
+    }
+
+    /// Waits up to 30 seconds for `text` to show.
+    fn wait_for(&self, text: &str) {
+        let start = std::time::Instant::now();
+        while !self.screen().contains(text) {
+            assert!(
+                start.elapsed().as_secs() < 30,
+                "{text:?} never showed:\n{}",
+                self.screen()
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+
+    /// Sends `keys` in one write, as a paste arrives.
+    fn type_keys(&mut self, keys: &str) {
+        self.keyboard.write_all(keys.as_bytes()).unwrap();
+    }
+
+    /// Waits for the child to exit and returns the whole screen.
+    fn close(mut self) -> String {
+        let start = std::time::Instant::now();
+        while self.child.try_wait().unwrap().is_none() {
+            if start.elapsed().as_secs() >= 30 {
+                self.child.kill().unwrap();
+                panic!("hekla sql did not exit:\n{}", self.screen());
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        // The reader thread may still hold the last output.
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        self.screen()
+    }
+}
+
+fn scratch(name: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(format!("hekla-cli-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let history = dir.with_extension("history");
     let _ = std::fs::remove_file(&history);
-    let command = format!(
-        "{} sql --data-dir {}",
-        env!("CARGO_BIN_EXE_hekla"),
-        dir.display()
-    );
-    let mut child = Command::new("script")
-        .args(["-qec", &command, "/dev/null"])
-        .env("HEKLA_HISTORY", &history)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("script runs");
-    let mut input = child.stdin.take().unwrap();
+    (dir, history)
+}
+
+/// At a terminal, lines are read through the line editor, batches run on
+/// GO, and what was typed is kept in the history file for the next run.
+#[test]
+fn terminal_sessions_keep_a_history() {
+    let (dir, history) = scratch("tty");
+    let mut terminal = Terminal::open(&dir, &history);
     for line in ["SELECT 40 + 2 AS answer", "GO", "exit"] {
+        terminal.wait_for("> ");
+        terminal.type_keys(&format!("{line}\r"));
         // Typed one line at a time, as a user would.
-        std::thread::sleep(std::time::Duration::from_millis(300));
-        input.write_all(format!("{line}\r").as_bytes()).unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(100));
     }
-    let output = child.wait_with_output().unwrap();
-    let shown = text(&output.stdout);
+    let shown = terminal.close();
     assert!(shown.contains("1> "), "{shown}");
-    assert!(shown.contains("42"), "{shown}");
+    assert!(shown.contains("\n         42\n"), "{shown}");
     let kept = std::fs::read_to_string(&history).expect("history saved");
     assert!(
         kept.contains("SELECT 40 + 2 AS answer") && kept.contains("GO"),
@@ -112,4 +212,35 @@ fn terminal_sessions_keep_a_history() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
     std::fs::remove_file(&history).unwrap();
+}
+
+/// A script pasted at the prompt (or typed ahead while a batch runs)
+/// arrives as many lines at once: every one of them runs, as from `-i`,
+/// whether the terminal sends the paste as keys or brackets it
+/// (`ESC [200~ ... ESC [201~`, one editor entry of several lines).
+#[test]
+fn pasted_scripts_run_every_line() {
+    let (dir, history) = scratch("paste");
+    let mut terminal = Terminal::open(&dir, &history);
+    terminal.wait_for("1> ");
+    terminal.type_keys("SELECT 1 AS a\rSELECT 2 AS b\rGO\rSELECT 3 AS c\rGO 2\r");
+    terminal.type_keys("\x1b[200~SELECT 4 AS d\rGO\rSELECT 5 AS e\rGO\r\x1b[201~\r");
+    terminal.type_keys("exit\r");
+    let shown = terminal.close();
+    for (column, value, times) in [
+        ("a", 1, 1),
+        ("b", 2, 1),
+        ("c", 3, 2),
+        ("d", 4, 1),
+        ("e", 5, 1),
+    ] {
+        let result = format!("{column}          \n-----------\n{value:>11}\n\n(1 rows affected)\n");
+        assert_eq!(
+            shown.matches(&result).count(),
+            times,
+            "{result:?} in\n{shown}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+    let _ = std::fs::remove_file(&history);
 }
