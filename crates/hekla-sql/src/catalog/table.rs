@@ -375,6 +375,17 @@ fn not_yet(feature: &str) -> SqlError {
     )
 }
 
+/// Msg 8140: a column-level constraint of `kind` that lists more than one
+/// referencing column.
+fn column_level_keys(kind: &str, table: &str) -> SqlError {
+    SqlError::new(
+        8140,
+        16,
+        0,
+        format!("More than one key specified in column level {kind} constraint, table '{table}'."),
+    )
+}
+
 struct Builder<'a> {
     table: &'a str,
     schema: &'a str,
@@ -595,7 +606,9 @@ impl<'a> Builder<'a> {
         Ok(self.last_object_id)
     }
 
-    /// A column's own constraints and inline index.
+    /// A column's own constraints and inline index. A key or foreign key
+    /// that lists its columns is on those columns, wherever it is written
+    /// (`f int NOT NULL PRIMARY KEY (k)` keys k), as in SQL Server.
     fn column_keys(&mut self, column: &'a ast::ColumnDef) -> SqlResult<()> {
         let ordinal = self
             .columns
@@ -607,23 +620,30 @@ impl<'a> Builder<'a> {
                 ConstraintKind::Key {
                     primary,
                     layout,
+                    columns,
                     options,
-                    ..
-                } => self.key(
-                    constraint.name.as_ref(),
-                    *primary,
-                    *layout,
-                    vec![(ordinal, SortOrder::Ascending)],
-                    options,
-                )?,
+                } => {
+                    let columns = if columns.is_empty() {
+                        vec![(ordinal, SortOrder::Ascending)]
+                    } else {
+                        self.key_columns(columns)?
+                    };
+                    self.key(
+                        constraint.name.as_ref(),
+                        *primary,
+                        *layout,
+                        columns,
+                        options,
+                    )?
+                }
                 ConstraintKind::Check(condition) => {
                     self.check(constraint.name.as_ref(), condition, Some(ordinal))?
                 }
                 ConstraintKind::ForeignKey { columns, .. } => {
-                    let columns = if columns.is_empty() {
-                        vec![column.name.clone()]
-                    } else {
-                        columns.clone()
+                    let columns = match columns.as_slice() {
+                        [] => vec![column.name.clone()],
+                        [_] => columns.clone(),
+                        _ => return Err(column_level_keys("FOREIGN KEY", self.table)),
                     };
                     let object_id = self.next_object_id()?;
                     self.pending_keys.push(PendingKey {

@@ -170,3 +170,10 @@ DROP TABLE IF EXISTS dbo.Keys1, dbo.Keys2, dbo.Keys3;
 DROP TABLE [tempdb].[dbo].[#work]
 DROP TABLE IF EXISTS Sales.OrderLines
 GO
+-- Column constraints naming their own columns (the YCSB shape, no comma before the key)
+CREATE TABLE dbo.InlineLists (
+    k int NOT NULL,
+    f int NOT NULL UNIQUE NONCLUSTERED (k DESC, f) FOREIGN KEY (k) REFERENCES dbo.Keys3 (id)
+    CONSTRAINT PK_InlineLists PRIMARY KEY NONCLUSTERED HASH (k) WITH (BUCKET_COUNT = 64)
+) WITH (MEMORY_OPTIMIZED = ON);
+GO
