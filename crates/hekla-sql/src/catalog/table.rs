@@ -318,12 +318,18 @@ fn engine_index(index: &IndexMeta) -> IndexDef {
     }
 }
 
-/// `MEMORY_OPTIMIZED = ON|OFF` and `DURABILITY = ...`. Every hekla table
-/// is memory-optimized; OFF (or no option) makes one with SQL Server's
-/// disk-table rules (no primary key required).
+/// `MEMORY_OPTIMIZED = ON|OFF`, `DURABILITY = ...` and `DATA_COMPRESSION`.
+/// Every hekla table is memory-optimized; OFF (or no option) makes one with
+/// SQL Server's disk-table rules (no primary key required).
+///
+/// `DATA_COMPRESSION = ROW | PAGE` asks SQL Server to store a disk-based
+/// table's pages compressed: a matter of space, never of results. hekla has
+/// no pages, so it accepts the option on such tables and stores rows as it
+/// always does; SQL Server refuses compression of memory-optimized tables, and so does hekla.
 fn table_options(options: &[ast::OptionItem]) -> SqlResult<(bool, Durability)> {
     let mut memory_optimized = false;
     let mut durability = Durability::SchemaAndData;
+    let mut compressed = false;
     for option in options {
         let name = option_name(option);
         let value = option_word(option);
@@ -332,7 +338,8 @@ fn table_options(options: &[ast::OptionItem]) -> SqlResult<(bool, Durability)> {
             ("MEMORY_OPTIMIZED", Some("OFF")) => memory_optimized = false,
             ("DURABILITY", Some("SCHEMA_AND_DATA")) => durability = Durability::SchemaAndData,
             ("DURABILITY", Some("SCHEMA_ONLY")) => durability = Durability::SchemaOnly,
-            ("DATA_COMPRESSION", Some("NONE")) => {}
+            ("DATA_COMPRESSION", Some("NONE")) => compressed = false,
+            ("DATA_COMPRESSION", Some("ROW" | "PAGE")) => compressed = true,
             _ => {
                 return Err(SqlError::new(
                     155,
@@ -342,6 +349,14 @@ fn table_options(options: &[ast::OptionItem]) -> SqlResult<(bool, Durability)> {
                 ))
             }
         }
+    }
+    if memory_optimized && compressed {
+        return Err(SqlError::new(
+            10794,
+            16,
+            1,
+            "The table option 'data_compression' is not supported with memory optimized tables.",
+        ));
     }
     Ok((memory_optimized, durability))
 }
