@@ -22,7 +22,7 @@ pub fn split_batches(script: &str) -> Vec<BatchText<'_>> {
     let mut start_line = 1u32;
     let mut offset = 0usize;
     for (index, line) in script.split_inclusive('\n').enumerate() {
-        if let Some(repeat) = go_line(line) {
+        if let Some(repeat) = batch_separator(line) {
             push_batch(&mut batches, &script[start..offset], start_line, repeat);
             start = offset + line.len();
             start_line = index as u32 + 2;
@@ -43,8 +43,8 @@ fn push_batch<'a>(batches: &mut Vec<BatchText<'a>>, text: &'a str, first_line: u
     }
 }
 
-/// `Some(count)` if `line` is a batch separator.
-fn go_line(line: &str) -> Option<u32> {
+/// `Some(count)` if `line` is a batch separator: `GO` or `GO count`.
+pub fn batch_separator(line: &str) -> Option<u32> {
     let line = line.split("--").next().unwrap_or("").trim();
     let rest = line.get(..2)?;
     if !rest.eq_ignore_ascii_case("GO") {
@@ -85,7 +85,7 @@ mod tests {
         let batches = split_batches("insert t values (1)\nGO 5\n");
         assert_eq!(batches.len(), 1);
         assert_eq!(batches[0].repeat, 5);
-        assert_eq!(go_line("GO5"), None);
-        assert_eq!(go_line("GO 0"), None);
+        assert_eq!(batch_separator("GO5"), None);
+        assert_eq!(batch_separator("GO 0"), None);
     }
 }

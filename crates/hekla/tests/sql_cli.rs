@@ -244,3 +244,51 @@ fn pasted_scripts_run_every_line() {
     std::fs::remove_dir_all(&dir).unwrap();
     let _ = std::fs::remove_file(&history);
 }
+
+/// sqlcmd's scripting variables: `:SETVAR` in the script, `-v` on the
+/// command line, `$(name)` replaced outside comments; an undefined name
+/// drops its batch and stops the script, and `-b` makes that status 1.
+#[test]
+fn scripting_variables_are_substituted() {
+    let dir = std::env::temp_dir().join(format!("hekla-cli-vars-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let script = dir.with_extension("sql");
+    std::fs::write(
+        &script,
+        ":setvar Greeting \"hello \"\"world\"\"\"\n\
+         SELECT '$(greeting)' AS g, $(Given) + 1 AS n -- $(undefined) here is a comment\n\
+         GO\n\
+         :SETVAR given\n\
+         SELECT $(given) AS removed\n\
+         GO\n\
+         SELECT 'not reached' AS r\n",
+    )
+    .unwrap();
+    let ran = hekla_sql(
+        &dir,
+        &["-W", "-b", "-i", script.to_str().unwrap(), "-v", "given=41"],
+        "",
+    );
+    assert_eq!(
+        text(&ran.stdout),
+        "g n\n- -\nhello \"world\" 42\n\n(1 rows affected)\n"
+    );
+    assert_eq!(
+        text(&ran.stderr),
+        "'given' scripting variable not defined.\nhekla: 1 statement(s) failed\n"
+    );
+    assert_eq!(ran.status.code(), Some(1));
+
+    let piped = hekla_sql(
+        &dir,
+        &["-W"],
+        ":setvar x 5\nSELECT $(X) AS x\nGO\n:setvar 1x 2\nGO\n",
+    );
+    assert_eq!(text(&piped.stdout), "x\n-\n5\n\n(1 rows affected)\n");
+    assert_eq!(
+        text(&piped.stderr),
+        "Sqlcmd: Error: Syntax error at line 4 near command ':SETVAR'.\n"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_file(&script).unwrap();
+}

@@ -2,12 +2,16 @@
 //! `-Q` runs a query and exits, `-i` runs script files, and with neither it
 //! reads batches from standard input: at a terminal with sqlcmd's numbered
 //! prompt (`1>`, `2>` ...), line editing and a history kept across runs,
-//! where `GO` runs the batch and `EXIT` leaves.
+//! where `GO` runs the batch and `EXIT` leaves. sqlcmd's scripting
+//! variables work in all three (`:SETVAR`, `-v`, `$(name)`).
 
+mod batches;
+mod variables;
+
+use batches::{Batches, Flow};
 use clap::Args;
 use hekla_engine::{DatabaseConfig, StorageConfig};
-use hekla_sql::script::split_batches;
-use hekla_sql::session::{Session, SqlDatabase};
+use hekla_sql::session::SqlDatabase;
 use hekla_sql::text_output::{TextOptions, TextSink};
 use std::collections::VecDeque;
 use std::io::{self, BufRead, IsTerminal};
@@ -46,6 +50,9 @@ pub struct SqlArgs {
     /// Width shown for max types.
     #[arg(short = 'y', long = "variable-width", default_value_t = 256)]
     variable_width: usize,
+    /// Scripting variables for `$(name)`: `-v name=value ...`.
+    #[arg(short = 'v', long = "variable", value_name = "NAME=VALUE", num_args = 1..)]
+    variables: Vec<String>,
     /// Exit with status 1 if any statement failed (sqlcmd's -b).
     #[arg(short = 'b', long = "fail-on-error")]
     fail_on_error: bool,
@@ -64,20 +71,27 @@ pub fn run(args: SqlArgs) -> Result<(), String> {
         variable_width: args.variable_width,
         headers: args.headers != -1,
     };
+    let mut variables = variables::Variables::default();
+    for assignment in &args.variables {
+        variables.define(assignment)?;
+    }
     let mut session = db.session().map_err(|e| e.message)?;
     let mut sink = TextSink::new(io::stdout().lock(), options);
+    let mut batches = Batches::new(&mut session, &mut sink, variables);
     if let Some(query) = &args.query {
-        run_script(&mut session, &mut sink, query);
+        batches.script(query);
     } else if !args.input.is_empty() {
         for path in &args.input {
             let script = std::fs::read_to_string(path)
                 .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-            run_script(&mut session, &mut sink, &script);
+            if !batches.script(&script) {
+                break;
+            }
         }
     } else {
-        read_batches(&mut session, &mut sink)?;
+        read_batches(&mut batches)?;
     }
-    let errors = sink.error_count();
+    let errors = batches.errors + sink.error_count();
     if let Some(error) = sink.finish().1 {
         if error.kind() != io::ErrorKind::BrokenPipe {
             return Err(error.to_string());
@@ -89,40 +103,31 @@ pub fn run(args: SqlArgs) -> Result<(), String> {
     Ok(())
 }
 
-fn run_script(session: &mut Session, sink: &mut TextSink<io::StdoutLock<'static>>, script: &str) {
-    for batch in split_batches(script) {
-        for _ in 0..batch.repeat {
-            session.execute(batch.text, sink);
-        }
-    }
-}
-
 /// Standard input, batch by batch: a line holding only `GO` (or `GO n`)
 /// runs what came before; `EXIT` or `QUIT` (or the end of input) runs what
 /// is pending and stops. At a terminal, sqlcmd's numbered prompt shows,
-/// with line editing and a history kept across runs (see [`Lines`]).
-fn read_batches(
-    session: &mut Session,
-    sink: &mut TextSink<io::StdoutLock<'static>>,
-) -> Result<(), String> {
+/// with line editing and a history kept across runs (see [`Lines`]). An
+/// error of sqlcmd's own (an undefined variable) drops the batch; it ends
+/// piped input, as it ends a script, but not a terminal session.
+fn read_batches(batches: &mut Batches) -> Result<(), String> {
     let mut lines = Lines::open()?;
-    let mut pending = String::new();
     let mut line_number = 1;
     while let Some(line) = lines.next(line_number)? {
         let command = line.trim();
         if command.eq_ignore_ascii_case("exit") || command.eq_ignore_ascii_case("quit") {
             break;
         }
-        pending.push_str(&line);
-        pending.push('\n');
-        if is_go(command) {
-            run_script(session, sink, &pending);
-            pending.clear();
-            line_number = 0;
-        }
         line_number += 1;
+        let flow = batches.line(&line);
+        if hekla_sql::script::batch_separator(&line).is_some() || flow == Flow::Stop {
+            line_number = 1;
+        }
+        if flow == Flow::Stop && !lines.is_terminal() {
+            lines.close();
+            return Ok(());
+        }
     }
-    run_script(session, sink, &pending);
+    batches.run(1);
     lines.close();
     Ok(())
 }
@@ -199,6 +204,10 @@ impl Lines {
         }
     }
 
+    fn is_terminal(&self) -> bool {
+        matches!(self, Lines::Terminal { .. })
+    }
+
     /// Saves the history of a terminal session.
     fn close(self) {
         if let Lines::Terminal {
@@ -215,14 +224,4 @@ impl Lines {
             }
         }
     }
-}
-
-fn is_go(line: &str) -> bool {
-    let mut words = line.split_whitespace();
-    words
-        .next()
-        .is_some_and(|word| word.eq_ignore_ascii_case("go"))
-        && words
-            .next()
-            .is_none_or(|count| count.parse::<u32>().is_ok())
 }
