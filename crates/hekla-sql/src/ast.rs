@@ -649,6 +649,31 @@ pub enum StatementKind {
     Use(Ident),
     /// `CHECKPOINT [duration]`.
     Checkpoint(Option<Expr>),
+    /// `DBCC command [(args)] [WITH options]`, for the commands hekla
+    /// runs (the parser refuses the others).
+    Dbcc {
+        command: DbccCommand,
+        args: Vec<Expr>,
+        options: Vec<Ident>,
+    },
+}
+
+/// The DBCC commands hekla runs: those that empty caches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DbccCommand {
+    DropCleanBuffers,
+    FreeProcCache,
+    FreeSystemCache,
+}
+
+impl DbccCommand {
+    pub fn name(self) -> &'static str {
+        match self {
+            DbccCommand::DropCleanBuffers => "DROPCLEANBUFFERS",
+            DbccCommand::FreeProcCache => "FREEPROCCACHE",
+            DbccCommand::FreeSystemCache => "FREESYSTEMCACHE",
+        }
+    }
 }
 
 impl StatementKind {
@@ -715,6 +740,7 @@ impl StatementKind {
             SaveTransaction { .. } => "SAVE TRANSACTION",
             Use(_) => "USE",
             Checkpoint(_) => "CHECKPOINT",
+            Dbcc { .. } => "DBCC",
         }
     }
 }

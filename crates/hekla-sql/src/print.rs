@@ -1860,6 +1860,17 @@ fn fmt_statement(f: &mut Formatter<'_>, statement: &Statement, level: usize) -> 
         S::SaveTransaction { name } => write!(f, "SAVE TRANSACTION {name}")?,
         S::Use(database) => write!(f, "USE {database}")?,
         S::Checkpoint(duration) => write!(f, "CHECKPOINT{}", opt(" ", duration.as_ref()))?,
+        S::Dbcc {
+            command,
+            args,
+            options,
+        } => {
+            write!(f, "DBCC {}", command.name())?;
+            if !args.is_empty() {
+                write!(f, "({})", comma(args))?;
+            }
+            write!(f, "{}", word_clause(" WITH ", options))?;
+        }
     }
     f.write_str(";")
 }

@@ -4,6 +4,7 @@ pub mod access;
 pub mod aggregate;
 pub mod constraints;
 pub mod context;
+pub mod dbcc;
 pub mod eval;
 pub mod functions;
 pub mod hash_table;

@@ -230,11 +230,17 @@ fn server_property(property: &str) -> Value {
     match property.to_ascii_lowercase().as_str() {
         "productversion" => text(PRODUCT_VERSION.to_string()),
         "productmajorversion" => text("16".to_string()),
+        "productminorversion" => text("0".to_string()),
+        "productbuild" => text("1000".to_string()),
         "productlevel" => text("RTM".to_string()),
         "edition" => text(format!("hekla {}", env!("CARGO_PKG_VERSION"))),
         "servername" | "machinename" | "computernamephysicalnetbios" => text(host_name()),
         "collation" => text(Collation::default().name().to_string()),
         "isxtpsupported" => text("1".to_string()),
+        // 3 is Enterprise (also Developer and Evaluation): hekla has no
+        // edition of its own and, like those, refuses no feature for
+        // its edition, In-Memory OLTP included.
+        "engineedition" => text("3".to_string()),
         "issingleuser" | "isclustered" | "ishadrenabled" | "isfulltextinstalled" => {
             text("0".to_string())
         }

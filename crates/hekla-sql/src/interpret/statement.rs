@@ -144,18 +144,7 @@ impl Interpreter<'_> {
                 Ok(None)
             }
             StatementKind::Print(expr) => {
-                let value = self.plain_value(expr, frame)?;
-                let text = match value {
-                    Value::String(text) => text,
-                    Value::Null => String::new(),
-                    other => {
-                        let text_type = DataType::NVarChar {
-                            len: hekla_types::Length::Max,
-                            collation: hekla_types::Collation::default(),
-                        };
-                        hekla_types::convert::to_text(&other, &text_type)?.unwrap_or_default()
-                    }
-                };
+                let text = self.print_text(expr, frame)?;
                 self.sink.message(&text);
                 Ok(None)
             }
@@ -302,6 +291,16 @@ impl Interpreter<'_> {
                 )?;
                 Ok(None)
             }
+            StatementKind::Dbcc {
+                command,
+                args,
+                options,
+            } => {
+                if let Some(message) = crate::exec::dbcc::run(*command, args, options)? {
+                    self.sink.message(message);
+                }
+                Ok(None)
+            }
             StatementKind::SetOption { options, value } => {
                 self.session.set_option(options, value, &frame.variables)?;
                 Ok(None)
@@ -390,6 +389,29 @@ impl Interpreter<'_> {
     pub(super) fn plain_value(&mut self, expr: &ast::Expr, frame: &Frame) -> SqlResult<Value> {
         let scalar = self.bound(expr, frame)?;
         self.evaluate(&scalar, frame)
+    }
+
+    /// PRINT's message: the expression converted implicitly to
+    /// nvarchar(4000) if it is Unicode text, else to varchar(8000), so
+    /// that numbers and dates print and longer text is cut, as SQL Server
+    /// does; a type with no implicit conversion to text is Msg 257 or 206.
+    fn print_text(&mut self, expr: &ast::Expr, frame: &Frame) -> SqlResult<String> {
+        let scalar = self.bound(expr, frame)?;
+        let collation = scalar.data_type.collation().unwrap_or_default();
+        let message_type = match scalar.data_type {
+            DataType::NChar { .. } | DataType::NVarChar { .. } => DataType::NVarChar {
+                len: hekla_types::Length::Bounded(hekla_types::datatype::MAX_NCHAR_LENGTH),
+                collation,
+            },
+            _ => DataType::VarChar {
+                len: hekla_types::Length::Bounded(hekla_types::datatype::MAX_BYTE_LENGTH),
+                collation,
+            },
+        };
+        match self.evaluate(&implicit(scalar, &message_type)?, frame)? {
+            Value::String(text) => Ok(text),
+            _ => Ok(String::new()),
+        }
     }
 
     /// The type of an expression, as SQL Server names it in messages.

@@ -34,7 +34,6 @@ type Result<T> = std::result::Result<T, SyntaxError>;
 const UNSUPPORTED_STATEMENTS: &[&str] = &[
     "BACKUP",
     "RESTORE",
-    "DBCC",
     "BULK",
     "OPEN",
     "FETCH",
@@ -476,6 +475,7 @@ impl<'a> Parser<'a> {
                 self.advance();
                 Ok(StatementKind::Use(self.ident()?))
             }
+            "DBCC" => self.dbcc(),
             "CHECKPOINT" => {
                 self.advance();
                 let duration = if self.at(TokenKind::Integer) {

@@ -292,6 +292,41 @@ impl Parser<'_> {
         Ok(StatementKind::Raiserror { args, options })
     }
 
+    /// `DBCC DROPCLEANBUFFERS | FREEPROCCACHE | FREESYSTEMCACHE [(args)]
+    /// [WITH NO_INFOMSGS | MARK_IN_USE_FOR_REMOVAL, ...]`; any other DBCC
+    /// command is refused (Msg 10794).
+    pub(super) fn dbcc(&mut self) -> Result<StatementKind> {
+        let line = self.peek().span.line;
+        self.expect_word("DBCC")?;
+        let name = self.any_ident()?.value.to_ascii_uppercase();
+        let command = match name.as_str() {
+            "DROPCLEANBUFFERS" => DbccCommand::DropCleanBuffers,
+            "FREEPROCCACHE" => DbccCommand::FreeProcCache,
+            "FREESYSTEMCACHE" => DbccCommand::FreeSystemCache,
+            _ => return Err(SyntaxError::unsupported(&format!("DBCC {name}"), line)),
+        };
+        let mut args = Vec::new();
+        if self.eat(TokenKind::LParen) {
+            args = self.comma_list(Self::expr)?;
+            self.expect(TokenKind::RParen)?;
+        }
+        // WITH starts the options only before one: a CTE could follow.
+        let mut options = Vec::new();
+        if self.is_word("WITH")
+            && ["NO_INFOMSGS", "MARK_IN_USE_FOR_REMOVAL"]
+                .iter()
+                .any(|option| self.is_word_at(1, option))
+        {
+            self.advance();
+            options = self.comma_list(Self::any_ident)?;
+        }
+        Ok(StatementKind::Dbcc {
+            command,
+            args,
+            options,
+        })
+    }
+
     pub(super) fn waitfor(&mut self) -> Result<StatementKind> {
         self.expect_word("WAITFOR")?;
         let delay = if self.eat_word("DELAY") {

@@ -34,6 +34,12 @@ UPDATE Sales.orders SET note = 'x' WHERE id > 1
 SET @n = @@ROWCOUNT
 SELECT @n AS updated, @@LANGUAGE AS language, @@DATEFIRST AS datefirst, @@MAX_PRECISION AS max_precision
 GO
+SELECT SERVERPROPERTY('EngineEdition') AS engine_edition, SERVERPROPERTY('ProductMajorVersion') AS major,
+       SERVERPROPERTY('ProductMinorVersion') AS minor, SERVERPROPERTY('ProductBuild') AS build,
+       SERVERPROPERTY('ProductLevel') AS level, SERVERPROPERTY('Collation') AS collation,
+       CASE WHEN SERVERPROPERTY('MachineName') = @@SERVERNAME AND SERVERPROPERTY('ServerName') = @@SERVERNAME THEN 'same' END AS names,
+       SERVERPROPERTY('InstanceName') AS default_instance
+GO
 SELECT @@SPID - @@SPID AS zero, LEN(@@VERSION) - LEN(@@VERSION) AS also_zero
 GO
 SELECT @@NOSUCHTHING

@@ -1,0 +1,67 @@
+//! The DBCC commands that empty caches. hekla keeps its data in memory
+//! with no buffer pool to drop, and plans statements each time they run,
+//! with no plan or system cache to free: each command has nothing to do,
+//! and says it completed, as SQL Server does after emptying its caches.
+
+use crate::ast::{DbccCommand, Expr, ExprKind, Ident, Literal};
+use crate::exec::not_yet;
+use hekla_types::{SqlError, SqlResult};
+
+/// The informational message that ends a DBCC command (Msg 2528).
+pub const COMPLETED: &str =
+    "DBCC execution completed. If DBCC printed error messages, contact your system administrator.";
+
+/// Checks the command's arguments and options; the message to print, if
+/// any (none under `WITH NO_INFOMSGS`).
+pub fn run(
+    command: DbccCommand,
+    args: &[Expr],
+    options: &[Ident],
+) -> SqlResult<Option<&'static str>> {
+    check_args(command, args)?;
+    let mut quiet = false;
+    for option in options {
+        match option.value.to_ascii_uppercase().as_str() {
+            "NO_INFOMSGS" => quiet = true,
+            // Entries in use are freed once unused: hekla has none.
+            "MARK_IN_USE_FOR_REMOVAL" if command == DbccCommand::FreeSystemCache => {}
+            _ => return Err(invalid_option()),
+        }
+    }
+    Ok((!quiet).then_some(COMPLETED))
+}
+
+/// DROPCLEANBUFFERS and FREEPROCCACHE take no arguments here (a plan
+/// handle or resource pool names something hekla does not have);
+/// FREESYSTEMCACHE takes `'ALL'`, every cache.
+fn check_args(command: DbccCommand, args: &[Expr]) -> SqlResult<()> {
+    match (command, args) {
+        (_, []) if command != DbccCommand::FreeSystemCache => Ok(()),
+        (DbccCommand::FreeSystemCache, [cache]) if is_all(cache) => Ok(()),
+        (DbccCommand::FreeSystemCache, []) => Err(SqlError::new(
+            2583,
+            16,
+            1,
+            "An incorrect number of parameters was given to the DBCC statement.",
+        )),
+        _ => Err(not_yet(&format!(
+            "DBCC {} with these arguments",
+            command.name()
+        ))),
+    }
+}
+
+fn is_all(cache: &Expr) -> bool {
+    matches!(&cache.kind, ExprKind::Literal(Literal::String { value, .. })
+        if value.eq_ignore_ascii_case("ALL"))
+}
+
+/// Msg 2532 for an option the command does not take.
+fn invalid_option() -> SqlError {
+    SqlError::new(
+        2532,
+        16,
+        1,
+        "One or more WITH options specified are not valid for this command.",
+    )
+}
