@@ -66,7 +66,10 @@ impl Reads for Scalar {
                 depth: *depth,
                 index: *index,
             }),
-            ScalarKind::Constant(_) | ScalarKind::Variable(_) | ScalarKind::NextValue(_) => {}
+            ScalarKind::Constant(_)
+            | ScalarKind::Variable(_)
+            | ScalarKind::NextValue(_)
+            | ScalarKind::RuntimeConstant { .. } => {}
             ScalarKind::Arithmetic { left, right, .. } | ScalarKind::Concat(left, right) => {
                 left.leaves(visit);
                 right.leaves(visit);
@@ -133,6 +136,15 @@ pub enum ScalarKind {
     Builtin {
         function: super::functions::Builtin,
         args: Vec<Scalar>,
+    },
+    /// A call SQL Server evaluates once per statement execution however
+    /// many rows read it, a runtime constant (RAND() and the clock
+    /// functions). `id` names this reference; the statement's context
+    /// keeps its value, so copies of the node (a seek key and the residual
+    /// predicate it came from) see one value.
+    RuntimeConstant {
+        id: super::functions::RuntimeConstantId,
+        call: Box<Scalar>,
     },
     /// `CASE WHEN p THEN r ... ELSE e END` (a simple CASE binds to this
     /// with equality predicates).

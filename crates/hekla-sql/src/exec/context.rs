@@ -8,6 +8,7 @@
 use super::isolation::ReadIsolation;
 use super::scalar_function::BoundBody;
 use crate::ast;
+use crate::bind::functions::RuntimeConstantId;
 use crate::catalog::table::TableMeta;
 use crate::session::SqlDatabase;
 use crate::session_options::SetOptions;
@@ -39,6 +40,9 @@ pub struct Context<'a> {
     cached: RefCell<HashMap<usize, Rc<Vec<Vec<Value>>>>>,
     /// Each running recursive CTE's previous step, by its id.
     working: RefCell<HashMap<usize, Rc<Vec<Vec<Value>>>>>,
+    /// The values of the runtime constants (RAND(), GETDATE() ...) the
+    /// statement has read, each computed on first use.
+    runtime_constants: RefCell<HashMap<RuntimeConstantId, Value>>,
     /// The last IDENTITY value the statement generated (an INSERT into a
     /// table with an IDENTITY column sets it for every row it inserts),
     /// for @@IDENTITY and SCOPE_IDENTITY(); read it with
@@ -97,6 +101,7 @@ impl<'a> Context<'a> {
             statement_start: Cell::new(None),
             cached: RefCell::new(HashMap::new()),
             working: RefCell::new(HashMap::new()),
+            runtime_constants: RefCell::new(HashMap::new()),
             last_identity: Cell::new(None),
             session: SessionState::default(),
             options: SetOptions::default(),
@@ -134,6 +139,23 @@ impl<'a> Context<'a> {
             warnings.push(warning);
         }
         Ok(Value::Null)
+    }
+
+    /// The value of the runtime constant `id` in this statement: computed
+    /// by `compute` the first time it is read, the same value after that.
+    pub fn runtime_constant(
+        &self,
+        id: RuntimeConstantId,
+        compute: impl FnOnce() -> SqlResult<Value>,
+    ) -> SqlResult<Value> {
+        if let Some(value) = self.runtime_constants.borrow().get(&id) {
+            return Ok(value.clone());
+        }
+        let value = compute()?;
+        self.runtime_constants
+            .borrow_mut()
+            .insert(id, value.clone());
+        Ok(value)
     }
 
     /// The warnings the statement gave, for the client.
@@ -174,6 +196,7 @@ impl<'a> Context<'a> {
             statement_start: Cell::new(None),
             cached: RefCell::new(HashMap::new()),
             working: RefCell::new(HashMap::new()),
+            runtime_constants: RefCell::new(HashMap::new()),
             last_identity: Cell::new(None),
             session: SessionState {
                 nest_level: level,

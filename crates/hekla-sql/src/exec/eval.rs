@@ -106,6 +106,9 @@ impl Scalar {
                     &context.options,
                 ))
             }
+            ScalarKind::RuntimeConstant { id, call } => {
+                context.runtime_constant(*id, || call.eval(row))
+            }
             ScalarKind::Server { function, args } => {
                 let values = args
                     .iter()

@@ -413,6 +413,7 @@ fn scalar(s: &Scalar, names: &[String], p: &Printer) -> String {
                 .collect();
             format!("{}({})", function.name(), args.join(","))
         }
+        ScalarKind::RuntimeConstant { call, .. } => scalar(call, names, p),
         ScalarKind::Server { function, args } => {
             let args: Vec<String> = args.iter().map(|a| scalar(a, names, p)).collect();
             format!("{}({})", function.name(), args.join(","))

@@ -6,8 +6,10 @@
 //! its evaluator expects and decides the result type, and
 //! `exec::functions` evaluates the call on the converted values.
 //!
-//! Nothing here is folded at bind time, so NEWID, RAND and SYSDATETIME are
-//! evaluated for every row that reads them.
+//! Nothing here is folded at bind time. NEWID and RAND(seed) are evaluated
+//! for every row that reads them; RAND() and the clock functions are
+//! runtime constants, as in SQL Server: each reference is evaluated once
+//! per statement execution ([`ScalarKind::RuntimeConstant`]).
 
 mod date;
 mod math;
@@ -23,6 +25,7 @@ use super::expr::{implicit, is_untyped_null, Binder, CompareOp, Predicate, Scala
 use crate::ast;
 use hekla_types::convert::convert_from;
 use hekla_types::{ops, DataType, Length, SqlError, SqlResult, Value};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// A built-in function, by family.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,16 +48,27 @@ impl Builtin {
         }
     }
 
-    /// Whether two calls with the same arguments may answer differently:
-    /// NEWID, RAND and the clock functions. Such a call is not a constant
-    /// for a plan to compute once (`ORDER BY NEWID()` shuffles).
+    /// Whether two calls in one statement may answer differently: NEWID
+    /// and RAND(seed), which reseeds the session's sequence. Such a call is
+    /// not a constant for a plan to compute once (`ORDER BY NEWID()`
+    /// shuffles). RAND() and the clocks are runtime constants instead.
     pub fn is_nondeterministic(self) -> bool {
         matches!(
             self,
-            Builtin::Misc(MiscFn::NewId)
-                | Builtin::Math(MathFn::Rand)
-                | Builtin::Date(DateFn::Now(_))
+            Builtin::Misc(MiscFn::NewId) | Builtin::Math(MathFn::Rand)
         )
+    }
+
+    /// Whether SQL Server evaluates a call once per statement execution
+    /// (per reference), not per row: RAND without a seed and the clocks
+    /// (GETDATE, CURRENT_TIMESTAMP, GETUTCDATE, SYSDATETIME,
+    /// SYSUTCDATETIME, SYSDATETIMEOFFSET).
+    fn is_runtime_constant(self, args: &[Scalar]) -> bool {
+        match self {
+            Builtin::Date(DateFn::Now(_)) => true,
+            Builtin::Math(MathFn::Rand) => args.is_empty(),
+            _ => false,
+        }
     }
 
     /// The datepart keyword of DATEADD, DATEDIFF, DATEPART and DATENAME
@@ -257,10 +271,35 @@ fn common_of(values: &[&Scalar]) -> SqlResult<DataType> {
     }
 }
 
-/// A call of `function` on converted arguments.
+/// Names one reference to a runtime constant: unique in the process, so
+/// references bound apart (a query and its subqueries, a table's DEFAULT)
+/// never share a value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RuntimeConstantId(u64);
+
+impl RuntimeConstantId {
+    fn fresh() -> Self {
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        RuntimeConstantId(NEXT.fetch_add(1, Ordering::Relaxed))
+    }
+}
+
+/// A call of `function` on converted arguments; a runtime constant gets
+/// an id of its own.
 fn call(function: Builtin, args: Vec<Scalar>, data_type: DataType) -> Scalar {
-    Scalar {
+    let runtime_constant = function.is_runtime_constant(&args);
+    let call = Scalar {
         kind: ScalarKind::Builtin { function, args },
+        data_type,
+    };
+    if !runtime_constant {
+        return call;
+    }
+    Scalar {
+        kind: ScalarKind::RuntimeConstant {
+            id: RuntimeConstantId::fresh(),
+            call: Box::new(call),
+        },
         data_type,
     }
 }
