@@ -188,6 +188,22 @@ fn object_id(context: &Context, name: &str, object_type: Option<&str>) -> SqlRes
     Ok(found.map_or(Value::Null, |row| row[1].clone()))
 }
 
+/// The type code (`U`, `V`, `P` ...) of the object `name` names in the
+/// database, as `sys.objects` shows it; None if it names none.
+pub fn object_type(context: &Context, name: &str) -> SqlResult<Option<String>> {
+    let id = object_id(context, name, None)?;
+    if id.is_null() {
+        return Ok(None);
+    }
+    Ok(objects(context)?
+        .into_iter()
+        .find(|row| row[1] == id)
+        .and_then(|row| match &row[5] {
+            Value::String(code) => Some(code.trim().to_string()),
+            _ => None,
+        }))
+}
+
 /// OBJECT_NAME / OBJECT_SCHEMA_NAME of an object id.
 fn object_name(context: &Context, object: i64, schema: bool) -> SqlResult<Value> {
     let row = objects(context)?

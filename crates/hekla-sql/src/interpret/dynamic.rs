@@ -1,5 +1,6 @@
 //! Dynamic SQL and the system procedures hekla has: `EXEC ('...')`,
-//! `sp_executesql @stmt, @params, ...` and `sys.sp_flush_log`.
+//! `sp_executesql @stmt, @params, ...`, `sys.sp_flush_log` and
+//! `sp_recompile`.
 //!
 //! Dynamic SQL runs like a procedure without a name: a scope of its own,
 //! one level deeper (`@@NESTLEVEL`), seeing none of the caller's
@@ -16,6 +17,7 @@ use std::sync::Arc;
 pub enum SystemProcedure {
     ExecuteSql,
     FlushLog,
+    Recompile,
 }
 
 /// The system procedure an EXEC names, if it names one (`sys.` optional).
@@ -32,6 +34,7 @@ pub fn system_procedure(target: &ast::ExecTarget) -> Option<SystemProcedure> {
     match name.name().value.to_ascii_lowercase().as_str() {
         "sp_executesql" => Some(SystemProcedure::ExecuteSql),
         "sp_flush_log" => Some(SystemProcedure::FlushLog),
+        "sp_recompile" => Some(SystemProcedure::Recompile),
         _ => None,
     }
 }
@@ -51,8 +54,78 @@ impl Interpreter<'_> {
                 db.engine()
                     .flush_log()
                     .map_err(|error| self.failure(error, statement, frame))?;
-                Ok(Flow::Next)
+                self.succeeded(exec, statement, frame)
             }
+            SystemProcedure::Recompile => {
+                let message = self
+                    .recompile(&exec.args, frame)
+                    .map_err(|error| self.failure(error, statement, frame))?;
+                self.sink.message(&message);
+                self.succeeded(exec, statement, frame)
+            }
+        }
+    }
+
+    /// A system procedure that ran to its end returns 0.
+    fn succeeded(
+        &mut self,
+        exec: &ast::Exec,
+        statement: &ast::Statement,
+        frame: &mut Frame,
+    ) -> Result<Flow, Failure> {
+        if let Some(name) = exec.return_status.as_deref() {
+            let slot = frame
+                .variables
+                .resolve(name)
+                .map_err(|error| self.failure(error, statement, frame))?;
+            frame.variables.assign(slot, Value::Int(0));
+        }
+        Ok(Flow::Next)
+    }
+
+    /// `sp_recompile [@objname =] 'object'`: SQL Server marks the plans
+    /// that use a table, view, procedure or function to be compiled anew;
+    /// hekla plans each statement when it runs and keeps no plans, so
+    /// checking the object is all there is to do.
+    fn recompile(&mut self, arguments: &[ast::ExecArg], frame: &Frame) -> SqlResult<String> {
+        let argument = match arguments {
+            [argument]
+                if argument
+                    .name
+                    .as_deref()
+                    .is_none_or(|name| name.eq_ignore_ascii_case("objname")) =>
+            {
+                argument
+            }
+            _ => {
+                return Err(SqlError::new(
+                    201,
+                    16,
+                    4,
+                    "Procedure or function 'sp_recompile' expects parameter '@objname', which was not supplied.",
+                ))
+            }
+        };
+        let name = match self.plain_value(&argument.value, frame)? {
+            Value::String(name) => name,
+            _ => return Err(expects_text("@objname")),
+        };
+        let object_type = self.session.in_context(&frame.variables, |context| {
+            crate::exec::server::object_type(context, &name)
+        })?;
+        match object_type.as_deref() {
+            Some("U" | "V" | "P" | "PC" | "FN" | "IF" | "TF" | "TR") => Ok(format!(
+                "Object '{name}' was successfully marked for recompilation."
+            )),
+            _ => Err(SqlError::new(
+                15009,
+                16,
+                1,
+                format!(
+                    "The object '{name}' does not exist in database '{}' or is invalid for this operation.",
+                    crate::system_views::DATABASE_NAME
+                ),
+            )),
         }
     }
 
