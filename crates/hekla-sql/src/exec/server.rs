@@ -222,7 +222,7 @@ fn object_name(context: &Context, object: i64, schema: bool) -> SqlResult<Value>
 }
 
 /// `a.b.c`, `[a].[b.c]`, `a..c` into their parts, brackets removed.
-fn split_name(name: &str) -> Vec<String> {
+pub fn split_name(name: &str) -> Vec<String> {
     let mut parts = vec![String::new()];
     let mut chars = name.trim().chars().peekable();
     let mut bracketed = false;

@@ -1,6 +1,6 @@
 //! Dynamic SQL and the system procedures hekla has: `EXEC ('...')`,
 //! `sp_executesql @stmt, @params, ...`, `sys.sp_flush_log` and
-//! `sp_recompile`.
+//! `sp_recompile` (`sp_spaceused` is in [`super::space_used`]).
 //!
 //! Dynamic SQL runs like a procedure without a name: a scope of its own,
 //! one level deeper (`@@NESTLEVEL`), seeing none of the caller's
@@ -18,6 +18,7 @@ pub enum SystemProcedure {
     ExecuteSql,
     FlushLog,
     Recompile,
+    SpaceUsed,
 }
 
 /// The system procedure an EXEC names, if it names one (`sys.` optional).
@@ -35,6 +36,7 @@ pub fn system_procedure(target: &ast::ExecTarget) -> Option<SystemProcedure> {
         "sp_executesql" => Some(SystemProcedure::ExecuteSql),
         "sp_flush_log" => Some(SystemProcedure::FlushLog),
         "sp_recompile" => Some(SystemProcedure::Recompile),
+        "sp_spaceused" => Some(SystemProcedure::SpaceUsed),
         _ => None,
     }
 }
@@ -49,6 +51,7 @@ impl Interpreter<'_> {
     ) -> Result<Flow, Failure> {
         match procedure {
             SystemProcedure::ExecuteSql => self.execute_sql(exec, statement, frame),
+            SystemProcedure::SpaceUsed => self.space_used(exec, statement, frame),
             SystemProcedure::FlushLog => {
                 let db = Arc::clone(&self.session.db);
                 db.engine()
@@ -67,7 +70,7 @@ impl Interpreter<'_> {
     }
 
     /// A system procedure that ran to its end returns 0.
-    fn succeeded(
+    pub(super) fn succeeded(
         &mut self,
         exec: &ast::Exec,
         statement: &ast::Statement,
@@ -117,15 +120,7 @@ impl Interpreter<'_> {
             Some("U" | "V" | "P" | "PC" | "FN" | "IF" | "TF" | "TR") => Ok(format!(
                 "Object '{name}' was successfully marked for recompilation."
             )),
-            _ => Err(SqlError::new(
-                15009,
-                16,
-                1,
-                format!(
-                    "The object '{name}' does not exist in database '{}' or is invalid for this operation.",
-                    crate::system_views::DATABASE_NAME
-                ),
-            )),
+            _ => Err(super::space_used::not_found(&name)),
         }
     }
 
@@ -205,7 +200,7 @@ impl Interpreter<'_> {
 
     /// Runs `text` as a nameless procedure with `definitions` as its
     /// parameters, bound to `arguments`.
-    fn run_dynamic(
+    pub(super) fn run_dynamic(
         &mut self,
         text: &str,
         definitions: &str,

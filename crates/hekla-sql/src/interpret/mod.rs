@@ -13,6 +13,7 @@ mod call;
 mod dynamic;
 pub mod failure;
 mod raise;
+mod space_used;
 mod statement;
 pub mod transaction;
 
