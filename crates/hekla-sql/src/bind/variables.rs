@@ -7,6 +7,7 @@
 //! parameters, which are READONLY (`declare_table_parameter`).
 
 use crate::catalog::table::TableMeta;
+use crate::span::Span;
 use hekla_types::{DataType, SqlError, SqlResult, Value};
 use std::sync::Arc;
 
@@ -44,6 +45,10 @@ pub struct Variables {
     tables: Vec<TableVariable>,
     /// The session (`@@SPID`) running the batch; 0 outside any session.
     session: i16,
+    /// Where the declarations that have run stand in the batch's text.
+    /// SQL Server declares a variable once, when it compiles the batch: a
+    /// loop meeting its DECLARE again only assigns the initial value.
+    declared_at: Vec<Span>,
 }
 
 impl Variables {
@@ -58,6 +63,18 @@ impl Variables {
     /// The session running the batch, whose `#temp` tables it sees.
     pub fn session(&self) -> i16 {
         self.session
+    }
+
+    /// Records that the declaration at `site` has run.
+    pub fn mark_declared(&mut self, site: Span) {
+        self.declared_at.push(site);
+    }
+
+    /// Whether the declaration at `site` has run before (a loop around
+    /// it): its variable exists already and keeps its value (a table
+    /// variable its rows), as in SQL Server.
+    pub fn was_declared(&self, site: Span) -> bool {
+        self.declared_at.contains(&site)
     }
 
     /// Declares `@name` (given without the `@`) holding NULL; its slot.

@@ -95,36 +95,20 @@ impl Interpreter<'_> {
                 crate::exec::modify::delete(context, planner, delete, sink)
             }),
             StatementKind::DeclareTable { variable, elements } => {
-                crate::catalog::temp::declare_table(&db, &mut frame.variables, variable, elements)?;
+                if !frame.variables.was_declared(statement.span) {
+                    crate::catalog::temp::declare_table(
+                        &db,
+                        &mut frame.variables,
+                        variable,
+                        elements,
+                    )?;
+                    frame.variables.mark_declared(statement.span);
+                }
                 Ok(None)
             }
             StatementKind::Declare(declarations) => {
                 for (ordinal, declaration) in declarations.iter().enumerate() {
-                    if crate::catalog::table_type::declare_variable(
-                        &db,
-                        &mut frame.variables,
-                        declaration,
-                        ordinal,
-                    )? {
-                        continue;
-                    }
-                    let (data_type, value) = crate::exec::variables::declared(
-                        &self.session.planner(&db, &frame.variables),
-                        declaration,
-                        ordinal,
-                        frame.native,
-                    )?;
-                    let value = match value {
-                        Some(scalar) => Some(self.evaluate(&scalar, frame)?),
-                        None => None,
-                    };
-                    let slot = frame.variables.declare(&declaration.name, data_type)?;
-                    if declaration.not_null {
-                        frame.variables.forbid_null(slot);
-                    }
-                    if let Some(value) = value {
-                        frame.variables.assign_checked(slot, value)?;
-                    }
+                    self.declare(declaration, ordinal, frame)?;
                 }
                 Ok(None)
             }
@@ -431,6 +415,58 @@ impl Interpreter<'_> {
         self.session.in_context(&frame.variables, |context| {
             scalar.eval(&Inputs::top(context))
         })
+    }
+
+    /// The `ordinal`th declaration of a DECLARE. Run again (by a loop),
+    /// it declares nothing: the variable keeps its value, or takes the
+    /// initial value if the declaration has one, and a table variable
+    /// keeps its rows, as in SQL Server.
+    fn declare(
+        &mut self,
+        declaration: &ast::Declaration,
+        ordinal: usize,
+        frame: &mut Frame,
+    ) -> SqlResult<()> {
+        let db = Arc::clone(&self.session.db);
+        let again = frame.variables.was_declared(declaration.span);
+        if !again
+            && crate::catalog::table_type::declare_variable(
+                &db,
+                &mut frame.variables,
+                declaration,
+                ordinal,
+            )?
+        {
+            frame.variables.mark_declared(declaration.span);
+            return Ok(());
+        }
+        if again && frame.variables.table(&declaration.name).is_some() {
+            return Ok(());
+        }
+        let (data_type, value) = crate::exec::variables::declared(
+            &self.session.planner(&db, &frame.variables),
+            declaration,
+            ordinal,
+            frame.native,
+        )?;
+        let value = match value {
+            Some(scalar) => Some(self.evaluate(&scalar, frame)?),
+            None => None,
+        };
+        let slot = if again {
+            frame.variables.resolve(&declaration.name)?
+        } else {
+            let slot = frame.variables.declare(&declaration.name, data_type)?;
+            if declaration.not_null {
+                frame.variables.forbid_null(slot);
+            }
+            frame.variables.mark_declared(declaration.span);
+            slot
+        };
+        if let Some(value) = value {
+            frame.variables.assign_checked(slot, value)?;
+        }
+        Ok(())
     }
 
     /// An IF or WHILE condition: true only if it holds (UNKNOWN does not).
