@@ -47,14 +47,23 @@ impl ObjectName {
         }
     }
 
-    /// The database part, if written.
-    pub fn database(&self) -> Option<&Ident> {
+    /// The database part as written, even the current database's name:
+    /// CREATE VIEW, PROCEDURE, FUNCTION and TYPE refuse any (Msg 166).
+    pub fn written_database(&self) -> Option<&Ident> {
         let n = self.parts.len();
-        if n >= 3 {
-            self.parts[n - 3].as_ref()
-        } else {
-            None
-        }
+        self.parts.get(n.checked_sub(3)?)?.as_ref()
+    }
+
+    /// The database part, if written and naming another database than the
+    /// one hekla serves: `hekla.dbo.t` and `hekla..t` name the objects
+    /// `dbo.t` and `t` name, so they resolve alike. A four-part name keeps
+    /// its database part: hekla has no linked servers.
+    pub fn database(&self) -> Option<&Ident> {
+        let database = self.written_database()?;
+        let current = database
+            .value
+            .eq_ignore_ascii_case(crate::system_views::DATABASE_NAME);
+        (!current || self.parts.len() > 3).then_some(database)
     }
 }
 

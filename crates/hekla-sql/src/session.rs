@@ -73,6 +73,12 @@ pub trait ResultSink {
     /// PRINT and informational messages.
     fn message(&mut self, text: &str);
     fn error(&mut self, error: &ErrorEvent);
+    /// `USE` made `database` the session's database. SQL Server sends an
+    /// environment change (TDS ENVCHANGE) and the informational message
+    /// 5701; a sink without environment changes shows the message only.
+    fn database_changed(&mut self, database: &str) {
+        self.message(&format!("Changed database context to '{database}'."));
+    }
 }
 
 /// An engine database with its SQL catalog, shared by sessions.

@@ -6,10 +6,10 @@
 //! that does not exist is SQL Server's 5011 followed by 5069.
 
 use crate::ast::{self, AlterDatabaseAction, OptionValue};
+use crate::catalog::databases::{named, Named};
 use crate::catalog::procedure::option_name;
 use crate::exec::not_yet;
 use crate::session::{ErrorEvent, ResultSink, SqlDatabase};
-use crate::system_views::{DATABASE_NAME, MASTER_NAME};
 use hekla_engine::{DatabaseOptions, DelayedDurability};
 use hekla_types::{SqlError, SqlResult};
 
@@ -49,19 +49,13 @@ pub fn alter(
     Ok(())
 }
 
-const SYSTEM_DATABASES: [&str; 4] = [MASTER_NAME, "tempdb", "model", "msdb"];
-
 /// The current database passes; the system databases are 10794; any
 /// other name is 5011 (to `sink`) and 5069.
 fn check_database(name: &str, line: u32, sink: &mut dyn ResultSink) -> SqlResult<()> {
-    if name.eq_ignore_ascii_case(DATABASE_NAME) {
-        return Ok(());
-    }
-    if SYSTEM_DATABASES
-        .iter()
-        .any(|system| name.eq_ignore_ascii_case(system))
-    {
-        return Err(not_yet("ALTER DATABASE of a system database"));
+    match named(name) {
+        Named::Current => return Ok(()),
+        Named::System => return Err(not_yet("ALTER DATABASE of a system database")),
+        Named::Missing => {}
     }
     sink.error(&ErrorEvent {
         error: SqlError::new(

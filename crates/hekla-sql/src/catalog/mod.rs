@@ -9,6 +9,7 @@ pub mod binding;
 pub mod constraint;
 pub mod counter;
 pub mod database_options;
+pub mod databases;
 pub mod dependency;
 pub mod function;
 pub mod identity;
@@ -184,7 +185,7 @@ impl Catalog {
     }
 
     /// The schema a name is in as written (dbo when not written); None for
-    /// a name with a database part or a schema that does not exist.
+    /// a name in another database or a schema that does not exist.
     pub fn named_schema(&self, name: &crate::ast::ObjectName) -> Option<SchemaId> {
         if name.database().is_some() {
             return None;
@@ -233,20 +234,6 @@ impl Catalog {
     /// The table with object id `object_id`.
     pub fn table_by_id(&self, object_id: i32) -> Option<&Arc<TableMeta>> {
         self.tables.get(&object_id)
-    }
-
-    /// The schema an object name is in (dbo when it names none); None for
-    /// a schema that does not exist or a name in another database.
-    pub fn schema_named(&self, name: &crate::ast::ObjectName) -> Option<SchemaId> {
-        let other_database = name.database().is_some_and(|database| {
-            !database
-                .value
-                .eq_ignore_ascii_case(crate::system_views::DATABASE_NAME)
-        });
-        if other_database {
-            return None;
-        }
-        self.schema_id(name.schema().map_or("dbo", |s| s.value.as_str()))
     }
 
     /// Any object named `name` in `schema` (for Msg 2714): a table, a

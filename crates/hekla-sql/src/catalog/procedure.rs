@@ -161,7 +161,7 @@ schema_object!(ProcedureMeta, object_id);
 
 /// CREATE, ALTER and CREATE OR ALTER PROCEDURE.
 pub fn create(db: &SqlDatabase, create: &ast::CreateProcedure, text: &str) -> SqlResult<()> {
-    if create.name.database().is_some() {
+    if create.name.written_database().is_some() {
         return Err(SqlError::new(
             166,
             15,
@@ -264,14 +264,7 @@ pub fn drop(db: &SqlDatabase, names: &[ast::ObjectName], if_exists: bool) -> Sql
 
 /// The procedure `name` names (schema dbo when it has none).
 pub fn find<'c>(catalog: &'c Catalog, name: &ast::ObjectName) -> Option<&'c Arc<ProcedureMeta>> {
-    if name.database().is_some_and(|db| {
-        !db.value
-            .eq_ignore_ascii_case(crate::system_views::DATABASE_NAME)
-    }) {
-        return None;
-    }
-    let schema = name.schema().map_or("dbo", |s| s.value.as_str());
-    let schema_id = catalog.schema_id(schema)?;
+    let schema_id = catalog.named_schema(name)?;
     catalog.procedures.get(schema_id, &name.name().value)
 }
 

@@ -167,7 +167,7 @@ pub fn create(db: &SqlDatabase, statement: &StatementKind, text: &str) -> SqlRes
     let Some((name, object_type)) = defined(statement) else {
         return Err(crate::exec::not_yet(statement.keywords()));
     };
-    if name.database().is_some() {
+    if name.written_database().is_some() {
         return Err(SqlError::new(
             166,
             15,

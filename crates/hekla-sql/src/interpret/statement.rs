@@ -263,6 +263,25 @@ impl Interpreter<'_> {
                 crate::catalog::function::drop(&db, names, *if_exists)?;
                 Ok(None)
             }
+            StatementKind::Use(database) => {
+                crate::catalog::databases::use_database(database, self.sink)?;
+                Ok(None)
+            }
+            StatementKind::CreateDatabase(create) => {
+                let in_transaction = self.session.transaction.is_open();
+                crate::catalog::databases::create(create, in_transaction)?;
+                Ok(None)
+            }
+            StatementKind::Drop {
+                object_type: ast::DropType::Database,
+                if_exists,
+                names,
+                ..
+            } => {
+                let in_transaction = self.session.transaction.is_open();
+                crate::catalog::databases::drop(names, *if_exists, in_transaction)?;
+                Ok(None)
+            }
             StatementKind::AlterDatabase(alter) => {
                 let in_transaction = self.session.transaction.is_open();
                 let line = statement.span.line;
@@ -587,6 +606,11 @@ fn is_ddl(kind: &StatementKind) -> bool {
     use StatementKind::*;
     match kind {
         CreateTable(create) => !crate::catalog::temp::is_temp(&create.name),
+        // DROP DATABASE has its own error in a transaction (574).
+        Drop {
+            object_type: ast::DropType::Database,
+            ..
+        } => false,
         Drop { names, .. } => !names.iter().all(crate::catalog::temp::is_temp),
         AlterTable(_)
         | CreateIndex(_)

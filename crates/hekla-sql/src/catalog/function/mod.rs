@@ -277,7 +277,7 @@ fn invalid_option() -> SqlError {
 /// keeps its object id and creation date) and puts the function in the
 /// catalog.
 pub fn create(db: &SqlDatabase, create: &ast::CreateFunction, text: &str) -> SqlResult<()> {
-    if create.name.database().is_some() {
+    if create.name.written_database().is_some() {
         return Err(SqlError::new(
             166,
             15,
@@ -422,7 +422,7 @@ pub fn drop(db: &SqlDatabase, names: &[ast::ObjectName], if_exists: bool) -> Sql
 
 /// The function `name` names (schema dbo when it has none).
 pub fn find<'c>(catalog: &'c Catalog, name: &ast::ObjectName) -> Option<&'c Arc<FunctionMeta>> {
-    let schema_id = catalog.schema_named(name)?;
+    let schema_id = catalog.named_schema(name)?;
     catalog.functions.get(schema_id, &name.name().value)
 }
 

@@ -302,7 +302,7 @@ pub fn create(db: &SqlDatabase, create: &ast::CreateView, text: &str) -> SqlResu
     } else {
         "CREATE VIEW"
     };
-    if create.name.database().is_some() {
+    if create.name.written_database().is_some() {
         return Err(SqlError::new(
             166,
             15,

@@ -1,0 +1,131 @@
+//! The databases a hekla server has: the one it serves, [`DATABASE_NAME`],
+//! and `master`, which holds `spt_values` only. `USE`, `CREATE DATABASE`
+//! and `DROP DATABASE` answer as SQL Server answers for a server holding
+//! those two: the current database can be used but neither created again
+//! (1801) nor dropped while in use (3702); the system databases cannot be
+//! used here (10794) nor dropped (3708); any other name does not exist
+//! (911, 3701), and creating a second database is not supported (10794).
+
+use crate::ast::{self, Ident};
+use crate::exec::not_yet;
+use crate::session::ResultSink;
+use crate::system_views::{DATABASE_NAME, MASTER_NAME};
+use hekla_types::{SqlError, SqlResult};
+
+/// SQL Server's system databases.
+pub const SYSTEM_DATABASES: [&str; 4] = [MASTER_NAME, "tempdb", "model", "msdb"];
+
+/// What a database name names.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Named {
+    /// The database hekla serves.
+    Current,
+    /// master, tempdb, model or msdb.
+    System,
+    /// No database hekla has.
+    Missing,
+}
+
+pub fn named(name: &str) -> Named {
+    if name.eq_ignore_ascii_case(DATABASE_NAME) {
+        Named::Current
+    } else if SYSTEM_DATABASES
+        .iter()
+        .any(|system| name.eq_ignore_ascii_case(system))
+    {
+        Named::System
+    } else {
+        Named::Missing
+    }
+}
+
+/// `USE database`: the session's database stays the one hekla serves, so
+/// only that name is accepted (reported as SQL Server reports a change).
+pub fn use_database(name: &Ident, sink: &mut dyn ResultSink) -> SqlResult<()> {
+    match named(&name.value) {
+        Named::Current => {
+            sink.database_changed(DATABASE_NAME);
+            Ok(())
+        }
+        Named::System => Err(not_yet(&format!("USE {}", name.value))),
+        Named::Missing => Err(SqlError::new(
+            911,
+            16,
+            1,
+            format!(
+                "Database '{}' does not exist. Make sure that the name is entered correctly.",
+                name.value
+            ),
+        )),
+    }
+}
+
+/// `CREATE DATABASE name ...`: 226 in a transaction, 1801 for a database
+/// that exists, 10794 for a new one (hekla serves one database).
+pub fn create(create: &ast::CreateDatabase, in_transaction: bool) -> SqlResult<()> {
+    if in_transaction {
+        return Err(SqlError::new(
+            226,
+            16,
+            5,
+            "CREATE DATABASE statement not allowed within multi-statement transaction.",
+        ));
+    }
+    let name = &create.name.value;
+    match named(name) {
+        Named::Current | Named::System => Err(SqlError::new(
+            1801,
+            16,
+            3,
+            format!("Database '{name}' already exists. Choose a different database name."),
+        )),
+        Named::Missing => Err(not_yet("CREATE DATABASE of a second database")),
+    }
+}
+
+/// `DROP DATABASE [IF EXISTS] name, ...`: 574 in a transaction; the
+/// current database is in use by this very session (3702), the system
+/// databases cannot be dropped (3708), and other names do not exist (3701,
+/// nothing with IF EXISTS). The names are checked in order; the first
+/// error ends the statement.
+pub fn drop(names: &[ast::ObjectName], if_exists: bool, in_transaction: bool) -> SqlResult<()> {
+    if in_transaction {
+        return Err(SqlError::new(
+            574,
+            16,
+            0,
+            "DROP DATABASE statement cannot be used inside a user transaction.",
+        ));
+    }
+    for name in names {
+        let name = &name.name().value;
+        match named(name) {
+            Named::Current => {
+                return Err(SqlError::new(
+                    3702,
+                    16,
+                    3,
+                    format!("Cannot drop database \"{name}\" because it is currently in use."),
+                ))
+            }
+            Named::System => {
+                return Err(SqlError::new(
+                    3708,
+                    16,
+                    4,
+                    format!("Cannot drop the database '{name}' because it is a system database."),
+                ))
+            }
+            Named::Missing if if_exists => {}
+            Named::Missing => {
+                return Err(SqlError::new(
+                    3701,
+                    11,
+                    1,
+                    format!("Cannot drop the database '{name}', because it does not exist or you do not have permission."),
+                ))
+            }
+        }
+    }
+    Ok(())
+}

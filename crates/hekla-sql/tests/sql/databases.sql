@@ -1,0 +1,83 @@
+-- The one database hekla serves, named hekla: USE, three-part names,
+-- DB_NAME/DB_ID, CREATE and DROP DATABASE.
+SELECT DB_NAME() AS name, DB_ID() AS id, DB_ID('hekla') AS by_name, DB_ID('HEKLA') AS any_case,
+       DB_NAME(5) AS five, DB_NAME(1) AS one, DB_ID('master') AS master_id,
+       DB_ID('MemoryOptimized') AS unknown, DB_NAME(2) AS tempdb_not_kept
+SELECT name, database_id FROM sys.databases ORDER BY database_id
+GO
+USE hekla
+GO
+USE [hekla]
+GO
+USE master
+GO
+USE tempdb
+GO
+USE otherdb
+GO
+SELECT DB_NAME() AS still_hekla
+GO
+-- Three-part names of the current database resolve as two-part ones.
+CREATE TABLE hekla.dbo.t (id int NOT NULL PRIMARY KEY NONCLUSTERED, v int) WITH (MEMORY_OPTIMIZED = ON)
+CREATE TABLE hekla..u (id int NOT NULL PRIMARY KEY NONCLUSTERED) WITH (MEMORY_OPTIMIZED = ON)
+GO
+INSERT hekla.dbo.t VALUES (1, 10)
+INSERT INTO hekla..t (id, v) VALUES (2, 20)
+INSERT [hekla].[dbo].[u] VALUES (7)
+UPDATE hekla.dbo.t SET v = v + 1 WHERE id = 1
+DELETE hekla..t WHERE id = 2
+SELECT t.id, t.v, hekla.dbo.t.v AS qualified FROM hekla.dbo.t AS t
+SELECT id FROM HEKLA..u
+SELECT CASE WHEN OBJECT_ID('hekla.dbo.t') = OBJECT_ID('dbo.t') THEN 'same' END AS three_part,
+       CASE WHEN OBJECT_ID('hekla..u') = OBJECT_ID('u') THEN 'same' END AS omitted_schema,
+       OBJECT_ID('otherdb.dbo.t') AS other_database,
+       OBJECT_NAME(OBJECT_ID('[hekla].dbo.t')) AS name_back
+GO
+CREATE VIEW dbo.v AS SELECT id FROM hekla.dbo.t
+GO
+-- but CREATE VIEW, PROCEDURE, FUNCTION and TYPE take no database prefix at all.
+CREATE VIEW hekla.dbo.v2 AS SELECT 1 AS one
+GO
+SELECT id FROM hekla.dbo.v
+GO
+-- Another database's objects do not exist.
+SELECT * FROM otherdb.dbo.t
+GO
+INSERT otherdb.dbo.t VALUES (1, 1)
+GO
+-- master's system objects stay reachable from here.
+SELECT COUNT(*) AS numbers FROM master..spt_values WHERE type = 'P'
+SELECT name FROM master.sys.databases WHERE database_id = 1
+GO
+DROP VIEW hekla.dbo.v
+SELECT OBJECT_ID('dbo.v') AS view_dropped
+DROP TABLE hekla.dbo.t
+DROP TABLE hekla..u
+SELECT OBJECT_ID('hekla.dbo.t') AS dropped
+GO
+-- The seed scripts' guard: DB_ID is NULL for a database that does not exist.
+IF DB_ID('MemoryOptimized') IS NOT NULL
+BEGIN
+    ALTER DATABASE MemoryOptimized SET SINGLE_USER WITH ROLLBACK IMMEDIATE
+    DROP DATABASE MemoryOptimized
+END
+PRINT 'guard passed'
+GO
+DROP DATABASE IF EXISTS MemoryOptimized
+DROP DATABASE MemoryOptimized
+GO
+DROP DATABASE hekla
+GO
+DROP DATABASE master
+GO
+CREATE DATABASE hekla
+GO
+CREATE DATABASE MemoryOptimized
+GO
+BEGIN TRANSACTION
+CREATE DATABASE x
+GO
+DROP DATABASE x
+GO
+ROLLBACK
+GO
