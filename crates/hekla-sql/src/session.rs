@@ -213,6 +213,16 @@ impl SqlDatabase {
     }
 }
 
+/// A clean close: IDENTITY columns and sequences continue without a gap at
+/// the next open (a crash still skips the unused rest of their blocks).
+impl Drop for SqlDatabase {
+    fn drop(&mut self) {
+        if let Ok(catalog) = self.catalog.read() {
+            catalog.release_unused_counter_values(&self.engine);
+        }
+    }
+}
+
 /// One connection's state.
 pub struct Session {
     /// Its row in sys.dm_exec_sessions; declared first so the session

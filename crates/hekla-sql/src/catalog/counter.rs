@@ -12,10 +12,12 @@
 //! `CACHE`: one durable write per block, not per value.
 //!
 //! After a restart a counter resumes after the recorded value, so no value
-//! is ever handed out twice; the values of the block that had not been
-//! used yet are skipped (SQL Server's gap after an unexpected shutdown;
-//! hekla has no orderly-shutdown path that would close the gap). The
-//! block's commit returns once it is in the log on disk (unless the
+//! is ever handed out twice. When the database closes cleanly, each
+//! counter first records the last value it handed out instead of the end
+//! of its block ([`Counter::release_unused`]), so the next open continues
+//! without a gap, as SQL Server writes its cache's next value at an orderly
+//! shutdown; after a crash the unused rest of the block is skipped (SQL
+//! Server's gap after an unexpected shutdown). The block's commit returns once it is in the log on disk (unless the
 //! database delays durability), before any of its values goes out, so a
 //! row that survives a crash always has its block recorded too.
 
@@ -252,6 +254,19 @@ impl Counter {
         Ok(Some(value))
     }
 
+    /// At a clean close: records the last value handed out instead of the
+    /// end of its block, so that the next open continues right after it.
+    /// The block is given up: a value asked for after this reserves anew.
+    pub fn release_unused(&self, engine: &Database) -> SqlResult<()> {
+        let mut state = self.state.lock().expect("counter lock");
+        let Some(last) = state.last.filter(|_| state.left > 0 && !state.dropped) else {
+            return Ok(());
+        };
+        self.record(engine, last)?;
+        state.left = 0;
+        Ok(())
+    }
+
     /// Writes `reserved` as this object's recorded value, committed now.
     fn record(&self, engine: &Database, reserved: i128) -> SqlResult<()> {
         let stored = Value::Decimal(Decimal::new(reserved, 38, 0)?);
@@ -378,6 +393,18 @@ mod tests {
         let resumed = Counter::new(7, table.engine_table().clone());
         resumed.resume(Some(26));
         assert_eq!(resumed.next(&db, &s).unwrap(), Some(31));
+        // A clean close gives the unused rest of the block back.
+        assert_eq!(resumed.next(&db, &s).unwrap(), Some(36));
+        resumed.release_unused(&db).unwrap();
+        assert_eq!(table.load(&db).unwrap()[&7], 36);
+        resumed.release_unused(&db).unwrap();
+        assert_eq!(table.load(&db).unwrap()[&7], 36);
+        let reopened = Counter::new(7, table.engine_table().clone());
+        reopened.resume(Some(36));
+        assert_eq!(reopened.next(&db, &s).unwrap(), Some(41));
+        // A value taken after the release reserves a block again.
+        assert_eq!(resumed.next(&db, &s).unwrap(), Some(41));
+        assert_eq!(table.load(&db).unwrap()[&7], 51);
         table.retain(&db, |id| id != 7).unwrap();
         assert!(table.load(&db).unwrap().is_empty());
     }

@@ -297,6 +297,21 @@ impl Catalog {
         self.sequences.values()
     }
 
+    /// At a clean close: every IDENTITY column and sequence records the
+    /// last value it handed out, so that the next open continues without a
+    /// gap (see [`counter::Counter::release_unused`]). Best effort: a
+    /// counter that cannot record keeps its block, leaving the gap a crash
+    /// would.
+    pub fn release_unused_counter_values(&self, engine: &Database) {
+        let identities = self.tables.values().filter_map(|t| t.identity.as_ref());
+        let counters = identities
+            .map(|identity| &identity.counter)
+            .chain(self.sequences.values().map(|sequence| &sequence.counter));
+        for counter in counters {
+            let _ = counter.release_unused(engine);
+        }
+    }
+
     pub fn add_sequence(&mut self, sequence: Sequence) {
         self.sequences
             .insert(sequence.object_id, Arc::new(sequence));
