@@ -875,3 +875,68 @@ fn database_options_survive_restarts() {
     drop(db);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The seed article's query of checkpoint files by state and type.
+const CHECKPOINT_FILES_BY_STATE: &str = "SELECT state_desc, file_type_desc, COUNT(*) AS [count], SUM(CASE WHEN state = 5 AND file_type = 0 THEN 128 * 1024 * 1024 WHEN state = 5 AND file_type = 1 THEN 8 * 1024 * 1024 WHEN state IN (6, 7) THEN 68 * 1024 * 1024 ELSE file_size_in_bytes END) / 1024 / 1024 AS [on-disk size MB] FROM sys.dm_db_xtp_checkpoint_files GROUP BY state, state_desc, file_type, file_type_desc ORDER BY state, file_type;";
+
+/// The rows each kind of checkpoint file holds.
+const CHECKPOINT_ROWS_BY_STATE: &str = "SET NOCOUNT ON SELECT state_desc, file_type_desc, SUM(inserted_row_count) AS inserted, SUM(deleted_row_count) AS deleted FROM sys.dm_db_xtp_checkpoint_files GROUP BY state, state_desc, file_type, file_type_desc ORDER BY state, file_type";
+
+fn trimmed_lines(out: &str) -> Vec<String> {
+    out.lines()
+        .map(|line| line.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect()
+}
+
+/// CHECKPOINT seals the pair under construction: its data and delta files
+/// turn ACTIVE, holding the rows inserted and deleted so far, and a new
+/// precreated pair waits for what comes next.
+#[test]
+fn checkpoint_turns_the_files_under_construction_active() {
+    let dir = scratch("checkpoint");
+    let db = open(&dir);
+    let setup = "CREATE TABLE dbo.t (id int NOT NULL PRIMARY KEY NONCLUSTERED HASH WITH (BUCKET_COUNT = 1024), v varchar(20)) WITH (MEMORY_OPTIMIZED = ON)
+GO
+SET NOCOUNT ON
+INSERT dbo.t SELECT number, 'row' FROM master..spt_values WHERE type = 'P' AND number < 100
+DELETE dbo.t WHERE id < 10";
+    assert_eq!(run_in(&db, setup), "");
+    let before = trimmed_lines(&run_in(&db, CHECKPOINT_ROWS_BY_STATE));
+    assert!(
+        before.iter().all(|line| !line.starts_with("ACTIVE")),
+        "{before:?}"
+    );
+    assert_eq!(run_in(&db, "CHECKPOINT"), "");
+    // The background worker precreates the next pair at its own pace: its
+    // PRECREATED files may or may not be listed yet.
+    let sealed = |query: &str| -> Vec<String> {
+        trimmed_lines(&run_in(&db, query))
+            .into_iter()
+            .filter(|line| !line.starts_with("PRECREATED") && !line.ends_with("rows affected)"))
+            .collect()
+    };
+    assert_eq!(
+        sealed(CHECKPOINT_FILES_BY_STATE),
+        [
+            "state_desc file_type_desc count on-disk size MB",
+            "------------------------------------------------------------ ------------------------------------------------------------ ----------- --------------------",
+            "ACTIVE DATA 1 0",
+            "ACTIVE DELTA 1 0",
+            "",
+        ]
+    );
+    // 100 rows and the table's stored definition; the 10 deletes.
+    assert_eq!(
+        sealed(CHECKPOINT_ROWS_BY_STATE)[2..],
+        ["ACTIVE DATA 101 0", "ACTIVE DELTA 0 10"]
+    );
+    // With a duration (only checked: the checkpoint runs as fast as it
+    // can); the pair is sealed already, so nothing changes.
+    assert_eq!(run_in(&db, "CHECKPOINT 10"), "");
+    assert_eq!(
+        sealed(CHECKPOINT_ROWS_BY_STATE)[2..],
+        ["ACTIVE DATA 101 0", "ACTIVE DELTA 0 10"]
+    );
+    drop(db);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -304,6 +304,16 @@ impl Interpreter<'_> {
                 }
                 Ok(None)
             }
+            StatementKind::Checkpoint(duration) => {
+                if let Some(duration) = duration {
+                    // Only checked: the checkpoint runs as fast as it can.
+                    self.checkpoint_duration(duration, frame)?;
+                }
+                // Seals and syncs the checkpoint file pairs; nothing to do
+                // for a database without a data directory.
+                db.engine().checkpoint()?;
+                Ok(None)
+            }
             StatementKind::SetOption { options, value } => {
                 self.session.set_option(options, value, &frame.variables)?;
                 Ok(None)
@@ -389,6 +399,16 @@ impl Interpreter<'_> {
     }
 
     /// An expression's value in its own type.
+    /// `CHECKPOINT n`: n must be an int above zero.
+    fn checkpoint_duration(&mut self, duration: &ast::Expr, frame: &Frame) -> SqlResult<()> {
+        match self.plain_value(duration, frame)? {
+            Value::Int(seconds) if seconds > 0 => Ok(()),
+            _ => Err(not_yet(
+                "CHECKPOINT with a checkpoint_duration other than an int above zero",
+            )),
+        }
+    }
+
     pub(super) fn plain_value(&mut self, expr: &ast::Expr, frame: &Frame) -> SqlResult<Value> {
         let scalar = self.bound(expr, frame)?;
         self.evaluate(&scalar, frame)
