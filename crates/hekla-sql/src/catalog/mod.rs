@@ -422,6 +422,21 @@ pub fn store_module(
     Ok(object)
 }
 
+/// The owner `CREATE SCHEMA ... AUTHORIZATION owner` names: hekla has one
+/// database principal, dbo, whom every session acts as and who owns every
+/// schema (`sys.schemas.principal_id` 1); any other name is Msg 15151.
+pub fn check_schema_owner(owner: &str) -> SqlResult<()> {
+    if owner.eq_ignore_ascii_case("dbo") {
+        return Ok(());
+    }
+    Err(SqlError::new(
+        15151,
+        16,
+        1,
+        format!("Cannot find the user '{owner}', because it does not exist or you do not have permission."),
+    ))
+}
+
 /// Msg 3701: DROP of a `kind` (table, view, procedure ...) named `name`
 /// that does not exist.
 pub fn cannot_drop(kind: &str, name: &str) -> SqlError {

@@ -169,8 +169,8 @@ impl Interpreter<'_> {
                 name,
                 authorization,
             } => {
-                if authorization.is_some() {
-                    return Err(not_yet("CREATE SCHEMA ... AUTHORIZATION"));
+                if let Some(owner) = authorization {
+                    crate::catalog::check_schema_owner(&owner.value)?;
                 }
                 self.session.create_schema(&name.value)?;
                 Ok(None)
