@@ -205,15 +205,26 @@ impl Parser<'_> {
         })))
     }
 
-    /// `ON [PRIMARY]` / `ON fg`.
+    /// `ON [PRIMARY]` / `ON fg`; `ON scheme (column)` places a table or
+    /// index on a partition scheme, which hekla refuses (Msg 10794) as it
+    /// refuses CREATE PARTITION SCHEME.
     fn optional_filegroup(&mut self) -> Result<Option<Ident>> {
         if !self.eat_word("ON") {
             return Ok(None);
         }
-        if self.is_word("PRIMARY") {
-            return Ok(Some(self.word_ident()));
+        let line = self.peek().span.line;
+        let filegroup = if self.is_word("PRIMARY") {
+            self.word_ident()
+        } else {
+            self.ident()?
+        };
+        if self.at(TokenKind::LParen) {
+            return Err(SyntaxError::unsupported(
+                "ON partition_scheme (column)",
+                line,
+            ));
         }
-        self.ident().map(Some)
+        Ok(Some(filegroup))
     }
 
     /// `(element, ...)` of a table definition.

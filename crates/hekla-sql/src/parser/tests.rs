@@ -164,6 +164,11 @@ fn errors_name_the_token_and_line() {
     assert_eq!(error("MERGE t USING s ON 1 = 1").number, 10794);
     assert_eq!(error("DBCC CHECKDB").number, 10794);
     assert_eq!(
+        error("CREATE TABLE t (id bigint) ON ps (id)").message,
+        "The statement 'ON partition_scheme (column)' is not supported by hekla."
+    );
+    assert_eq!(error("CREATE INDEX ix ON t (id) ON ps (id)").number, 10794);
+    assert_eq!(
         error("CREATE TRIGGER tr ON t AFTER INSERT AS SELECT 1").number,
         10794
     );
