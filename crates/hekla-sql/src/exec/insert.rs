@@ -31,36 +31,7 @@ pub fn run(
     insert: &ast::Insert,
     sink: &mut dyn ResultSink,
 ) -> SqlResult<Option<u64>> {
-    if !insert.with.is_empty() || insert.top.is_some() {
-        return Err(not_yet("INSERT with WITH or TOP"));
-    }
-    let named: Vec<String> = insert.columns.iter().map(|c| c.value.clone()).collect();
-    let change = if named.is_empty() {
-        Change::AllColumns
-    } else {
-        Change::Columns(&named)
-    };
-    let (name, target) = match &insert.target {
-        DmlTarget::Table { name, hints } => {
-            let written = crate::catalog::sequence::written(name);
-            let target = Target::named(planner, name, change)?;
-            // The hints are checked; an INSERT reads nothing to isolate.
-            match &target {
-                Target::Table(table) => {
-                    crate::plan::table_hints::isolation_hint(hints, table)?;
-                }
-                Target::View(_) if !hints.is_empty() => {
-                    return Err(not_yet("table hints on INSERT through a view"));
-                }
-                Target::View(_) => {}
-            }
-            (written, target)
-        }
-        DmlTarget::Variable(name) => {
-            let table = crate::catalog::temp::writable_variable(planner.variables, name)?;
-            (format!("@{name}"), Target::Table(table))
-        }
-    };
+    let (name, target) = insert_target(planner, insert)?;
     let table = target.table();
     context.check_access(table)?;
     let targets = match &target {
@@ -214,6 +185,44 @@ impl Writer<'_> {
         match &self.output {
             Some(output) => output.finish(context),
             None => Ok(()),
+        }
+    }
+}
+
+/// The table or view an INSERT writes, with its name as written (`@t`
+/// for a table variable); its table hints checked.
+pub(super) fn insert_target(
+    planner: &Planner,
+    insert: &ast::Insert,
+) -> SqlResult<(String, Target)> {
+    if !insert.with.is_empty() || insert.top.is_some() {
+        return Err(not_yet("INSERT with WITH or TOP"));
+    }
+    let named: Vec<String> = insert.columns.iter().map(|c| c.value.clone()).collect();
+    let change = if named.is_empty() {
+        Change::AllColumns
+    } else {
+        Change::Columns(&named)
+    };
+    match &insert.target {
+        DmlTarget::Table { name, hints } => {
+            let written = crate::catalog::sequence::written(name);
+            let target = Target::named(planner, name, change)?;
+            // The hints are checked; an INSERT reads nothing to isolate.
+            match &target {
+                Target::Table(table) => {
+                    crate::plan::table_hints::isolation_hint(hints, table)?;
+                }
+                Target::View(_) if !hints.is_empty() => {
+                    return Err(not_yet("table hints on INSERT through a view"));
+                }
+                Target::View(_) => {}
+            }
+            Ok((written, target))
+        }
+        DmlTarget::Variable(name) => {
+            let table = crate::catalog::temp::writable_variable(planner.variables, name)?;
+            Ok((format!("@{name}"), Target::Table(table)))
         }
     }
 }
@@ -422,7 +431,7 @@ pub(super) fn assigned_twice(name: &str) -> SqlError {
 }
 
 /// Msg 207.
-fn invalid_column(name: &str) -> SqlError {
+pub(super) fn invalid_column(name: &str) -> SqlError {
     SqlError::new(207, 16, 1, format!("Invalid column name '{name}'."))
 }
 

@@ -2,6 +2,7 @@
 
 pub mod access;
 pub mod aggregate;
+pub mod change_plan;
 pub mod constraints;
 pub mod context;
 pub mod dbcc;

@@ -53,14 +53,7 @@ pub fn update(
     }
     let (items, path) = from_items(&update.target, &update.from)?;
     let planner = planner.with_ctes(&update.with);
-    let set: Vec<String> = update
-        .assignments
-        .iter()
-        .filter_map(|assignment| match assignment {
-            Assignment::Column { column, .. } => column.last().map(|c| c.value.clone()),
-            Assignment::Variable { .. } => None,
-        })
-        .collect();
+    let set = assigned_columns(update);
     let target = Target::resolve(&planner, &items, &path, Change::Columns(&set))?;
     let planner = planner.changing(target.planned(&items, &path)?);
     let mut found = Found::bind(
@@ -213,11 +206,23 @@ pub fn delete(
     Ok(Some(rows.len() as u64))
 }
 
+/// The columns an UPDATE's SET names.
+pub(super) fn assigned_columns(update: &ast::Update) -> Vec<String> {
+    update
+        .assignments
+        .iter()
+        .filter_map(|assignment| match assignment {
+            Assignment::Column { column, .. } => column.last().map(|c| c.value.clone()),
+            Assignment::Variable { .. } => None,
+        })
+        .collect()
+}
+
 /// The statement's FROM items, the target appended when they do not name
 /// it (else given the hints written on it: `UPDATE t WITH (SNAPSHOT) ...
 /// FROM t JOIN ...`), and where the target is. Msg 8154 when several
 /// items could be it.
-fn from_items(
+pub(super) fn from_items(
     target: &DmlTarget,
     from: &[ast::TableRef],
 ) -> SqlResult<(Vec<ast::TableRef>, ItemPath)> {
@@ -341,7 +346,7 @@ fn find_target(
 impl Target {
     /// The target the FROM item at `path` names, for an UPDATE or DELETE
     /// that changes `change` of it.
-    fn resolve(
+    pub(super) fn resolve(
         planner: &Planner,
         items: &[ast::TableRef],
         path: &ItemPath,

@@ -85,6 +85,18 @@ impl Interpreter<'_> {
         }
         match &statement.kind {
             StatementKind::Select(select) => self.select(select, text, frame),
+            StatementKind::Insert(insert) if self.session.options.showplan => self
+                .show_change_plan(text, frame, |planner| {
+                    crate::exec::change_plan::insert(planner, insert)
+                }),
+            StatementKind::Update(update) if self.session.options.showplan => self
+                .show_change_plan(text, frame, |planner| {
+                    crate::exec::change_plan::update(planner, update)
+                }),
+            StatementKind::Delete(delete) if self.session.options.showplan => self
+                .show_change_plan(text, frame, |planner| {
+                    crate::exec::change_plan::delete(planner, delete)
+                }),
             StatementKind::Insert(insert) => self.changing_rows(frame, |context, planner, sink| {
                 crate::exec::insert::run(context, planner, insert, sink)
             }),
@@ -368,6 +380,20 @@ impl Interpreter<'_> {
         self.session.in_context(&frame.variables, |context| {
             crate::exec::select::run(context, &plan, sink)
         })
+    }
+
+    /// Under SHOWPLAN_TEXT: the plan of an INSERT, UPDATE or DELETE that
+    /// `explain` makes, shown instead of running the statement.
+    fn show_change_plan(
+        &mut self,
+        text: &str,
+        frame: &Frame,
+        explain: impl FnOnce(&Planner) -> SqlResult<Vec<String>>,
+    ) -> SqlResult<Option<u64>> {
+        let db = Arc::clone(&self.session.db);
+        let operators = explain(&self.session.planner(&db, &frame.variables))?;
+        show_plan(text, operators, self.sink);
+        Ok(None)
     }
 
     /// INSERT, UPDATE or DELETE; Msg 3930 in a doomed transaction.

@@ -6,6 +6,7 @@ use super::window::WindowFunction;
 use super::{AggregateMethod, JoinKind, JoinMethod, Limit, Node, QueryPlan, SetOperation};
 use crate::bind::expr::{CompareOp, Predicate, Scalar, ScalarKind};
 use crate::bind::variables::Variables;
+use crate::catalog::table::TableMeta;
 use crate::exec::access::AccessPath;
 use crate::session::SqlDatabase;
 use hekla_engine::IndexKind;
@@ -19,6 +20,60 @@ pub fn explain(db: &SqlDatabase, plan: &QueryPlan, variables: &Variables) -> Vec
         lines: Vec::new(),
     };
     printer.node(&plan.root, 0, &[]);
+    printer.lines
+}
+
+/// The operator of an INSERT, UPDATE or DELETE, as SQL Server names it
+/// for a table without a clustered index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChangeOperator {
+    Insert,
+    Update,
+    Delete,
+}
+
+/// The rows an INSERT, UPDATE or DELETE reads.
+pub enum ChangeSource<'p> {
+    /// A query's plan (INSERT ... SELECT; the rows an UPDATE or DELETE
+    /// finds).
+    Plan(&'p QueryPlan),
+    /// `VALUES` with this many rows.
+    Values(usize),
+    /// Nothing hekla can show a plan for (DEFAULT VALUES, EXEC).
+    Unshown,
+}
+
+/// What SHOWPLAN_TEXT shows for an INSERT, UPDATE or DELETE until changes
+/// have plans of their own: the operator on the changed `table` over the
+/// plan of the rows it reads.
+pub fn explain_change(
+    db: &SqlDatabase,
+    operator: ChangeOperator,
+    table: &TableMeta,
+    source: ChangeSource<'_>,
+    variables: &Variables,
+) -> Vec<String> {
+    let mut printer = Printer {
+        db,
+        variables,
+        lines: Vec::new(),
+    };
+    let verb = match operator {
+        ChangeOperator::Insert => "Insert",
+        ChangeOperator::Update => "Update",
+        ChangeOperator::Delete => "Delete",
+    };
+    let object = printer.object(table);
+    printer.line(0, format!("Table {verb}(OBJECT:({object}))"));
+    match source {
+        ChangeSource::Plan(plan) => {
+            printer.node(&plan.root, 1, &[]);
+        }
+        ChangeSource::Values(rows) => {
+            printer.line(1, format!("Constant Scan(VALUES:({rows} rows))"));
+        }
+        ChangeSource::Unshown => {}
+    }
     printer.lines
 }
 
@@ -321,14 +376,18 @@ impl Printer<'_> {
         self.lines[at] = format!("  {}|--{text}", " ".repeat(5 * depth));
     }
 
+    /// `[schema].[table]`; a table variable as SQL Server shows it, `@t`.
+    fn object(&self, table: &TableMeta) -> String {
+        if table.name.starts_with('@') {
+            return table.name.clone();
+        }
+        let catalog = self.db.catalog();
+        let schema = catalog.schema_name(table.schema_id).unwrap_or("dbo");
+        format!("[{schema}].[{}]", table.name)
+    }
+
     fn access(&self, read: &super::TableRead, names: &[String], filter: Option<String>) -> String {
-        let schema = self
-            .db
-            .catalog()
-            .schema_name(read.table.schema_id)
-            .unwrap_or("dbo")
-            .to_string();
-        let object = format!("[{schema}].[{}]", read.table.name);
+        let object = self.object(&read.table);
         let alias = if read.shown.eq_ignore_ascii_case(&read.table.name) {
             String::new()
         } else {
