@@ -803,6 +803,9 @@ impl<'a> Binder<'a> {
     ) -> SqlResult<Scalar> {
         let operand = self.scalar(expr)?;
         let target = self.conversion_type(data_type)?;
+        if is_untyped_null(&operand) {
+            return Ok(null_of(target));
+        }
         if conversion(&operand.data_type, &target) == Conversion::NotAllowed {
             return Err(hekla_types::convert::convert_from(
                 &Value::Null,
@@ -1031,6 +1034,11 @@ pub fn implicit(scalar: Scalar, target: &DataType) -> SqlResult<Scalar> {
     if scalar.data_type == *target {
         return Ok(scalar);
     }
+    // A bare NULL goes anywhere (`DECLARE @d datetime2 = NULL`), though an
+    // int that is NULL does not (Msg 206).
+    if is_untyped_null(&scalar) {
+        return Ok(null_of(*target));
+    }
     check_implicit(&scalar.data_type, target)?;
     // A constant converts now, so `bigint_column = 1` compares with a
     // bigint constant and can seek an index. A failing conversion, and
@@ -1081,6 +1089,14 @@ pub(crate) fn is_untyped_null(scalar: &Scalar) -> bool {
     matches!(scalar.kind, ScalarKind::Constant(Value::Null)) && scalar.data_type == DataType::Int
 }
 
+/// A NULL constant of `data_type`.
+fn null_of(data_type: DataType) -> Scalar {
+    Scalar {
+        kind: ScalarKind::Constant(Value::Null),
+        data_type,
+    }
+}
+
 /// What SET ANSI_NULLS OFF changes a comparison with: a NULL literal or a
 /// variable.
 fn is_null_or_variable(scalar: &Scalar) -> bool {
@@ -1093,10 +1109,7 @@ fn is_null_or_variable(scalar: &Scalar) -> bool {
 fn typed_nulls(left: Scalar, right: Scalar) -> (Scalar, Scalar) {
     let retype = |scalar: Scalar, data_type: DataType| {
         if is_untyped_null(&scalar) {
-            Scalar {
-                kind: ScalarKind::Constant(Value::Null),
-                data_type,
-            }
+            null_of(data_type)
         } else {
             scalar
         }

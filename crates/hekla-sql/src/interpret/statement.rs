@@ -424,7 +424,6 @@ impl Interpreter<'_> {
         self.evaluate(&scalar, frame)
     }
 
-    /// An expression's value in its own type.
     /// `CHECKPOINT n`: n must be an int above zero.
     fn checkpoint_duration(&mut self, duration: &ast::Expr, frame: &Frame) -> SqlResult<()> {
         match self.plain_value(duration, frame)? {
@@ -435,6 +434,7 @@ impl Interpreter<'_> {
         }
     }
 
+    /// An expression's value in its own type.
     pub(super) fn plain_value(&mut self, expr: &ast::Expr, frame: &Frame) -> SqlResult<Value> {
         let scalar = self.bound(expr, frame)?;
         self.evaluate(&scalar, frame)
