@@ -9,6 +9,7 @@ use crate::durability::{
 use crate::errors;
 use crate::gc::{Collector, Garbage};
 use crate::log::CommitLog;
+use crate::memory::{default_memory_limit, MemoryBudget};
 use crate::stats::{Counters, DatabaseStats};
 use crate::table::Table;
 use crate::transaction::{IsolationLevel, Transaction};
@@ -31,6 +32,11 @@ pub struct DatabaseConfig {
     /// How often the background collector runs; None disables it (garbage
     /// is then collected only by committing threads and `collect_garbage`).
     pub gc_interval: Option<Duration>,
+    /// The memory the database's memory-optimized tables may take (row
+    /// pages and hash bucket arrays), as a resource pool's limit does in
+    /// SQL Server: past it, CREATE TABLE and writes fail with Msg 41805.
+    /// Default: [`default_memory_limit`], a share of physical memory.
+    pub memory_limit_bytes: u64,
 }
 
 impl Default for DatabaseConfig {
@@ -38,6 +44,7 @@ impl Default for DatabaseConfig {
         DatabaseConfig {
             max_transactions: 4096.min(MAX_TRANSACTIONS),
             gc_interval: Some(Duration::from_millis(10)),
+            memory_limit_bytes: default_memory_limit(),
         }
     }
 }
@@ -97,6 +104,8 @@ pub(crate) struct Shared {
     pub gc: Collector,
     pub counters: Counters,
     pub commit_log: OnceLock<Arc<dyn CommitLog>>,
+    /// What the tables' memory is charged to.
+    pub memory: Arc<MemoryBudget>,
     catalog: RwLock<Catalog>,
 }
 
@@ -187,6 +196,7 @@ impl Database {
             gc: Collector::default(),
             counters: Counters::default(),
             commit_log: OnceLock::new(),
+            memory: Arc::new(MemoryBudget::new(config.memory_limit_bytes)),
             catalog: RwLock::new(Catalog {
                 schemas: BTreeMap::from([(DBO_SCHEMA, "dbo".to_string())]),
                 tables: BTreeMap::new(),
@@ -478,13 +488,17 @@ impl Database {
         if catalog.tables.contains_key(&id) {
             return Err(errors::invalid_argument(format!("table id {id} is in use")));
         }
-        self.log_catalog(|ts| Record::CreateTable {
-            ts,
+        // Allocated before it is logged: a table refused for memory (41805)
+        // must not come back at recovery.
+        let table = Table::new(
             id,
-            def: def.clone(),
-        })?;
+            def.clone(),
+            &schema_name,
+            self.shared.serial,
+            &self.shared.memory,
+        )?;
+        self.log_catalog(|ts| Record::CreateTable { ts, id, def })?;
         catalog.next_table = catalog.next_table.max(id + 1);
-        let table = Table::new(id, def, &schema_name, self.shared.serial);
         catalog.tables.insert(id, table.clone());
         Ok(table)
     }
@@ -548,6 +562,22 @@ impl Database {
     /// The transactions active now (`sys.dm_db_xtp_transactions`).
     pub fn active_transactions(&self) -> Vec<ActiveTransaction> {
         self.shared.txns.active_transactions()
+    }
+
+    /// The memory budget of the memory-optimized tables: its limit, and
+    /// what is taken now.
+    pub fn memory_limit(&self) -> u64 {
+        self.shared.memory.limit()
+    }
+
+    pub fn memory_used(&self) -> u64 {
+        self.shared.memory.used()
+    }
+
+    /// What is left under the limit: the most one value built by a query
+    /// may take (beyond it, Msg 701).
+    pub fn memory_available(&self) -> u64 {
+        self.shared.memory.available()
     }
 
     /// The newest commit timestamp handed out.

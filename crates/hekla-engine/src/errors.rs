@@ -43,6 +43,31 @@ pub fn dependency_failure() -> SqlError {
     )
 }
 
+/// The resource pool databases are bound to (hekla has only this one).
+pub const RESOURCE_POOL: &str = "default";
+
+/// 41805: memory-optimized data would pass the database's memory limit, or
+/// the system refused the memory.
+pub fn insufficient_memory() -> SqlError {
+    SqlError::new(
+        41805,
+        16,
+        1,
+        format!("There is insufficient memory in the resource pool '{RESOURCE_POOL}' to run this operation on memory-optimized tables. See 'http://go.microsoft.com/fwlink/?LinkID=614951' for more information."),
+    )
+}
+
+/// 701: a query needs more memory than the database's memory limit leaves,
+/// or than the system gives.
+pub fn insufficient_system_memory() -> SqlError {
+    SqlError::new(
+        701,
+        17,
+        123,
+        format!("There is insufficient system memory in resource pool '{RESOURCE_POOL}' to run this query."),
+    )
+}
+
 /// 2627 (constraint) or 2601 (unique index).
 pub fn duplicate_key(
     constraint: Option<&str>,

@@ -8,14 +8,18 @@
 //! helps unlink it. Memory is never freed here: versions return to the heap
 //! only after every index has unlinked them and an epoch has passed.
 
-use crate::memory::Block;
+use crate::memory::{charged_block, Block, Charge, MemoryBudget};
 use crate::version::{VersionPtr, LINK_MARK};
+use hekla_types::SqlResult;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 
 pub struct HashIndex {
     /// Zeroed memory holding `mask + 1` bucket heads (AtomicUsize).
     memory: Block,
+    /// The database's memory budget, charged for `memory`.
+    _charge: Charge,
     mask: u64,
     /// Which link of the version header chains this index.
     link: usize,
@@ -32,14 +36,21 @@ pub struct HashIndexStats {
 }
 
 impl HashIndex {
-    /// `bucket_count` is rounded up to the next power of two.
-    pub fn new(bucket_count: u64, link: usize) -> HashIndex {
+    /// `bucket_count` is rounded up to the next power of two; its bucket
+    /// array is charged to `budget` (Msg 41805 when it does not fit).
+    pub fn new(bucket_count: u64, link: usize, budget: &Arc<MemoryBudget>) -> SqlResult<HashIndex> {
         let count = bucket_count.max(1).next_power_of_two();
-        HashIndex {
-            memory: Block::zeroed(count as usize * 8, 64),
+        let bytes = usize::try_from(count)
+            .ok()
+            .and_then(|count| count.checked_mul(8))
+            .ok_or_else(crate::errors::insufficient_memory)?;
+        let (memory, charge) = charged_block(budget, bytes, 64)?;
+        Ok(HashIndex {
+            memory,
+            _charge: charge,
             mask: count - 1,
             link,
-        }
+        })
     }
 
     fn buckets(&self) -> &[AtomicUsize] {
@@ -204,6 +215,10 @@ mod tests {
         VersionPtr::new(NonNull::from(node).cast())
     }
 
+    fn unlimited(bucket_count: u64) -> HashIndex {
+        HashIndex::new(bucket_count, 0, &Arc::new(MemoryBudget::new(u64::MAX))).unwrap()
+    }
+
     fn chain(index: &HashIndex, hash: u64) -> Vec<VersionPtr> {
         let mut seen = Vec::new();
         index.for_each::<()>(hash, |v| {
@@ -215,15 +230,27 @@ mod tests {
 
     #[test]
     fn bucket_count_rounds_up_to_a_power_of_two() {
-        let stats = HashIndex::new(5_000_000, 0).stats();
+        let stats = unlimited(5_000_000).stats();
         assert_eq!(stats.total_bucket_count, 8_388_608);
         assert_eq!(stats.allocated_bytes, 8_388_608 * 8);
         assert_eq!(stats.empty_bucket_count, 8_388_608);
     }
 
     #[test]
+    fn bucket_arrays_are_charged_to_the_budget() {
+        let budget = Arc::new(MemoryBudget::new(1 << 20));
+        let fits = HashIndex::new(1 << 16, 0, &budget).unwrap();
+        assert_eq!(budget.used(), 8 << 16);
+        let refused = HashIndex::new(1 << 30, 0, &budget).map(|_| ()).unwrap_err();
+        assert_eq!(refused.number, 41805);
+        assert_eq!(budget.used(), 8 << 16);
+        drop(fits);
+        assert_eq!(budget.used(), 0);
+    }
+
+    #[test]
     fn chains_hold_what_was_inserted_and_not_removed() {
-        let index = HashIndex::new(2, 0);
+        let index = unlimited(2);
         let all = nodes(6);
         for (i, node) in all.iter().enumerate() {
             index.insert(ptr(node), i as u64);
@@ -246,7 +273,7 @@ mod tests {
         const THREADS: usize = 4;
         const PER_THREAD: usize = 3_000;
         const BUCKETS: u64 = 4;
-        let index = HashIndex::new(BUCKETS, 0);
+        let index = unlimited(BUCKETS);
         let all = nodes(THREADS * PER_THREAD);
         std::thread::scope(|scope| {
             for t in 0..THREADS {

@@ -6,12 +6,13 @@
 //! holds no version. Slots carry no allocator header: the caller knows a
 //! version's size from its table layout, which keeps small rows small.
 
-use crate::memory::{Block, HUGE_PAGE};
+use crate::memory::{charged_block, Block, Charge, MemoryBudget, HUGE_PAGE};
 use crate::sharding::Padded;
+use hekla_types::SqlResult;
 use std::ops::ControlFlow;
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// Sizes up to this are rounded to 8 bytes; larger ones grow by quarters.
 const SMALL_LIMIT: usize = 8192;
@@ -50,8 +51,9 @@ type Page = NonNull<u8>;
 
 /// Where pages come from: zeroed, huge-page backed chunks shared by all
 /// size classes of one table, so a small table wastes at most one chunk.
-#[derive(Default)]
+/// Each block is charged to the database's memory budget.
 struct PageSource {
+    budget: Arc<MemoryBudget>,
     state: Mutex<ChunkState>,
 }
 
@@ -62,26 +64,40 @@ struct ChunkState {
     used: usize,
     /// Blocks of one large page each.
     dedicated: Vec<Block>,
+    /// What all the blocks above take from the budget.
+    charge: Option<Charge>,
 }
 
 impl PageSource {
-    fn page(&self, size: usize) -> Page {
+    /// A page of `size` bytes; Msg 41805 when a new block would pass the
+    /// memory budget or the system refuses it.
+    fn page(&self, size: usize) -> SqlResult<Page> {
         let mut state = self.state.lock().expect("page source");
         if size > CHUNK_BYTES / 4 {
-            let block = Block::zeroed(size, PAGE_ALIGN);
+            let block = self.take_block(&mut state, size)?;
             let page = NonNull::new(block.as_ptr()).expect("block memory");
             state.dedicated.push(block);
-            return page;
+            return Ok(page);
         }
         if state.chunks.is_empty() || state.used + size > CHUNK_BYTES {
-            state.chunks.push(Block::zeroed(CHUNK_BYTES, PAGE_ALIGN));
+            let chunk = self.take_block(&mut state, CHUNK_BYTES)?;
+            state.chunks.push(chunk);
             state.used = 0;
         }
         let chunk = state.chunks.last().expect("a chunk").as_ptr();
         // SAFETY: used + size <= CHUNK_BYTES, inside the chunk.
         let page = unsafe { NonNull::new_unchecked(chunk.add(state.used)) };
         state.used += size.div_ceil(PAGE_ALIGN) * PAGE_ALIGN;
-        page
+        Ok(page)
+    }
+
+    fn take_block(&self, state: &mut ChunkState, size: usize) -> SqlResult<Block> {
+        let (block, charge) = charged_block(&self.budget, size, PAGE_ALIGN)?;
+        match &mut state.charge {
+            Some(all) => all.absorb(charge),
+            None => state.charge = Some(charge),
+        }
+        Ok(block)
     }
 }
 
@@ -129,12 +145,12 @@ impl SizeClass {
         self.shards[shard].lock().expect("heap lock")
     }
 
-    fn allocate(&self, source: &PageSource) -> NonNull<u8> {
+    fn allocate(&self, source: &PageSource) -> SqlResult<NonNull<u8>> {
         let home = crate::sharding::shard_of(SHARDS);
         let mut state = self.lock(home);
-        state.live += 1;
         if let Some(slot) = state.free.pop() {
-            return slot;
+            state.live += 1;
+            return Ok(slot);
         }
         // Slots are freed into the freeing thread's shard (often the
         // collector's): take a batch from a neighbour before growing.
@@ -163,20 +179,22 @@ impl SizeClass {
                 state.free.extend(stolen);
                 let slot = state.free.pop().expect("stolen slots");
                 self.has_free[home].store(!state.free.is_empty(), Ordering::Relaxed);
-                return slot;
+                state.live += 1;
+                return Ok(slot);
             }
         }
         if state.pages.is_empty() || state.bumped == self.slots_per_page {
             // Zeroed memory makes every unused slot read as FREE to scanners.
-            let page = source.page(self.page_size);
+            let page = source.page(self.page_size)?;
             state.pages.push(page);
             state.bumped = 0;
         }
         let page = *state.pages.last().expect("a page");
         let offset = state.bumped * self.slot_size;
         state.bumped += 1;
+        state.live += 1;
         // SAFETY: offset + slot_size <= page_size, inside the page.
-        unsafe { NonNull::new_unchecked(page.as_ptr().add(offset)) }
+        Ok(unsafe { NonNull::new_unchecked(page.as_ptr().add(offset)) })
     }
 }
 
@@ -194,18 +212,20 @@ pub struct RowHeap {
     pages: PageSource,
 }
 
-impl Default for RowHeap {
-    fn default() -> Self {
+impl RowHeap {
+    /// An empty heap whose pages are charged to `budget`.
+    pub fn new(budget: &Arc<MemoryBudget>) -> RowHeap {
         RowHeap {
             classes: (0..CLASS_COUNT)
                 .map(|_| AtomicPtr::new(std::ptr::null_mut()))
                 .collect(),
-            pages: PageSource::default(),
+            pages: PageSource {
+                budget: Arc::clone(budget),
+                state: Mutex::default(),
+            },
         }
     }
-}
 
-impl RowHeap {
     fn class(&self, size: usize) -> &SizeClass {
         let (index, slot_size) = size_class(size);
         let entry = &self.classes[index];
@@ -230,8 +250,9 @@ impl RowHeap {
         unsafe { &*class }
     }
 
-    /// A slot of at least `size` bytes, 8-byte aligned, whose first word is FREE.
-    pub fn allocate(&self, size: usize) -> NonNull<u8> {
+    /// A slot of at least `size` bytes, 8-byte aligned, whose first word is
+    /// FREE; Msg 41805 when a new page would pass the memory budget.
+    pub fn allocate(&self, size: usize) -> SqlResult<NonNull<u8>> {
         self.class(size).allocate(&self.pages)
     }
 
@@ -352,16 +373,34 @@ mod tests {
         }
     }
 
+    fn unlimited() -> RowHeap {
+        RowHeap::new(&Arc::new(MemoryBudget::new(u64::MAX)))
+    }
+
+    #[test]
+    fn pages_are_charged_to_the_budget() {
+        let budget = Arc::new(MemoryBudget::new(CHUNK_BYTES as u64));
+        let heap = RowHeap::new(&budget);
+        heap.allocate(60).unwrap();
+        assert_eq!(budget.used(), CHUNK_BYTES as u64);
+        // A page of its own past the chunk: refused, and nothing counted.
+        let refused = heap.allocate(CHUNK_BYTES / 2).unwrap_err();
+        assert_eq!(refused.number, 41805);
+        assert_eq!(heap.stats().live_slots, 1);
+        drop(heap);
+        assert_eq!(budget.used(), 0);
+    }
+
     #[test]
     fn slots_are_reused_and_counted() {
-        let heap = RowHeap::default();
-        let a = heap.allocate(60);
-        let b = heap.allocate(64);
+        let heap = unlimited();
+        let a = heap.allocate(60).unwrap();
+        let b = heap.allocate(64).unwrap();
         assert_ne!(a, b);
         assert_eq!(heap.stats().live_slots, 2);
         assert_eq!(heap.stats().used_bytes, 128);
         heap.release(60, [a].into_iter());
-        assert_eq!(heap.allocate(57), a);
+        assert_eq!(heap.allocate(57).unwrap(), a);
         let mut slots = 0;
         heap.for_each_slot::<()>(|_| {
             slots += 1;

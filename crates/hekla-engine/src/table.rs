@@ -5,6 +5,7 @@ use crate::errors;
 use crate::hash_index::{HashIndex, HashIndexStats};
 use crate::heap::{HeapStats, RowHeap};
 use crate::layout::RowLayout;
+use crate::memory::MemoryBudget;
 use crate::range_index::{RangeIndex, RangeIndexStats};
 use crate::version::{header_bytes, VersionPtr};
 use hekla_types::{KeyHasher, SqlError, SqlResult, Value};
@@ -58,10 +59,16 @@ pub(crate) enum IndexStructure {
 }
 
 impl Index {
-    fn new(def: &IndexDef, link: usize, table: &TableDef) -> Index {
+    /// Msg 41805 when a hash index's bucket array does not fit `budget`.
+    fn new(
+        def: &IndexDef,
+        link: usize,
+        table: &TableDef,
+        budget: &Arc<MemoryBudget>,
+    ) -> SqlResult<Index> {
         let structure = match def.kind {
             IndexKind::Hash { bucket_count } => {
-                IndexStructure::Hash(HashIndex::new(bucket_count, link))
+                IndexStructure::Hash(HashIndex::new(bucket_count, link, budget)?)
             }
             IndexKind::Range => IndexStructure::Range(RangeIndex::new(
                 link,
@@ -72,12 +79,12 @@ impl Index {
                     .collect(),
             )),
         };
-        Index {
+        Ok(Index {
             name: def.name.clone(),
             columns: def.columns.clone(),
             uniqueness: def.uniqueness,
             structure,
-        }
+        })
     }
 
     pub fn is_range(&self) -> bool {
@@ -179,24 +186,32 @@ pub struct Table {
 }
 
 impl Table {
-    pub(crate) fn new(id: TableId, def: TableDef, schema_name: &str, database: u64) -> Arc<Table> {
+    /// A table whose memory (bucket arrays now, row pages as they come) is
+    /// charged to the database's `budget`: Msg 41805 when it does not fit.
+    pub(crate) fn new(
+        id: TableId,
+        def: TableDef,
+        schema_name: &str,
+        database: u64,
+        budget: &Arc<MemoryBudget>,
+    ) -> SqlResult<Arc<Table>> {
         let layout = RowLayout::new(&def.columns);
         let indexes = def
             .indexes
             .iter()
             .enumerate()
-            .map(|(link, index)| Index::new(index, link, &def))
-            .collect();
-        Arc::new(Table {
+            .map(|(link, index)| Index::new(index, link, &def, budget))
+            .collect::<SqlResult<Vec<Index>>>()?;
+        Ok(Arc::new(Table {
             database,
             id,
             qualified_name: format!("{schema_name}.{}", def.name),
             def,
             layout,
-            heap: Arc::default(),
+            heap: Arc::new(RowHeap::new(budget)),
             indexes,
             queued_garbage: AtomicUsize::new(0),
-        })
+        }))
     }
 
     /// `count` more of its versions were queued as garbage.

@@ -400,3 +400,41 @@ fn a_transaction_spanning_blocks_is_all_or_nothing() {
         assert_eq!(count(&db), if lose_last_part { 1 } else { 50_001 });
     }
 }
+
+/// Past the memory limit a table is refused (41805) before anything is
+/// logged, so it does not come back at the next open; rows past it are
+/// refused too, and what was charged returns when a table is dropped.
+#[test]
+fn the_memory_limit_refuses_tables_and_rows_past_it() {
+    let dir = Scratch::new("durability-memory-limit");
+    let config = DatabaseConfig {
+        memory_limit_bytes: 4 << 20,
+        ..DatabaseConfig::default()
+    };
+    {
+        let db = Database::open(&dir.0, config.clone(), StorageConfig::small()).unwrap();
+        let refused = db.create_table(accounts_def(1 << 30)).map(|_| ());
+        assert_eq!(refused.unwrap_err().number, 41805);
+        assert_eq!(db.memory_used(), 0);
+        let table = create_accounts(&db);
+        let mut tx = db.begin(IsolationLevel::Snapshot).unwrap();
+        let mut inserted = 0;
+        let error = loop {
+            match tx.insert(&table, &[Value::Int(inserted), Value::BigInt(0)]) {
+                Ok(_) => inserted += 1,
+                Err(error) => break error,
+            }
+        };
+        assert_eq!(error.number, 41805);
+        assert!(inserted > 1000, "only {inserted} rows fit in 4 MiB");
+        assert!(db.memory_used() <= db.memory_limit());
+        tx.rollback();
+        db.drop_table(table.id).unwrap();
+        drop(table);
+        db.collect_garbage();
+        db.collect_garbage();
+        assert_eq!(db.dropped_tables_pending(), 0);
+    }
+    let db = Database::open(&dir.0, config, StorageConfig::small()).unwrap();
+    assert!(db.tables().is_empty());
+}

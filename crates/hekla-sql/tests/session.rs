@@ -940,3 +940,86 @@ DELETE dbo.t WHERE id < 10";
     drop(db);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A database whose memory-optimized tables may take only 16 MiB.
+fn open_with_memory_limit(dir: &Path, bytes: u64) -> Arc<SqlDatabase> {
+    let config = DatabaseConfig {
+        memory_limit_bytes: bytes,
+        ..DatabaseConfig::default()
+    };
+    SqlDatabase::open(dir, config, StorageConfig::small()).unwrap()
+}
+
+/// Past the database's memory limit, allocations fail with SQL Server's
+/// errors instead of aborting the process: a hash index's bucket array at
+/// CREATE TABLE and rows at INSERT with 41805 (the batch ends and the
+/// transaction rolls back), a huge string with 701; the database goes on.
+#[test]
+fn allocations_past_the_memory_limit_are_errors() {
+    let dir = scratch("memory-limit");
+    let db = open_with_memory_limit(&dir, 16 << 20);
+    let insufficient = "Msg 41805, Level 16, State 1, Line 1\nThere is insufficient memory in the resource pool 'default' to run this operation on memory-optimized tables. See 'http://go.microsoft.com/fwlink/?LinkID=614951' for more information.\n";
+    // 2^30 buckets: 8 GiB.
+    let out = run_in(
+        &db,
+        "CREATE TABLE dbo.huge (id int NOT NULL PRIMARY KEY NONCLUSTERED HASH WITH (BUCKET_COUNT = 1000000000)) WITH (MEMORY_OPTIMIZED = ON)",
+    );
+    assert_eq!(out, insufficient);
+    assert!(run_in(&db, "SELECT OBJECT_ID('dbo.huge')").contains("NULL"));
+    // Past SQL Server's largest bucket count.
+    let out = run_in(
+        &db,
+        "CREATE TABLE dbo.huge (id int NOT NULL PRIMARY KEY NONCLUSTERED HASH WITH (BUCKET_COUNT = 1073741825)) WITH (MEMORY_OPTIMIZED = ON)",
+    );
+    assert!(out.contains("from 1 to 1073741824"), "{out}");
+
+    let out = run_in(
+        &db,
+        "SELECT LEN(REPLICATE(CAST('x' AS varchar(max)), 20000000)) AS n",
+    );
+    // Raised as the row is computed, after the column header (as SQL
+    // Server shows run-time errors of a SELECT).
+    assert!(
+        out.ends_with("Msg 701, Level 17, State 123, Line 1\nThere is insufficient system memory in resource pool 'default' to run this query.\n"),
+        "{out}"
+    );
+    // Under the limit it works.
+    let out = run_in(
+        &db,
+        "SET NOCOUNT ON SELECT LEN(REPLICATE(CAST('x' AS varchar(max)), 1000000)) AS n",
+    );
+    assert!(out.contains("1000000"), "{out}");
+
+    // Rows: about 1 KB each until the limit is passed, in a transaction
+    // that also holds an earlier insert; all of it rolls back.
+    let setup = "CREATE TABLE dbo.t (id int NOT NULL PRIMARY KEY NONCLUSTERED HASH WITH (BUCKET_COUNT = 1024), v varchar(1000) NOT NULL) WITH (MEMORY_OPTIMIZED = ON)";
+    assert_eq!(run_in(&db, setup), "");
+    let out = run_in(
+        &db,
+        "SET NOCOUNT ON
+BEGIN TRANSACTION
+INSERT dbo.t VALUES (-1, 'first')
+INSERT dbo.t SELECT a.number * 2048 + b.number, REPLICATE('v', 1000) FROM master..spt_values a CROSS JOIN master..spt_values b WHERE a.type = 'P' AND b.type = 'P' AND a.number < 10
+SELECT 'not reached'
+GO
+SELECT @@TRANCOUNT AS open_transactions, (SELECT COUNT(*) FROM dbo.t) AS [rows]",
+    );
+    assert!(
+        out.starts_with(&insufficient.replace("Line 1", "Line 4")),
+        "{out}"
+    );
+    assert!(!out.contains("not reached"), "{out}");
+    assert!(
+        out.trim_end().ends_with("                0           0"),
+        "{out}"
+    );
+    // The database goes on: smaller work fits, memory freed is reused.
+    let out = run_in(
+        &db,
+        "SET NOCOUNT ON INSERT dbo.t VALUES (1, 'one') SELECT v FROM dbo.t",
+    );
+    assert!(out.contains("one"), "{out}");
+    assert_eq!(run_in(&db, "DROP TABLE dbo.t"), "");
+    drop(db);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -34,7 +34,11 @@ impl Table {
         self.layout
             .check_payload(payload)
             .map_err(|problem| format!("a row of table {} is malformed: {problem}", self.id))?;
-        let version = VersionPtr::new(self.heap.allocate(self.version_size(payload.len())));
+        let slot = self
+            .heap
+            .allocate(self.version_size(payload.len()))
+            .map_err(|error| format!("table {}: {}", self.id, error.message))?;
+        let version = VersionPtr::new(slot);
         // SAFETY: the slot is fresh from the heap and ours alone, sized for
         // this payload after the table's header.
         unsafe {

@@ -87,7 +87,7 @@ impl Transaction {
     ) -> SqlResult<VersionPtr> {
         let savepoint = self.savepoint();
         let size = table.version_size(payload.len());
-        let version = VersionPtr::new(table.heap.allocate(size));
+        let version = VersionPtr::new(table.heap.allocate(size)?);
         // SAFETY: the slot is ours alone (fresh from the heap), `size` bytes
         // long, and the payload goes after the header the table reserves.
         unsafe {

@@ -1055,12 +1055,15 @@ fn bind_default(value: &ast::Expr, data_type: &DataType, catalog: &Catalog) -> S
     implicit(scalar, &assignment_type(data_type))
 }
 
+/// SQL Server's largest BUCKET_COUNT (2^30: an 8 GiB bucket array).
+const MAX_BUCKET_COUNT: u64 = 1 << 30;
+
 fn bucket_count_value(expr: &ast::Expr, index: &str) -> SqlResult<u64> {
     match &expr.kind {
         ast::ExprKind::Literal(ast::Literal::Integer(digits)) => digits
             .parse::<u64>()
             .ok()
-            .filter(|&n| n > 0)
+            .filter(|n| (1..=MAX_BUCKET_COUNT).contains(n))
             .ok_or_else(|| bad_bucket_count(index)),
         _ => Err(bad_bucket_count(index)),
     }
@@ -1071,6 +1074,6 @@ fn bad_bucket_count(index: &str) -> SqlError {
         10794,
         16,
         1,
-        format!("The BUCKET_COUNT of HASH index '{index}' must be a positive integer constant."),
+        format!("The BUCKET_COUNT of HASH index '{index}' must be an integer constant from 1 to {MAX_BUCKET_COUNT}."),
     )
 }

@@ -104,6 +104,7 @@ impl Scalar {
                     &values,
                     &self.data_type,
                     &context.options,
+                    context.db.engine().memory_available(),
                 ))
             }
             ScalarKind::RuntimeConstant { id, call } => {

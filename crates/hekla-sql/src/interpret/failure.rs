@@ -7,10 +7,10 @@
 //!   skipped, and a TRY in that same scope does not catch it (one in a
 //!   calling scope does);
 //! - a conversion error, a deadlock, a conflict of memory-optimized
-//!   tables (41302, 41305, 41325, 41301) or a memory-optimized table read
-//!   at a session level it does not allow (41332, 41333) ends the whole
-//!   **batch** and rolls back the transaction, and so does THROW (without
-//!   the rollback).
+//!   tables (41302, 41305, 41325, 41301), a memory-optimized table read
+//!   at a session level it does not allow (41332, 41333) or memory that
+//!   cannot be had (701, 41805) ends the whole **batch** and rolls back
+//!   the transaction, and so does THROW (without the rollback).
 //!
 //! With `SET XACT_ABORT ON` every error ends the batch and rolls back.
 //! Inside TRY, an error that would roll back dooms the transaction instead.
@@ -46,10 +46,11 @@ pub struct Failure {
 const COMPILE_ERRORS: &[u32] = &[207, 208, 4104];
 
 /// Errors that end the batch and roll back its transaction: conversion
-/// errors, deadlock, the conflicts of optimistic concurrency, and the
-/// isolation errors SQL Server lists with them as dooming.
+/// errors, deadlock, the conflicts of optimistic concurrency, the
+/// isolation errors SQL Server lists with them as dooming, and running out
+/// of memory.
 const BATCH_ERRORS: &[u32] = &[
-    245, 8114, 1205, 41301, 41302, 41305, 41325, 41332, 41333, 3930,
+    245, 8114, 1205, 41301, 41302, 41305, 41325, 41332, 41333, 3930, 701, 41805,
 ];
 
 impl Failure {

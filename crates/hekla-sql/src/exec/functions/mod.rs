@@ -21,18 +21,21 @@ use hekla_types::convert::convert_from;
 use hekla_types::{DataType, Length, SqlResult, Value};
 
 /// `function` of `args`; DATEPART reads the session's DATEFIRST, ISDATE
-/// its DATEFORMAT.
+/// its DATEFORMAT. REPLICATE, which builds a value of the size it is told,
+/// may take at most `memory` bytes for it (what the database's memory
+/// limit leaves): beyond, Msg 701.
 pub fn evaluate(
     function: Builtin,
     args: &[Value],
     result_type: &DataType,
     options: &SetOptions,
+    memory: u64,
 ) -> SqlResult<Value> {
     if strict(function) && args.iter().any(Value::is_null) {
         return Ok(Value::Null);
     }
     match function {
-        Builtin::String(f) => string::evaluate(f, args, result_type),
+        Builtin::String(f) => string::evaluate(f, args, result_type, memory),
         Builtin::Date(f) => date::evaluate(f, args, result_type, options.date_first),
         Builtin::Math(f) => math::evaluate(f, args, result_type),
         Builtin::Misc(f) => misc::evaluate(f, args, result_type, options.date_format),

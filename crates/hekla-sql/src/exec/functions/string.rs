@@ -15,6 +15,7 @@ pub(super) fn evaluate(
     function: StringFn,
     args: &[Value],
     result_type: &DataType,
+    memory: u64,
 ) -> SqlResult<Value> {
     use StringFn as F;
     let count = |index: usize| integer(&args[index]);
@@ -88,7 +89,7 @@ pub(super) fn evaluate(
                 }
                 None => times as u64,
             };
-            fit(unit.repeat(times as usize), result_type)?
+            fit(repeat(unit, times, memory)?, result_type)?
         }
         F::Stuff => return stuff(args, result_type),
         F::Space => {
@@ -164,6 +165,23 @@ pub(super) fn evaluate(
         ),
         F::Format => super::format::format(args, result_type)?,
     })
+}
+
+/// `unit` `times` over, in memory asked for first, so that a huge result
+/// is an error and not an abort: Msg 701 when it would take more than
+/// `memory` bytes or the system refuses them.
+fn repeat(unit: &str, times: u64, memory: u64) -> SqlResult<String> {
+    let bytes = (unit.len() as u64).saturating_mul(times);
+    let mut repeated = String::new();
+    usize::try_from(bytes)
+        .ok()
+        .filter(|_| bytes <= memory)
+        .and_then(|bytes| repeated.try_reserve_exact(bytes).ok())
+        .ok_or_else(hekla_engine::errors::insufficient_system_memory)?;
+    for _ in 0..times {
+        repeated.push_str(unit);
+    }
+    Ok(repeated)
 }
 
 /// `count` characters of `text` from character `skip` (0-based).
