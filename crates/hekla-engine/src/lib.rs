@@ -56,7 +56,7 @@ pub use catalog::{
 pub use database::{Database, DatabaseConfig};
 pub use durability::{
     CheckpointFileInfo, CheckpointReport, DatabaseOptions, DelayedDurability, FileState, FileType,
-    LogStats, RecoveryReport, StorageConfig,
+    LogStats, RecoveryModel, RecoveryReport, StorageConfig, UserAccess,
 };
 pub use hash_index::HashIndexStats;
 pub use heap::HeapStats;

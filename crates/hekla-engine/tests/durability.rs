@@ -7,7 +7,7 @@ mod common;
 use common::*;
 use hekla_engine::{
     ColumnDef, Database, DatabaseConfig, DatabaseOptions, DelayedDurability, Durability, FileState,
-    IndexDef, IsolationLevel, StorageConfig, TableDef, Uniqueness,
+    IndexDef, IsolationLevel, RecoveryModel, StorageConfig, TableDef, Uniqueness, UserAccess,
 };
 use hekla_types::{DataType, Value};
 use std::collections::BTreeMap;
@@ -192,11 +192,18 @@ fn database_options_survive_the_log_and_checkpoints() {
     let both = DatabaseOptions {
         delayed_durability: DelayedDurability::Forced,
         elevate_to_snapshot: true,
+        recovery: RecoveryModel::Full,
+        user_access: UserAccess::Single,
     };
     {
         let db = open(&dir.0);
         assert_eq!(db.options(), DatabaseOptions::default());
         db.change_options(|o| o.elevate_to_snapshot = true).unwrap();
+        db.change_options(|o| {
+            o.recovery = RecoveryModel::Full;
+            o.user_access = UserAccess::Single;
+        })
+        .unwrap();
         db.set_delayed_durability(DelayedDurability::Allowed)
             .unwrap();
         let left = db

@@ -104,6 +104,26 @@ fn seed_dmv_queries_run_and_tell_the_truth() {
     // 000: checkpoint files exist after a checkpoint of a durable table.
     let states = output_of("FROM sys.dm_db_xtp_checkpoint_files");
     assert!(states.contains("DATA"), "{states}");
+    // 000: the FX filegroup's on-disk size is its checkpoint files' size
+    // (compared in pages: the small test files make less than 1 MB).
+    let figure = |out: String| out.lines().nth(2).unwrap_or_default().trim().to_string();
+    let fx_pages = figure(run(
+        &mut session,
+        "SELECT SUM(df.size) FROM sys.filegroups AS f
+         INNER JOIN sys.database_files AS df ON f.data_space_id = df.data_space_id
+         WHERE f.type = N'FX'",
+    ));
+    let checkpoint_pages = figure(run(
+        &mut session,
+        "SELECT CAST(CEILING(SUM(file_size_in_bytes) / 8192.0) AS int)
+         FROM sys.dm_db_xtp_checkpoint_files",
+    ));
+    assert_eq!(fx_pages, checkpoint_pages);
+    assert!(
+        fx_pages.parse::<i32>().is_ok_and(|pages| pages > 0),
+        "{fx_pages}"
+    );
+    assert!(output_of("AS [On-disk size in MB]").contains("On-disk size in MB"));
     // 003: the hash index's memory consumer, by table and index.
     let consumers = output_of("sys.dm_db_xtp_memory_consumers AS mec");
     assert!(consumers.contains("SalesOrderDetailMedium"), "{consumers}");

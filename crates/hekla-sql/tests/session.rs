@@ -1023,3 +1023,86 @@ SELECT @@TRANCOUNT AS open_transactions, (SELECT COUNT(*) FROM dbo.t) AS [rows]"
     drop(db);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// RECOVERY and the user access are kept across restarts (through the log,
+/// then a checkpoint); SINGLE_USER admits one session (Msg 924 for the
+/// next) and is not set beside another session (5070 with NO_WAIT, else
+/// 10794); DATABASEPROPERTYEX agrees with sys.databases throughout.
+#[test]
+fn recovery_and_user_access_survive_restarts_and_single_user_is_enforced() {
+    let dir = scratch("database-settings");
+    let settings = "SELECT recovery_model_desc, user_access_desc,
+           CAST(DATABASEPROPERTYEX(DB_NAME(), 'Recovery') AS varchar(20)) AS recovery,
+           CAST(DATABASEPROPERTYEX(DB_NAME(), 'UserAccess') AS varchar(20)) AS access
+    FROM sys.databases WHERE database_id = DB_ID()";
+    let first_row = |out: &str| -> Vec<String> {
+        out.lines()
+            .nth(2)
+            .unwrap_or_default()
+            .split_whitespace()
+            .map(str::to_string)
+            .collect()
+    };
+    {
+        let db = open(&dir);
+        let mut session = db.session().unwrap();
+        assert_eq!(
+            first_row(&run(&mut session, settings)),
+            ["SIMPLE", "MULTI_USER", "SIMPLE", "MULTI_USER"]
+        );
+        let other = db.session().unwrap();
+        assert_eq!(
+            run(&mut session, "ALTER DATABASE CURRENT SET SINGLE_USER WITH NO_WAIT"),
+            "Msg 5070, Level 16, State 2, Line 1\nDatabase state cannot be changed while other users are using the database 'hekla'\nMsg 5069, Level 16, State 1, Line 1\nALTER DATABASE statement failed.\n"
+        );
+        assert!(run(
+            &mut session,
+            "ALTER DATABASE hekla SET SINGLE_USER WITH ROLLBACK IMMEDIATE"
+        )
+        .starts_with("Msg 10794,"));
+        drop(other);
+        assert_eq!(
+            run(
+                &mut session,
+                "ALTER DATABASE hekla SET RECOVERY FULL WITH NO_WAIT\nALTER DATABASE CURRENT SET SINGLE_USER WITH ROLLBACK IMMEDIATE"
+            ),
+            ""
+        );
+        match db.session() {
+            Err(error) => assert_eq!(
+                (error.number, error.severity, error.message.as_str()),
+                (
+                    924,
+                    14,
+                    "Database 'hekla' is already open and can only have one user at a time."
+                )
+            ),
+            Ok(_) => panic!("a second session opened in SINGLE_USER mode"),
+        }
+    }
+    let db = open(&dir);
+    let mut session = db.session().unwrap();
+    assert_eq!(
+        first_row(&run(&mut session, settings)),
+        ["FULL", "SINGLE_USER", "FULL", "SINGLE_USER"]
+    );
+    db.engine().checkpoint().unwrap();
+    assert_eq!(
+        run(
+            &mut session,
+            "ALTER DATABASE CURRENT SET MULTI_USER\nALTER DATABASE CURRENT SET RECOVERY BULK_LOGGED"
+        ),
+        ""
+    );
+    drop(session);
+    drop(db);
+    let db = open(&dir);
+    let mut session = db.session().unwrap();
+    let second = db.session().unwrap();
+    assert_eq!(
+        first_row(&run(&mut session, settings)),
+        ["BULK_LOGGED", "MULTI_USER", "BULK_LOGGED", "MULTI_USER"]
+    );
+    drop((session, second, db));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

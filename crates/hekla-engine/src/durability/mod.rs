@@ -25,7 +25,7 @@ pub(crate) use checkpoint::{run as run_checkpointer, Checkpointer, Request};
 pub use log_writer::LogStats;
 pub(crate) use log_writer::{spawn_flusher, LogWriter};
 pub(crate) use options::OptionsCell;
-pub use options::{DatabaseOptions, DelayedDurability};
+pub use options::{DatabaseOptions, DelayedDurability, RecoveryModel, UserAccess};
 pub use pair::{CheckpointFileInfo, FileState, FileType};
 pub(crate) use record::Record;
 pub(crate) use recovery::recover;

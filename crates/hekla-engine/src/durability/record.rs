@@ -11,12 +11,15 @@
 //! create schema: [2][ts u64][schema id u32][name]
 //! create table:  [3][ts u64][table id u32][table definition]
 //! drop table:    [4][ts u64][table id u32]
-//! options:       [6][ts u64][delayed durability u8][elevate to snapshot u8]
+//! options:       [7][ts u64][delayed durability u8][elevate to snapshot u8]
+//!                   [recovery model u8][user access u8]
 //! ```
 //!
-//! Kind 5, `[5][ts u64][delayed durability u8]`, is the options record of
-//! logs written before MEMORY_OPTIMIZED_ELEVATE_TO_SNAPSHOT was kept; it
-//! still reads, as that option OFF.
+//! Older logs' options records still read, the options they lack at their
+//! defaults: kind 5, `[5][ts u64][delayed durability u8]`, from before
+//! MEMORY_OPTIMIZED_ELEVATE_TO_SNAPSHOT was kept, and kind 6, `[6][ts
+//! u64][delayed durability u8][elevate to snapshot u8]`, from before
+//! RECOVERY and the user access were.
 
 use super::codec::{decode_table_def, encode_table_def, Decoded, Decoder, Encoder, Malformed};
 use super::options::{DatabaseOptions, DelayedDurability};
@@ -31,7 +34,9 @@ const CREATE_TABLE: u8 = 3;
 const DROP_TABLE: u8 = 4;
 /// Options before MEMORY_OPTIMIZED_ELEVATE_TO_SNAPSHOT: read, never written.
 const DELAYED_DURABILITY_ONLY: u8 = 5;
-const OPTIONS: u8 = 6;
+/// Options before RECOVERY and the user access: read, never written.
+const WITHOUT_RECOVERY_AND_ACCESS: u8 = 6;
+const OPTIONS: u8 = 7;
 
 const INSERT: u8 = 1;
 const DELETE: u8 = 2;
@@ -120,8 +125,7 @@ impl Record<'_> {
             Record::Options { ts, options } => {
                 e.u8(OPTIONS);
                 e.u64(*ts);
-                e.u8(options.delayed_durability.code());
-                e.bool(options.elevate_to_snapshot);
+                options.encode(&mut e);
             }
         }
     }
@@ -242,17 +246,21 @@ fn decode_one<'a>(d: &mut Decoder<'a>) -> Decoded<Record<'a>> {
         DROP_TABLE => Record::DropTable { ts, id: d.u32()? },
         DELAYED_DURABILITY_ONLY => Record::Options {
             ts,
-            options: DatabaseOptions {
-                delayed_durability: DelayedDurability::from_code(d.u8()?)?,
-                elevate_to_snapshot: false,
-            },
+            options: DatabaseOptions::with_defaults_after_elevate(
+                DelayedDurability::from_code(d.u8()?)?,
+                false,
+            ),
+        },
+        WITHOUT_RECOVERY_AND_ACCESS => Record::Options {
+            ts,
+            options: DatabaseOptions::with_defaults_after_elevate(
+                DelayedDurability::from_code(d.u8()?)?,
+                d.bool()?,
+            ),
         },
         OPTIONS => Record::Options {
             ts,
-            options: DatabaseOptions {
-                delayed_durability: DelayedDurability::from_code(d.u8()?)?,
-                elevate_to_snapshot: d.bool()?,
-            },
+            options: DatabaseOptions::decode(d)?,
         },
         other => return Err(Malformed(format!("unknown record kind {other}"))),
     })
@@ -262,6 +270,7 @@ fn decode_one<'a>(d: &mut Decoder<'a>) -> Decoded<Record<'a>> {
 mod tests {
     use super::*;
     use crate::catalog::{ColumnDef, IndexDef, Uniqueness};
+    use crate::durability::{RecoveryModel, UserAccess};
     use hekla_types::DataType;
 
     #[test]
@@ -302,6 +311,8 @@ mod tests {
                 options: DatabaseOptions {
                     delayed_durability: DelayedDurability::Forced,
                     elevate_to_snapshot: true,
+                    recovery: RecoveryModel::BulkLogged,
+                    user_access: UserAccess::Single,
                 },
             },
         ];
@@ -324,7 +335,24 @@ mod tests {
             ts: 9,
             options: DatabaseOptions {
                 delayed_durability: DelayedDurability::Allowed,
-                elevate_to_snapshot: false,
+                ..DatabaseOptions::default()
+            },
+        };
+        assert_eq!(decode_all(&bytes).unwrap(), vec![expected]);
+    }
+
+    #[test]
+    fn an_options_record_without_recovery_and_access_reads_with_their_defaults() {
+        let mut bytes = vec![WITHOUT_RECOVERY_AND_ACCESS];
+        bytes.extend_from_slice(&9u64.to_le_bytes());
+        bytes.extend_from_slice(&[DelayedDurability::Forced.code(), 1]);
+        let expected = Record::Options {
+            ts: 9,
+            options: DatabaseOptions {
+                delayed_durability: DelayedDurability::Forced,
+                elevate_to_snapshot: true,
+                recovery: RecoveryModel::Simple,
+                user_access: UserAccess::Multi,
             },
         };
         assert_eq!(decode_all(&bytes).unwrap(), vec![expected]);

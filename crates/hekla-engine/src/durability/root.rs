@@ -15,9 +15,11 @@ use std::path::Path;
 
 pub const ROOT_NAME: &str = "hekla.root";
 /// Version 2 added MEMORY_OPTIMIZED_ELEVATE_TO_SNAPSHOT after the delayed
-/// durability byte; a version 1 root still reads, as that option OFF.
-const FORMAT_VERSION: u32 = 2;
+/// durability byte, version 3 RECOVERY and the user access after it;
+/// older roots still read, the options they lack at their defaults.
+const FORMAT_VERSION: u32 = 3;
 const WITHOUT_ELEVATE_TO_SNAPSHOT: u32 = 1;
+const WITHOUT_RECOVERY_AND_ACCESS: u32 = 2;
 
 /// The catalog as of a checkpoint.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -65,8 +67,7 @@ impl Root {
         let catalog = &self.catalog;
         e.u32(catalog.next_schema);
         e.u32(catalog.next_table);
-        e.u8(catalog.options.delayed_durability.code());
-        e.bool(catalog.options.elevate_to_snapshot);
+        catalog.options.encode(&mut e);
         e.u32(catalog.schemas.len() as u32);
         for (&id, name) in &catalog.schemas {
             e.u32(id);
@@ -95,7 +96,7 @@ impl Root {
 
     fn decode(d: &mut Decoder) -> Decoded<Root> {
         let version = d.u32()?;
-        if version != FORMAT_VERSION && version != WITHOUT_ELEVATE_TO_SNAPSHOT {
+        if !(WITHOUT_ELEVATE_TO_SNAPSHOT..=FORMAT_VERSION).contains(&version) {
             return Err(Malformed(format!("unknown root format version {version}")));
         }
         let checkpoint_ts = d.u64()?;
@@ -103,9 +104,16 @@ impl Root {
         let next_pair_id = d.u64()?;
         let next_schema = d.u32()?;
         let next_table = d.u32()?;
-        let options = DatabaseOptions {
-            delayed_durability: DelayedDurability::from_code(d.u8()?)?,
-            elevate_to_snapshot: version != WITHOUT_ELEVATE_TO_SNAPSHOT && d.bool()?,
+        let options = match version {
+            WITHOUT_ELEVATE_TO_SNAPSHOT => DatabaseOptions::with_defaults_after_elevate(
+                DelayedDurability::from_code(d.u8()?)?,
+                false,
+            ),
+            WITHOUT_RECOVERY_AND_ACCESS => DatabaseOptions::with_defaults_after_elevate(
+                DelayedDurability::from_code(d.u8()?)?,
+                d.bool()?,
+            ),
+            _ => DatabaseOptions::decode(d)?,
         };
         let mut schemas = BTreeMap::new();
         for _ in 0..d.u32()? {
@@ -182,6 +190,7 @@ impl Root {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::durability::{RecoveryModel, UserAccess};
 
     fn root(options: DatabaseOptions) -> Root {
         Root {
@@ -200,26 +209,39 @@ mod tests {
     }
 
     #[test]
-    fn roots_round_trip_and_version_1_reads_without_elevate_to_snapshot() {
+    fn roots_round_trip_and_older_versions_read_with_defaults() {
         let options = DatabaseOptions {
             delayed_durability: DelayedDurability::Allowed,
             elevate_to_snapshot: true,
+            recovery: RecoveryModel::Full,
+            user_access: UserAccess::Restricted,
         };
         let mut bytes = Vec::new();
         root(options).encode(&mut bytes);
         assert_eq!(Root::decode(&mut Decoder::new(&bytes)), Ok(root(options)));
-        // Version 1: no elevate byte after the delayed durability byte
-        // (version, three u64s, two u32s, then the byte at 36).
-        let mut old = bytes.clone();
-        old[..4].copy_from_slice(&WITHOUT_ELEVATE_TO_SNAPSHOT.to_le_bytes());
-        old.remove(37);
+        // The options start at byte 36 (after the version, three u64s and
+        // two u32s): delayed durability, elevate, recovery, user access.
+        let defaults = DatabaseOptions {
+            delayed_durability: DelayedDurability::Allowed,
+            ..DatabaseOptions::default()
+        };
+        let mut version_2 = bytes.clone();
+        version_2[..4].copy_from_slice(&WITHOUT_RECOVERY_AND_ACCESS.to_le_bytes());
+        version_2.drain(38..40);
         let expected = root(DatabaseOptions {
-            elevate_to_snapshot: false,
-            ..options
+            elevate_to_snapshot: true,
+            ..defaults
         });
-        assert_eq!(Root::decode(&mut Decoder::new(&old)), Ok(expected));
+        assert_eq!(Root::decode(&mut Decoder::new(&version_2)), Ok(expected));
+        let mut version_1 = version_2;
+        version_1[..4].copy_from_slice(&WITHOUT_ELEVATE_TO_SNAPSHOT.to_le_bytes());
+        version_1.remove(37);
+        assert_eq!(
+            Root::decode(&mut Decoder::new(&version_1)),
+            Ok(root(defaults))
+        );
         let mut unknown = bytes;
-        unknown[..4].copy_from_slice(&3u32.to_le_bytes());
+        unknown[..4].copy_from_slice(&4u32.to_le_bytes());
         assert!(Root::decode(&mut Decoder::new(&unknown)).is_err());
     }
 }

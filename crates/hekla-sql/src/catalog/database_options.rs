@@ -1,8 +1,21 @@
 //! `ALTER DATABASE CURRENT | hekla SET option = value, ...` for the options
-//! hekla keeps: DELAYED_DURABILITY and MEMORY_OPTIMIZED_ELEVATE_TO_SNAPSHOT.
-//! The engine logs the change before it takes effect, so it survives a
-//! restart (`hekla_engine::DatabaseOptions`). Other options, ADD FILEGROUP
-//! and FILE, and the system databases are refused with 10794; a database
+//! hekla keeps: DELAYED_DURABILITY, MEMORY_OPTIMIZED_ELEVATE_TO_SNAPSHOT,
+//! RECOVERY and SINGLE_USER | RESTRICTED_USER | MULTI_USER. The engine logs
+//! the change before it takes effect, so it survives a restart
+//! (`hekla_engine::DatabaseOptions`).
+//!
+//! SINGLE_USER is enforced: a second session is refused (Msg 924, in
+//! `system_views::sessions::register`), and setting it while other
+//! sessions are open is 5070 with `NO_WAIT`, else 10794 (hekla neither
+//! waits for other sessions nor ends them). RESTRICTED_USER admits the
+//! database owners, which every hekla session is. RECOVERY is reported and
+//! kept; hekla takes no backups, so its log is truncated at checkpoints
+//! under any model, as SQL Server's is before a database's first full
+//! backup.
+//!
+//! `ADD FILEGROUP ... CONTAINS MEMORY_OPTIMIZED_DATA` is Msg 10797: the
+//! database has its memory-optimized filegroup already. Other filegroups,
+//! ADD FILE, other options and the system databases are 10794; a database
 //! that does not exist is SQL Server's 5011 followed by 5069.
 
 use crate::ast::{self, AlterDatabaseAction, OptionValue};
@@ -10,7 +23,8 @@ use crate::catalog::databases::{named, Named};
 use crate::catalog::procedure::option_name;
 use crate::exec::not_yet;
 use crate::session::{ErrorEvent, ResultSink, SqlDatabase};
-use hekla_engine::{DatabaseOptions, DelayedDurability};
+use crate::system_views::DATABASE_NAME;
+use hekla_engine::{DatabaseOptions, DelayedDurability, RecoveryModel, UserAccess};
 use hekla_types::{SqlError, SqlResult};
 
 /// Runs `alter`, statement `line` of its batch; `in_transaction` when a
@@ -34,19 +48,76 @@ pub fn alter(
     if let Some(name) = &alter.database {
         check_database(&name.value, line, sink)?;
     }
-    let AlterDatabaseAction::Set { options, .. } = &alter.action else {
-        return Err(not_yet("ALTER DATABASE ADD FILEGROUP or FILE"));
+    let (options, termination) = match &alter.action {
+        AlterDatabaseAction::Set {
+            options,
+            termination,
+        } => (options, termination),
+        AlterDatabaseAction::AddFilegroup {
+            memory_optimized: true,
+            ..
+        } => return Err(second_memory_optimized_filegroup()),
+        AlterDatabaseAction::AddFilegroup { .. } => {
+            return Err(not_yet("ALTER DATABASE ADD FILEGROUP"))
+        }
+        AlterDatabaseAction::AddFile { .. } => return Err(not_yet("ALTER DATABASE ADD FILE")),
     };
     let changes = options
         .iter()
         .map(Change::of)
         .collect::<SqlResult<Vec<_>>>()?;
-    db.engine().change_options(|kept| {
-        for change in &changes {
-            change.apply(kept);
+    let change = || {
+        db.engine().change_options(|kept| {
+            for change in &changes {
+                change.apply(kept);
+            }
+        })
+    };
+    let single_user = changes
+        .iter()
+        .any(|change| matches!(change, Change::UserAccess(UserAccess::Single)));
+    if !single_user {
+        change()?;
+        return Ok(());
+    }
+    match crate::system_views::sessions::while_alone(db, change) {
+        Some(changed) => changed.map(|_| ()),
+        None if is_no_wait(termination) => {
+            sink.error(&ErrorEvent {
+                error: SqlError::new(
+                    5070,
+                    16,
+                    2,
+                    format!("Database state cannot be changed while other users are using the database '{DATABASE_NAME}'"),
+                ),
+                line,
+                procedure: None,
+            });
+            Err(alter_failed())
         }
-    })?;
-    Ok(())
+        None => Err(not_yet(
+            "ALTER DATABASE SET SINGLE_USER while other sessions are open",
+        )),
+    }
+}
+
+fn is_no_wait(termination: &[ast::Ident]) -> bool {
+    termination
+        .first()
+        .is_some_and(|word| word.value.eq_ignore_ascii_case("NO_WAIT"))
+}
+
+fn alter_failed() -> SqlError {
+    SqlError::new(5069, 16, 1, "ALTER DATABASE statement failed.")
+}
+
+fn second_memory_optimized_filegroup() -> SqlError {
+    SqlError::new(
+        10797,
+        15,
+        2,
+        "Only one MEMORY_OPTIMIZED_DATA filegroup is allowed per database.",
+    )
 }
 
 /// The current database passes; the system databases are 10794; any
@@ -67,18 +138,15 @@ fn check_database(name: &str, line: u32, sink: &mut dyn ResultSink) -> SqlResult
         line,
         procedure: None,
     });
-    Err(SqlError::new(
-        5069,
-        16,
-        1,
-        "ALTER DATABASE statement failed.",
-    ))
+    Err(alter_failed())
 }
 
 /// One `SET` option hekla keeps.
 enum Change {
     DelayedDurability(DelayedDurability),
     ElevateToSnapshot(bool),
+    Recovery(RecoveryModel),
+    UserAccess(UserAccess),
 }
 
 impl Change {
@@ -97,6 +165,18 @@ impl Change {
                 Some("OFF") => Ok(Change::ElevateToSnapshot(false)),
                 _ => Err(bad_value(option)),
             },
+            "RECOVERY" => match value.as_deref() {
+                Some("FULL") => Ok(Change::Recovery(RecoveryModel::Full)),
+                Some("BULK_LOGGED") => Ok(Change::Recovery(RecoveryModel::BulkLogged)),
+                Some("SIMPLE") => Ok(Change::Recovery(RecoveryModel::Simple)),
+                _ => Err(bad_value(option)),
+            },
+            "SINGLE_USER" | "RESTRICTED_USER" | "MULTI_USER" if option.value.is_some() => {
+                Err(bad_value(option))
+            }
+            "SINGLE_USER" => Ok(Change::UserAccess(UserAccess::Single)),
+            "RESTRICTED_USER" => Ok(Change::UserAccess(UserAccess::Restricted)),
+            "MULTI_USER" => Ok(Change::UserAccess(UserAccess::Multi)),
             other => Err(not_yet(&format!("ALTER DATABASE SET {other}"))),
         }
     }
@@ -105,6 +185,8 @@ impl Change {
         match *self {
             Change::DelayedDurability(mode) => options.delayed_durability = mode,
             Change::ElevateToSnapshot(on) => options.elevate_to_snapshot = on,
+            Change::Recovery(model) => options.recovery = model,
+            Change::UserAccess(access) => options.user_access = access,
         }
     }
 }

@@ -75,15 +75,10 @@ pub fn evaluate(
             _ => Value::Null,
         },
         ServerProperty => text(0).map_or(Value::Null, server_property),
-        DatabasePropertyEx => {
-            let known = text(0).is_some_and(|db| {
-                db.eq_ignore_ascii_case(DATABASE_NAME) || db.eq_ignore_ascii_case(MASTER_NAME)
-            });
-            match text(1).filter(|_| known) {
-                Some(property) => database_property(property),
-                None => Value::Null,
-            }
-        }
+        DatabasePropertyEx => match (text(0), text(1)) {
+            (Some(database), Some(property)) => database_property(context, database, property)?,
+            _ => Value::Null,
+        },
         // Every session acts as the database owner until logins and
         // permissions exist.
         UserName => match id(0) {
@@ -266,17 +261,40 @@ fn server_property(property: &str) -> Value {
     }
 }
 
-fn database_property(property: &str) -> Value {
+/// `DATABASEPROPERTYEX(database, property)`, read from the database's row
+/// of `sys.databases` so that the two always agree; NULL for a database or
+/// property hekla does not know.
+fn database_property(context: &Context, database: &str, property: &str) -> SqlResult<Value> {
+    let view = system_views::lookup(None, "sys", "databases").expect("sys.databases exists");
+    let columns = (view.columns)();
+    let rows = (view.rows)(context.db)?;
+    let Some(row) = rows
+        .iter()
+        .find(|row| matches!(&row[0], Value::String(name) if name.eq_ignore_ascii_case(database)))
+    else {
+        return Ok(Value::Null);
+    };
+    let column = |name: &str| {
+        columns
+            .iter()
+            .position(|column| column.name == name)
+            .map_or(Value::Null, |index| row[index].clone())
+    };
     let text = |s: &str| Value::String(s.to_string());
-    match property.to_ascii_lowercase().as_str() {
-        "collation" => text(Collation::default().name()),
-        "status" => text("ONLINE"),
-        "updateability" => text("READ_WRITE"),
-        "useraccess" => text("MULTI_USER"),
-        "recovery" => text("FULL"),
+    Ok(match property.to_ascii_lowercase().as_str() {
+        "collation" => column("collation_name"),
+        "status" => column("state_desc"),
+        "useraccess" => column("user_access_desc"),
+        "recovery" => column("recovery_model_desc"),
+        "updateability" => match column("is_read_only") {
+            Value::Bit(true) => text("READ_ONLY"),
+            Value::Bit(false) => text("READ_WRITE"),
+            _ => Value::Null,
+        },
+        // hekla never closes, shrinks or restores a database.
         "isautoclose" | "isautoshrink" | "isinstandby" => text("0"),
         _ => Value::Null,
-    }
+    })
 }
 
 fn version() -> String {

@@ -1207,15 +1207,35 @@ impl Parser<'_> {
         Ok(words)
     }
 
-    /// `NAME = value` or `NAME value` (`RECOVERY SIMPLE`, `AUTO_CLOSE OFF`).
+    /// `NAME = value`, `NAME value` (`RECOVERY SIMPLE`, `AUTO_CLOSE OFF`)
+    /// or a word alone (`SINGLE_USER`, `READ_ONLY`).
     fn database_option(&mut self) -> Result<OptionItem> {
+        /// The options that are a word alone, so that the next statement
+        /// can follow without a semicolon.
+        const WORDS_ALONE: [&str; 12] = [
+            "SINGLE_USER",
+            "RESTRICTED_USER",
+            "MULTI_USER",
+            "ONLINE",
+            "OFFLINE",
+            "EMERGENCY",
+            "READ_ONLY",
+            "READ_WRITE",
+            "ENABLE_BROKER",
+            "DISABLE_BROKER",
+            "NEW_BROKER",
+            "ERROR_BROKER_CONVERSATIONS",
+        ];
         let start = self.peek().span;
+        let word_alone = WORDS_ALONE.iter().any(|word| self.is_word(word));
         let name = vec![self.any_ident()?];
         let equals = self.eat(TokenKind::Eq);
-        let bare = matches!(
-            self.kind(),
-            TokenKind::Comma | TokenKind::Semicolon | TokenKind::Eof
-        ) || self.is_word("WITH");
+        let bare = word_alone
+            || matches!(
+                self.kind(),
+                TokenKind::Comma | TokenKind::Semicolon | TokenKind::Eof
+            )
+            || self.is_word("WITH");
         let value = if bare && !equals {
             None
         } else {

@@ -646,19 +646,19 @@ impl<'a> Parser<'a> {
         Ok(OptionValue::Expr(self.expr()?))
     }
 
-    /// `100MB`, `10%`-free file sizes: digits directly followed by a unit,
-    /// kept as one integer literal with its unit.
+    /// `100MB` file sizes and `10%` growth: digits directly followed by a
+    /// unit, kept as one integer literal with its unit.
     fn size_literal(&mut self) -> Option<Expr> {
         let number = self.peek();
         let unit = self.peek_at(1);
-        let is_unit = ["KB", "MB", "GB", "TB"]
-            .iter()
-            .any(|u| self.text(unit).eq_ignore_ascii_case(u));
-        if number.kind != TokenKind::Integer
-            || unit.kind != TokenKind::Word
-            || unit.span.start != number.span.end
-            || !is_unit
-        {
+        let is_unit = match unit.kind {
+            TokenKind::Word => ["KB", "MB", "GB", "TB"]
+                .iter()
+                .any(|u| self.text(unit).eq_ignore_ascii_case(u)),
+            TokenKind::Percent => true,
+            _ => false,
+        };
+        if number.kind != TokenKind::Integer || unit.span.start != number.span.end || !is_unit {
             return None;
         }
         self.pos += 2;

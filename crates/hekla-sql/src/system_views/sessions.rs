@@ -19,6 +19,7 @@
 
 use crate::session::SqlDatabase;
 use crate::session_options::SetOptions;
+use hekla_engine::UserAccess;
 use hekla_types::{SqlError, SqlResult};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -81,10 +82,24 @@ pub struct SessionHandle {
     session_id: i16,
 }
 
-/// Registers a new session on `db`. Msg 17809 when every session id is
-/// taken (SQL Server's limit of 32,767 connections).
+/// Registers a new session on `db`. Msg 924 when `db` is in SINGLE_USER
+/// mode and has a session; Msg 17809 when every session id is taken (SQL
+/// Server's limit of 32,767 connections).
 pub fn register(db: &SqlDatabase) -> SqlResult<SessionHandle> {
     let mut entries = registry();
+    let key = database_key(db);
+    let single_user = db.engine().options().user_access == UserAccess::Single;
+    if single_user && entries.iter().any(|e| e.database == key) {
+        return Err(SqlError::new(
+            924,
+            14,
+            1,
+            format!(
+                "Database '{}' is already open and can only have one user at a time.",
+                super::DATABASE_NAME
+            ),
+        ));
+    }
     let mut taken: Vec<i16> = entries.iter().map(|e| e.info.session_id).collect();
     taken.sort_unstable();
     let mut session_id = FIRST_SESSION_ID;
@@ -103,7 +118,7 @@ pub fn register(db: &SqlDatabase) -> SqlResult<SessionHandle> {
         }
     }
     entries.push(Entry {
-        database: database_key(db),
+        database: key,
         info: SessionInfo {
             session_id,
             login_ms: super::shared::now_ms(),
@@ -169,6 +184,16 @@ impl Drop for SessionHandle {
     fn drop(&mut self) {
         registry().retain(|e| e.info.session_id != self.session_id);
     }
+}
+
+/// Runs `change` if `db` has one session at most (the caller's), holding
+/// new sessions back until it is done, so that SINGLE_USER is never set
+/// beside a session that slipped in; None if others are open.
+pub fn while_alone<T>(db: &SqlDatabase, change: impl FnOnce() -> T) -> Option<T> {
+    let entries = registry();
+    let key = database_key(db);
+    let open = entries.iter().filter(|e| e.database == key).count();
+    (open <= 1).then(change)
 }
 
 /// The sessions open on `db`, by session id.

@@ -5,12 +5,12 @@
 
 use super::objects::no_rows;
 use super::shared::{
-    bit, char, int, not_null, nullable, nvarchar, or_null, sysname, text, tinyint,
-    CONTAINER_FILE_ID, LOG_FILE_ID, MEMORY_OPTIMIZED_DATA_SPACE, MEMORY_OPTIMIZED_FILEGROUP,
+    bit, char, int, not_null, nullable, nvarchar, sysname, text, tinyint, CONTAINER_FILE_ID,
+    LOG_FILE_ID, MEMORY_OPTIMIZED_DATA_SPACE, MEMORY_OPTIMIZED_FILEGROUP,
 };
 use super::{Scope, SystemView, ViewColumn, DATABASE_ID, DATABASE_NAME, MASTER_ID, MASTER_NAME};
 use crate::session::SqlDatabase;
-use hekla_engine::DelayedDurability;
+use hekla_engine::{DelayedDurability, RecoveryModel, UserAccess};
 use hekla_types::{Collation, DataType, SqlResult, Value};
 use std::path::Path;
 
@@ -71,11 +71,17 @@ fn databases_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
         Value::Null,
         bit(false),
     ];
-    // A database opened from a directory truncates its log at every
-    // checkpoint and takes no log backups: SQL Server's SIMPLE model. One
-    // in memory only has no log at all.
-    let recovery = engine.directory().map(|_| (3u8, "SIMPLE"));
     let options = engine.options();
+    let recovery = match options.recovery {
+        RecoveryModel::Full => "FULL",
+        RecoveryModel::BulkLogged => "BULK_LOGGED",
+        RecoveryModel::Simple => "SIMPLE",
+    };
+    let user_access = match options.user_access {
+        UserAccess::Multi => "MULTI_USER",
+        UserAccess::Single => "SINGLE_USER",
+        UserAccess::Restricted => "RESTRICTED_USER",
+    };
     let delayed = match options.delayed_durability {
         DelayedDurability::Disabled => (0, "DISABLED"),
         DelayedDurability::Allowed => (1, "ALLOWED"),
@@ -87,13 +93,13 @@ fn databases_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
         Value::Null,
         Value::Null,
         collation,
-        tinyint(0),
-        text("MULTI_USER"),
+        tinyint(options.user_access.code()),
+        text(user_access),
         bit(false),
         tinyint(0),
         text("ONLINE"),
-        or_null(recovery, |(code, _)| tinyint(code)),
-        or_null(recovery, |(_, desc)| text(desc)),
+        tinyint(options.recovery.code()),
+        text(recovery),
         bit(options.elevate_to_snapshot),
         int(delayed.0),
         text(delayed.1),

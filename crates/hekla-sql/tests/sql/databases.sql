@@ -81,3 +81,52 @@ DROP DATABASE x
 GO
 ROLLBACK
 GO
+-- The articles' database setup parses in full, then is answered for the
+-- one database hekla serves.
+CREATE DATABASE imoltp ON PRIMARY (NAME = imoltp_data, FILENAME = 'C:\data\imoltp.mdf', SIZE = 5GB),
+FILEGROUP imoltp_mod CONTAINS MEMORY_OPTIMIZED_DATA
+    (NAME = imoltp_mod1, FILENAME = 'C:\data\imoltp_mod1', MAXSIZE = 5GB),
+    (NAME = imoltp_mod2, FILENAME = 'C:\data\imoltp_mod2')
+LOG ON (NAME = imoltp_log, FILENAME = 'C:\data\imoltp_log.ldf', SIZE = 5GB)
+GO
+CREATE DATABASE hekla CONTAINMENT = NONE
+ON PRIMARY (NAME = N'hekla', FILENAME = N'/data/hekla.mdf', SIZE = 1024000KB, MAXSIZE = UNLIMITED, FILEGROWTH = 1024000KB)
+LOG ON (NAME = N'hekla_log', FILENAME = N'/data/hekla_log.ldf', SIZE = 1024000KB, MAXSIZE = 2048GB, FILEGROWTH = 10%)
+GO
+ALTER DATABASE hekla ADD FILEGROUP hekla_mod2 CONTAINS MEMORY_OPTIMIZED_DATA
+GO
+ALTER DATABASE CURRENT ADD FILE (NAME = 'hekla_mod2', FILENAME = '/data/hekla_mod2') TO FILEGROUP hekla_mod
+GO
+ALTER DATABASE CURRENT ADD FILEGROUP rows_fg
+GO
+SELECT name, type, type_desc FROM sys.filegroups
+SELECT COUNT(*) AS files_in_memory FROM sys.database_files
+GO
+-- RECOVERY and the user access: kept, and DATABASEPROPERTYEX agrees.
+ALTER DATABASE CURRENT SET RECOVERY FULL WITH NO_WAIT
+SELECT name, recovery_model, recovery_model_desc, user_access, user_access_desc, state_desc,
+       CAST(DATABASEPROPERTYEX(name, 'Recovery') AS varchar(20)) AS recovery,
+       CAST(DATABASEPROPERTYEX(name, 'UserAccess') AS varchar(20)) AS access,
+       CAST(DATABASEPROPERTYEX(name, 'Status') AS varchar(20)) AS status,
+       CAST(DATABASEPROPERTYEX(name, 'Updateability') AS varchar(20)) AS updateability
+FROM sys.databases ORDER BY database_id
+GO
+ALTER DATABASE hekla SET RECOVERY BULK_LOGGED
+ALTER DATABASE hekla SET SINGLE_USER WITH ROLLBACK IMMEDIATE
+SELECT recovery_model_desc, user_access_desc FROM sys.databases WHERE database_id = DB_ID()
+ALTER DATABASE hekla SET RESTRICTED_USER
+SELECT CAST(DATABASEPROPERTYEX('hekla', 'UserAccess') AS varchar(20)) AS access
+ALTER DATABASE hekla SET MULTI_USER
+ALTER DATABASE hekla SET RECOVERY SIMPLE
+SELECT recovery_model_desc, user_access_desc FROM sys.databases WHERE database_id = DB_ID()
+SELECT DATABASEPROPERTYEX('nosuch', 'Recovery') AS unknown_database,
+       DATABASEPROPERTYEX('hekla', 'NoSuchProperty') AS unknown_property
+GO
+ALTER DATABASE hekla SET RECOVERY PARTIAL
+GO
+ALTER DATABASE hekla SET SINGLE_USER = ON
+GO
+BEGIN TRANSACTION
+ALTER DATABASE hekla SET RECOVERY FULL
+ROLLBACK
+GO
