@@ -225,7 +225,11 @@ fn pasted_scripts_run_every_line() {
     terminal.wait_for("1> ");
     terminal.type_keys("SELECT 1 AS a\rSELECT 2 AS b\rGO\rSELECT 3 AS c\rGO 2\r");
     terminal.type_keys("\x1b[200~SELECT 4 AS d\rGO\rSELECT 5 AS e\rGO\r\x1b[201~\r");
-    terminal.type_keys("exit\r");
+    // Typed while a batch runs, when the line editor is not reading.
+    terminal.type_keys("WAITFOR DELAY '00:00:01'\rGO\r");
+    terminal.wait_for("00:00:01");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    terminal.type_keys("SELECT 6 AS f\rGO\rexit\r");
     let shown = terminal.close();
     for (column, value, times) in [
         ("a", 1, 1),
@@ -233,6 +237,7 @@ fn pasted_scripts_run_every_line() {
         ("c", 3, 2),
         ("d", 4, 1),
         ("e", 5, 1),
+        ("f", 6, 1),
     ] {
         let result = format!("{column}          \n-----------\n{value:>11}\n\n(1 rows affected)\n");
         assert_eq!(
