@@ -19,6 +19,7 @@ pub mod scalar_function;
 pub mod select;
 pub mod select_into;
 pub mod server;
+pub mod sort;
 pub mod target;
 pub mod text_size;
 pub mod variables;

@@ -6,11 +6,11 @@
 
 use super::aggregate::Groups;
 use super::eval::Inputs;
+use super::sort::Sorter;
 use crate::bind::aggregate::{AggregateCall, AggregateFunction, Grouping};
 use crate::bind::expr::Predicate;
 use crate::plan::{AggregateMethod, Limit, Node, SetOperation, SortKey, TableRead};
 use hekla_types::{encode_key, DataType, SortOrder, SqlError, SqlResult, Value};
-use std::cmp::Ordering;
 use std::collections::HashSet;
 use std::ops::ControlFlow;
 
@@ -118,25 +118,18 @@ pub fn run(node: &Node, params: &Inputs<'_>, emit: &mut Emit<'_>) -> SqlResult<C
             emit_all(groups.finish()?, emit)
         }
         Node::Window { input, calls } => super::window::run(input, calls, params, emit),
-        Node::Sort { input, keys } => {
-            let mut rows: Vec<(Vec<Value>, Vec<Value>)> = Vec::new();
+        Node::Sort { input, keys, top } => {
+            let mut sorter = Sorter::new(keys, *top);
             for_each(input, params, &mut |row| {
                 let inputs = params.with_row(row);
                 let values = keys
                     .iter()
                     .map(|key| key.expr.eval(&inputs))
                     .collect::<SqlResult<Vec<Value>>>()?;
-                rows.push((values, row.to_vec()));
+                sorter.push(values, row.to_vec());
                 Ok(())
             })?;
-            rows.sort_by(|(a, _), (b, _)| {
-                keys.iter()
-                    .zip(a.iter().zip(b))
-                    .map(|(key, (a, b))| key.compare(a, b))
-                    .find(|ordering| ordering.is_ne())
-                    .unwrap_or(Ordering::Equal)
-            });
-            emit_all(rows.into_iter().map(|(_, row)| row), emit)
+            emit_all(sorter.finish(), emit)
         }
         Node::Top {
             input,

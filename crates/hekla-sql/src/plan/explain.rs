@@ -288,7 +288,7 @@ impl Printer<'_> {
                 );
                 names.into_iter().chain(defined).collect()
             }
-            Node::Sort { input, keys } => {
+            Node::Sort { input, keys, top } => {
                 let at = self.reserve(depth);
                 let names = self.node(input, depth + 1, prefix);
                 let order: Vec<String> = keys
@@ -298,7 +298,12 @@ impl Printer<'_> {
                         format!("{} {direction}", scalar(&k.expr, &names, self))
                     })
                     .collect();
-                self.fill(at, depth, format!("Sort(ORDER BY:({}))", order.join(", ")));
+                let top = top.map_or(String::new(), |top| format!("TOP {}, ", top.rows));
+                self.fill(
+                    at,
+                    depth,
+                    format!("Sort({top}ORDER BY:({}))", order.join(", ")),
+                );
                 names
             }
             Node::Top {

@@ -92,6 +92,8 @@ pub enum Node {
     Sort {
         input: Box<Node>,
         keys: Vec<SortKey>,
+        /// A Top N Sort: only the first rows matter, so only they are kept.
+        top: Option<TopN>,
     },
     /// OFFSET `skip` rows, then at most `limit`; with `ties` (TOP ... WITH
     /// TIES), also the rows after the last one that equal it on these keys.
@@ -195,6 +197,14 @@ pub enum AggregateMethod {
     /// The input comes grouped (ordered on the keys, see [`order`]): each
     /// group is finished and emitted when a row of the next one arrives.
     Stream,
+}
+
+/// What a Top N Sort returns: the first `rows` rows in order and, with
+/// `with_ties`, the rows equal on the sort keys to the last of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TopN {
+    pub rows: u64,
+    pub with_ties: bool,
 }
 
 /// How many rows TOP or FETCH lets through.

@@ -5,7 +5,7 @@
 
 use super::from::{self, FromTree};
 use super::window::WindowSet;
-use super::{order, AggregateMethod, Limit, Node, QueryPlan, SetOperation, SortKey};
+use super::{order, AggregateMethod, Limit, Node, QueryPlan, SetOperation, SortKey, TopN};
 use crate::ast::{self, QueryBody, SelectItem};
 use crate::bind::aggregate::{is_grouped, Grouping};
 use crate::bind::expr::{
@@ -479,6 +479,7 @@ impl<'a> Planner<'a> {
         let mut root = Node::Sort {
             input: plan.root.boxed(),
             keys,
+            top: None,
         };
         if let Some(offset) = offset {
             let (skip, limit) = offset_fetch(&binder, offset)?;
@@ -744,13 +745,43 @@ fn sorted(input: Node, keys: Vec<SortKey>) -> Node {
     Node::Sort {
         input: input.boxed(),
         keys,
+        top: None,
     }
 }
 
+/// `input` with OFFSET `skip` rows and TOP or FETCH `limit` (`ties`: WITH
+/// TIES). A sort under a row count becomes a Top N Sort of the rows the
+/// limit can reach (SQL Server's `Sort(TOP n, ...)`), which alone is the
+/// whole TOP when nothing is skipped and nothing ties.
 fn with_top(input: Node, skip: u64, limit: Option<Limit>, ties: Vec<SortKey>) -> Node {
     if limit.is_none() && skip == 0 {
         return input;
     }
+    let input = match (input, limit) {
+        (
+            Node::Sort {
+                input,
+                keys,
+                top: None,
+            },
+            Some(Limit::Rows(rows)),
+        ) => {
+            let top = TopN {
+                rows: skip.saturating_add(rows),
+                with_ties: !ties.is_empty(),
+            };
+            let sort = Node::Sort {
+                input,
+                keys,
+                top: Some(top),
+            };
+            if skip == 0 && ties.is_empty() {
+                return sort;
+            }
+            sort
+        }
+        (input, _) => input,
+    };
     Node::Top {
         input: input.boxed(),
         skip,
