@@ -1106,3 +1106,46 @@ fn recovery_and_user_access_survive_restarts_and_single_user_is_enforced() {
     drop((session, second, db));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn truncate_restarts_identity_across_restarts() {
+    let dir = scratch("truncate");
+    {
+        let db = open(&dir);
+        let out = run_in(
+            &db,
+            "CREATE TABLE dbo.log (id int IDENTITY(1, 1) NOT NULL, note varchar(10) NULL)
+GO
+SET NOCOUNT ON
+INSERT INTO dbo.log (note) VALUES ('a'), ('b'), ('c')
+TRUNCATE TABLE dbo.log",
+        );
+        assert_eq!(out, "");
+    }
+    // Closed cleanly after the TRUNCATE: the next value is the seed.
+    let db = open(&dir);
+    assert_eq!(
+        rows(
+            &db,
+            "INSERT INTO dbo.log (note) VALUES ('d')\nSELECT id, note FROM dbo.log"
+        ),
+        ["1 d"]
+    );
+    // A TRUNCATE rolled back leaves the counter where it was, durably.
+    let out = run_in(
+        &db,
+        "BEGIN TRANSACTION\nTRUNCATE TABLE dbo.log\nINSERT INTO dbo.log (note) VALUES ('x')\nROLLBACK",
+    );
+    assert!(!out.contains("Msg "), "{out}");
+    drop(db);
+    let db = open(&dir);
+    assert_eq!(
+        rows(
+            &db,
+            "INSERT INTO dbo.log (note) VALUES ('e')\nSELECT id, note FROM dbo.log ORDER BY id"
+        ),
+        ["1 d", "2 e"]
+    );
+    drop(db);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -164,6 +164,13 @@ impl Series {
     }
 }
 
+/// Where a counter stood before [`Counter::restart`].
+#[derive(Clone, Copy, Debug)]
+pub struct CounterState {
+    last: Option<i128>,
+    left: u64,
+}
+
 /// The values of one object.
 pub struct Counter {
     object_id: i32,
@@ -226,6 +233,32 @@ impl Counter {
         last.is_some_and(|last| series.after(last).is_none())
     }
 
+    /// TRUNCATE TABLE: the next value is the series' start again. The
+    /// first block from the start is recorded in `tx`, the truncating
+    /// transaction, so the restart is durable exactly when the truncation
+    /// is, and values up to the block's end need no other write to the
+    /// record while that transaction is open. The returned state puts the
+    /// counter back if the transaction rolls back.
+    pub fn restart(&self, tx: &mut Transaction, series: &Series) -> SqlResult<CounterState> {
+        let mut state = self.state.lock().expect("counter lock");
+        let (end, count) = series.block_end(series.start);
+        self.write(tx, end)?;
+        let before = CounterState {
+            last: state.last,
+            left: state.left,
+        };
+        state.last = None;
+        state.left = count;
+        Ok(before)
+    }
+
+    /// Undoes [`Counter::restart`]: the truncation rolled back.
+    pub fn restore(&self, before: CounterState) {
+        let mut state = self.state.lock().expect("counter lock");
+        state.last = before.last;
+        state.left = before.left;
+    }
+
     /// The object was dropped: stop recording (its row goes with the DROP).
     pub fn retire(&self) {
         self.state.lock().expect("counter lock").dropped = true;
@@ -257,20 +290,37 @@ impl Counter {
     /// At a clean close: records the last value handed out instead of the
     /// end of its block, so that the next open continues right after it.
     /// The block is given up: a value asked for after this reserves anew.
+    /// A counter restarted by TRUNCATE that handed out nothing since
+    /// records nothing, so that the next open starts at the beginning.
     pub fn release_unused(&self, engine: &Database) -> SqlResult<()> {
         let mut state = self.state.lock().expect("counter lock");
-        let Some(last) = state.last.filter(|_| state.left > 0 && !state.dropped) else {
+        if state.left == 0 || state.dropped {
             return Ok(());
-        };
-        self.record(engine, last)?;
+        }
+        let mut tx = engine.begin(IsolationLevel::Snapshot)?;
+        match state.last {
+            Some(last) => self.write(&mut tx, last)?,
+            None => {
+                if let Some(row) = tx.get(&self.table, 0, &[Value::Int(self.object_id)])? {
+                    tx.delete(&self.table, row)?;
+                }
+            }
+        }
+        tx.commit()?;
         state.left = 0;
         Ok(())
     }
 
     /// Writes `reserved` as this object's recorded value, committed now.
     fn record(&self, engine: &Database, reserved: i128) -> SqlResult<()> {
-        let stored = Value::Decimal(Decimal::new(reserved, 38, 0)?);
         let mut tx = engine.begin(IsolationLevel::Snapshot)?;
+        self.write(&mut tx, reserved)?;
+        tx.commit().map(|_| ())
+    }
+
+    /// Writes `reserved` as this object's recorded value in `tx`.
+    fn write(&self, tx: &mut Transaction, reserved: i128) -> SqlResult<()> {
+        let stored = Value::Decimal(Decimal::new(reserved, 38, 0)?);
         let key = [Value::Int(self.object_id)];
         match tx.get(&self.table, 0, &key)? {
             Some(row) => {
@@ -280,7 +330,7 @@ impl Counter {
                 tx.insert(&self.table, &[Value::Int(self.object_id), stored])?;
             }
         }
-        tx.commit().map(|_| ())
+        Ok(())
     }
 }
 

@@ -22,6 +22,7 @@ pub mod server;
 pub mod sort;
 pub mod target;
 pub mod text_size;
+pub mod truncate;
 pub mod variables;
 pub mod window;
 

@@ -106,6 +106,7 @@ impl Interpreter<'_> {
             StatementKind::Delete(delete) => self.changing_rows(frame, |context, planner, sink| {
                 crate::exec::modify::delete(context, planner, delete, sink)
             }),
+            StatementKind::Truncate(name) => self.truncate(name, frame),
             StatementKind::DeclareTable { variable, elements } => {
                 if !frame.variables.was_declared(statement.span) {
                     crate::catalog::temp::declare_table(
@@ -396,6 +397,27 @@ impl Interpreter<'_> {
         Ok(None)
     }
 
+    /// TRUNCATE TABLE. Its IDENTITY restart is undone if the statement
+    /// fails, or later if the user transaction it ran in rolls back.
+    fn truncate(&mut self, name: &ast::ObjectName, frame: &Frame) -> SqlResult<Option<u64>> {
+        let table = crate::exec::truncate::target(&self.session.db, &frame.variables, name)?;
+        let mut restarted = None;
+        let outcome = self.changing_rows(frame, |context, _, _| {
+            restarted = crate::exec::truncate::run(context, &table)?;
+            Ok(None)
+        });
+        if let Some(before) = restarted {
+            if outcome.is_err() {
+                restore_identity(&table, before);
+            } else if self.session.transaction.is_open() {
+                self.session
+                    .transaction
+                    .on_rollback(Box::new(move || restore_identity(&table, before)));
+            }
+        }
+        outcome
+    }
+
     /// INSERT, UPDATE or DELETE; Msg 3930 in a doomed transaction.
     fn changing_rows(
         &mut self,
@@ -648,6 +670,16 @@ fn delayed_durability(options: &[ast::OptionItem]) -> SqlResult<bool> {
 /// Statements that change the catalog of user objects, which SQL Server
 /// refuses inside a user transaction for memory-optimized tables (12331).
 /// `#temp` tables are allowed, as in SQL Server.
+/// Puts a truncated table's IDENTITY counter back where it stood.
+fn restore_identity(
+    table: &crate::catalog::table::TableMeta,
+    before: crate::catalog::counter::CounterState,
+) {
+    if let Some(identity) = &table.identity {
+        identity.counter.restore(before);
+    }
+}
+
 fn is_ddl(kind: &StatementKind) -> bool {
     use StatementKind::*;
     match kind {

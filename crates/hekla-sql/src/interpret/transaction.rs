@@ -21,7 +21,15 @@ pub struct UserTransaction {
     doomed: bool,
     /// `SAVE TRANSACTION name` points, oldest first.
     savepoints: Vec<(String, Savepoint)>,
+    /// What undoes changes the engine does not roll back (a TRUNCATE's
+    /// IDENTITY restart), each with the number of savepoints there were
+    /// when it was made, oldest first.
+    undo: Vec<(usize, Undo)>,
 }
+
+/// Puts back something a statement of the transaction changed outside
+/// the engine.
+pub type Undo = Box<dyn FnOnce() + Send>;
 
 /// Longest transaction and savepoint name SQL Server accepts.
 const MAX_NAME: usize = 32;
@@ -65,6 +73,25 @@ impl UserTransaction {
             }
         }
         self.engine = engine;
+    }
+
+    /// Runs `undo` if the transaction, or a savepoint set before now, is
+    /// rolled back.
+    pub fn on_rollback(&mut self, undo: Undo) {
+        self.undo.push((self.savepoints.len(), undo));
+    }
+
+    /// Runs, newest first, the undo actions made once there were at least
+    /// `savepoints` savepoints (0: all of them).
+    fn run_undo(&mut self, savepoints: usize) {
+        let keep = self
+            .undo
+            .iter()
+            .position(|(made_after, _)| *made_after >= savepoints)
+            .unwrap_or(self.undo.len());
+        for (_, undo) in self.undo.drain(keep..).rev() {
+            undo();
+        }
     }
 
     /// Dooms it: an error inside TRY that SQL Server lets only roll back.
@@ -140,6 +167,7 @@ impl UserTransaction {
             Some(position) => {
                 let (_, savepoint) = self.savepoints[position];
                 self.savepoints.truncate(position + 1);
+                self.run_undo(position + 1);
                 if let Some(tx) = &mut self.engine {
                     tx.rollback_to(savepoint);
                 }
@@ -198,6 +226,7 @@ impl UserTransaction {
     /// Rolls back whatever is open (the end of a batch with a doomed
     /// transaction, an error that aborts the transaction, a closed session).
     pub fn roll_back_all(&mut self) {
+        self.run_undo(0);
         if let Some(tx) = self.end() {
             tx.rollback();
         }
@@ -208,6 +237,7 @@ impl UserTransaction {
         self.count = 0;
         self.doomed = false;
         self.savepoints.clear();
+        self.undo.clear();
         self.engine.take()
     }
 }
