@@ -61,6 +61,16 @@ impl SyntaxError {
         )
     }
 
+    /// Msg 154: USE in a procedure's or function's definition.
+    pub fn use_in_module(line: u32) -> SyntaxError {
+        SyntaxError::new(
+            154,
+            line,
+            "a USE database statement is not allowed in a procedure, function or trigger."
+                .to_string(),
+        )
+    }
+
     /// Msg 113: a `/*` comment that never closes.
     pub fn missing_end_comment(line: u32) -> SyntaxError {
         SyntaxError::new(113, line, "Missing end comment mark '*/'.".to_string())

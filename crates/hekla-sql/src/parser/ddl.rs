@@ -787,7 +787,10 @@ impl Parser<'_> {
     ) -> Result<StatementKind> {
         let name = self.object_name()?;
         let module = name.name().value.clone();
-        rest(self, name).map_err(|error| error.in_module(&module))
+        let enclosing = std::mem::replace(&mut self.in_module, true);
+        let parsed = rest(self, name);
+        self.in_module = enclosing;
+        parsed.map_err(|error| error.in_module(&module))
     }
 
     fn procedure_rest(

@@ -85,6 +85,7 @@ pub fn parse_batch(source: &str) -> Result<Batch> {
         pos: 0,
         depth: 0,
         option_depth: 0,
+        in_module: false,
     };
     let statements = parser.statements_until_end()?;
     Ok(Batch { statements })
@@ -97,6 +98,8 @@ pub(crate) struct Parser<'a> {
     depth: u32,
     /// How many `(...)` option lists enclose the current token.
     option_depth: u32,
+    /// Inside a procedure's or function's definition (no USE there).
+    in_module: bool,
 }
 
 impl<'a> Parser<'a> {
@@ -471,6 +474,7 @@ impl<'a> Parser<'a> {
             }
             "WAITFOR" => self.waitfor(),
             "EXEC" | "EXECUTE" => self.exec_statement(),
+            "USE" if self.in_module => Err(SyntaxError::use_in_module(self.peek().span.line)),
             "USE" => {
                 self.advance();
                 Ok(StatementKind::Use(self.ident()?))

@@ -130,3 +130,18 @@ BEGIN TRANSACTION
 ALTER DATABASE hekla SET RECOVERY FULL
 ROLLBACK
 GO
+-- No USE inside a procedure or function (Msg 154, when it is created).
+CREATE PROCEDURE dbo.uses AS
+SELECT 1
+USE hekla
+GO
+CREATE FUNCTION dbo.f_uses() RETURNS int AS
+BEGIN
+    USE hekla
+    RETURN 1
+END
+GO
+SELECT OBJECT_ID('dbo.uses') AS not_created
+GO
+EXEC (N'USE hekla SELECT DB_NAME() AS in_dynamic_sql')
+GO
