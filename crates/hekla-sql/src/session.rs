@@ -399,19 +399,27 @@ impl Drop for Session {
 
 /// SHOWPLAN_TEXT's two result sets: the statement, then its operators.
 pub(crate) fn show_plan(statement: &str, operators: Vec<String>, sink: &mut dyn ResultSink) {
-    let column = [ResultColumn {
+    show_statement(statement, sink);
+    sink.columns(&[statement_text_column()]);
+    for line in operators {
+        sink.row(&[Value::String(line)]);
+    }
+}
+
+/// SHOWPLAN_TEXT's result set for a statement without a plan: its text.
+pub(crate) fn show_statement(statement: &str, sink: &mut dyn ResultSink) {
+    sink.columns(&[statement_text_column()]);
+    sink.row(&[Value::String(statement.to_string())]);
+    sink.done(None);
+}
+
+fn statement_text_column() -> ResultColumn {
+    ResultColumn {
         name: "StmtText".to_string(),
         data_type: DataType::NVarChar {
             len: hekla_types::Length::Max,
             collation: hekla_types::Collation::default(),
         },
         nullable: true,
-    }];
-    sink.columns(&column);
-    sink.row(&[Value::String(statement.to_string())]);
-    sink.done(None);
-    sink.columns(&column);
-    for line in operators {
-        sink.row(&[Value::String(line)]);
     }
 }

@@ -13,6 +13,7 @@ mod call;
 mod dynamic;
 pub mod failure;
 mod raise;
+mod showplan;
 mod space_used;
 mod statement;
 pub mod transaction;
@@ -79,6 +80,10 @@ impl<'s> Interpreter<'s> {
             return_status: None,
             native: false,
         };
+        if batch.statements.len() > 1 && batch.statements.iter().any(showplan::is_set_showplan) {
+            self.report_plain(showplan::not_alone(), 1);
+            return;
+        }
         if let Ok(Flow::Goto(label)) = self.block(&batch.statements, &mut frame) {
             self.report_plain(undeclared_label(&label), 1);
         }
@@ -157,6 +162,9 @@ impl<'s> Interpreter<'s> {
         statement: &ast::Statement,
         frame: &mut Frame,
     ) -> Result<Flow, Failure> {
+        if self.session.options.showplan {
+            return self.show(statement, frame);
+        }
         match &statement.kind {
             StatementKind::Block(statements) => self.block(statements, frame),
             StatementKind::If {

@@ -1,0 +1,96 @@
+//! `SET SHOWPLAN_TEXT ON`: statements are shown, not run.
+//!
+//! SQL Server compiles the batch and returns, for each statement, its text
+//! and (for queries and DML) its plan; nothing executes. So here control
+//! flow is walked, not followed: both branches of an IF, a loop's body
+//! once, TRY and CATCH. Queries and INSERT/UPDATE/DELETE show their plans
+//! (`statement.rs` plans them without running them); DECLARE declares, so
+//! that later statements bind; EXEC shows the statements of the procedure
+//! it calls; SET options apply (SHOWPLAN_TEXT OFF must). Every other
+//! statement (DDL, SET @v, PRINT, transactions, CHECKPOINT ...) shows its
+//! text alone and does nothing.
+
+use super::failure::Failure;
+use super::{Flow, Frame, Interpreter};
+use crate::ast::{self, StatementKind};
+use crate::session::show_statement;
+use hekla_types::SqlError;
+
+impl Interpreter<'_> {
+    /// Shows `statement` as SHOWPLAN_TEXT does.
+    pub(super) fn show(
+        &mut self,
+        statement: &ast::Statement,
+        frame: &mut Frame,
+    ) -> Result<Flow, Failure> {
+        match &statement.kind {
+            StatementKind::Block(statements) => self.show_all(statements, frame),
+            StatementKind::If {
+                then_branch,
+                else_branch,
+                ..
+            } => {
+                let branches = std::iter::once(then_branch).chain(else_branch);
+                self.show_all(branches.map(|branch| &**branch), frame)
+            }
+            StatementKind::While { body, .. } => self.show_all([&**body], frame),
+            StatementKind::TryCatch {
+                try_block,
+                catch_block,
+            } => {
+                self.show_all(try_block, frame)?;
+                self.show_all(catch_block, frame)
+            }
+            StatementKind::Break
+            | StatementKind::Continue
+            | StatementKind::Goto(_)
+            | StatementKind::Label(_)
+            | StatementKind::Return(_) => Ok(Flow::Next),
+            StatementKind::Select(_)
+            | StatementKind::Insert(_)
+            | StatementKind::Update(_)
+            | StatementKind::Delete(_)
+            | StatementKind::Declare(_)
+            | StatementKind::DeclareTable { .. }
+            | StatementKind::SetOption { .. } => self.simple(statement, frame),
+            StatementKind::Exec(exec) => self.exec(exec, statement, frame),
+            StatementKind::ExecString(parts) => self.exec_string(parts, statement, frame),
+            _ => {
+                show_statement(statement.span.text(frame.source), self.sink);
+                Ok(Flow::Next)
+            }
+        }
+    }
+
+    /// Shows each statement; a failure (a name that does not bind) goes as
+    /// far as it would reach if the statements ran.
+    fn show_all<'a>(
+        &mut self,
+        statements: impl IntoIterator<Item = &'a ast::Statement>,
+        frame: &mut Frame,
+    ) -> Result<Flow, Failure> {
+        for statement in statements {
+            if let Err(failure) = self.show(statement, frame) {
+                self.unwind(failure)?;
+            }
+        }
+        Ok(Flow::Next)
+    }
+}
+
+/// `SET SHOWPLAN_TEXT | SHOWPLAN_ALL | SHOWPLAN_XML ...`.
+pub(super) fn is_set_showplan(statement: &ast::Statement) -> bool {
+    matches!(&statement.kind, StatementKind::SetOption { options, .. }
+        if options.iter().any(|option| option.value.to_ascii_uppercase().starts_with("SHOWPLAN")))
+}
+
+/// Msg 1067: SQL Server runs nothing of a batch that turns SHOWPLAN on or
+/// off beside other statements.
+pub(super) fn not_alone() -> SqlError {
+    SqlError::new(
+        1067,
+        15,
+        1,
+        "The SET SHOWPLAN statements must be the only statements in the batch.",
+    )
+}
