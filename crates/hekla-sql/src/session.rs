@@ -159,6 +159,13 @@ impl SqlDatabase {
         create: &ast::CreateTable,
         text: &str,
     ) -> SqlResult<Arc<TableMeta>> {
+        // Before Msg 2714, which would look in this database.
+        if let Some(database) = create.name.database() {
+            return Err(crate::catalog::databases::not_here(
+                &database.value,
+                "CREATE TABLE",
+            ));
+        }
         let mut catalog = self.catalog.write().expect("catalog lock");
         let schema = create.name.schema().map_or("dbo", |s| s.value.as_str());
         let name = &create.name.name().value;

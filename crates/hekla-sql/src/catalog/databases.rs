@@ -39,6 +39,21 @@ pub fn named(name: &str) -> Named {
     }
 }
 
+/// A statement creating an object in `database`, which is not the current
+/// one: Msg 2702 if it does not exist, 10794 for a system database (hekla
+/// does not build their catalogs).
+pub fn not_here(database: &str, statement: &str) -> SqlError {
+    match named(database) {
+        Named::Missing => SqlError::new(
+            2702,
+            16,
+            2,
+            format!("Database '{database}' does not exist."),
+        ),
+        Named::Current | Named::System => not_yet(&format!("{statement} in database {database}")),
+    }
+}
+
 /// `USE database`: the session's database stays the one hekla serves, so
 /// only that name is accepted (reported as SQL Server reports a change).
 pub fn use_database(name: &Ident, sink: &mut dyn ResultSink) -> SqlResult<()> {

@@ -122,8 +122,11 @@ impl TableDesign {
             .schema()
             .map_or("dbo", |schema| schema.value.as_str());
         let name = create.name.name().value.clone();
-        if create.name.database().is_some() {
-            return Err(not_yet("three-part names in CREATE TABLE"));
+        if let Some(database) = create.name.database() {
+            return Err(crate::catalog::databases::not_here(
+                &database.value,
+                "CREATE TABLE",
+            ));
         }
         let (memory_optimized, durability) = table_options(&create.options)?;
         let mut builder = Builder {

@@ -45,6 +45,10 @@ SELECT * FROM otherdb.dbo.t
 GO
 INSERT otherdb.dbo.t VALUES (1, 1)
 GO
+CREATE TABLE otherdb.dbo.t (a int)
+GO
+CREATE TABLE master.dbo.t (a int)
+GO
 -- master's system objects stay reachable from here.
 SELECT COUNT(*) AS numbers FROM master..spt_values WHERE type = 'P'
 SELECT name FROM master.sys.databases WHERE database_id = 1
