@@ -23,6 +23,7 @@ use hekla_types::SqlResult;
 
 /// The SHOWPLAN_TEXT lines of `insert`.
 pub fn insert(planner: &Planner, insert: &ast::Insert) -> SqlResult<Vec<String>> {
+    planner.take_hints(&insert.hints)?;
     let (_, target) = insert_target(planner, insert)?;
     if let Target::Table(table) = &target {
         target_columns(table, &insert.columns)?;

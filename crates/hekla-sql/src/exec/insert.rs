@@ -31,6 +31,7 @@ pub fn run(
     insert: &ast::Insert,
     sink: &mut dyn ResultSink,
 ) -> SqlResult<Option<u64>> {
+    planner.take_hints(&insert.hints)?;
     let (name, target) = insert_target(planner, insert)?;
     let table = target.table();
     context.check_access(table)?;

@@ -575,7 +575,7 @@ impl<'p> Found<'p> {
         {
             above.extend(tree.place(condition));
         }
-        let mut root = from::finish(tree, &used);
+        let mut root = from::finish(tree, &used)?;
         if let Some(predicate) = Predicate::all(above) {
             root = Node::Filter {
                 input: root.boxed(),

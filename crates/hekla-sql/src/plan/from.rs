@@ -10,6 +10,7 @@
 //! - APPLY runs its right side once per row of its left side.
 
 use super::query::Planner;
+use super::query_hints::{no_plan, JoinChoice};
 use super::table_hints;
 use super::{Join, JoinKind, JoinMethod, Node, QueryPlan, TableRead};
 use crate::ast::{self, TableRefKind};
@@ -135,6 +136,8 @@ pub struct JoinTree {
     right: FromTree,
     kind: ast::JoinKind,
     conditions: Vec<Predicate>,
+    /// The methods the query's and the join's hints allow.
+    choice: JoinChoice,
 }
 
 impl FromTree {
@@ -200,6 +203,7 @@ impl Planner<'_> {
                     right,
                     kind: ast::JoinKind::Cross,
                     conditions: Vec::new(),
+                    choice: self.hints.get().joins,
                 })),
             });
         }
@@ -268,11 +272,7 @@ impl Planner<'_> {
                 hint,
                 on,
             } => {
-                if hint
-                    .is_some_and(|hint| hint != ast::JoinHint::Loop && hint != ast::JoinHint::Hash)
-                {
-                    return Err(not_yet("MERGE and REMOTE join hints"));
-                }
+                let choice = self.hints.get().joins.with_hint(*hint)?;
                 let left = self.bind_item(left, binder)?;
                 let right = match kind {
                     ast::JoinKind::CrossApply | ast::JoinKind::OuterApply => {
@@ -285,6 +285,7 @@ impl Planner<'_> {
                     right,
                     kind: *kind,
                     conditions: Vec::new(),
+                    choice,
                 }));
                 if let Some(on) = on {
                     let condition = binder.predicate(on)?;
@@ -649,10 +650,11 @@ fn place_on(join: &mut FromTree, condition: Predicate) {
 }
 
 /// Turns the bound clause into operators. `used` says which columns of
-/// the clause's row any expression reads.
-pub fn finish(tree: FromTree, used: &[bool]) -> Node {
+/// the clause's row any expression reads. Msg 8622 when hints leave a
+/// join no method.
+pub fn finish(tree: FromTree, used: &[bool]) -> SqlResult<Node> {
     match tree {
-        FromTree::Leaf(leaf) => leaf_node(leaf, used),
+        FromTree::Leaf(leaf) => Ok(leaf_node(leaf, used)),
         FromTree::Join(join) => join_node(*join, used),
     }
 }
@@ -701,7 +703,7 @@ fn table_read(
     })
 }
 
-fn join_node(join: JoinTree, used: &[bool]) -> Node {
+fn join_node(join: JoinTree, used: &[bool]) -> SqlResult<Node> {
     use ast::JoinKind as K;
     let outer_width = join.left.range().len();
     let inner_range = join.right.range();
@@ -713,18 +715,25 @@ fn join_node(join: JoinTree, used: &[bool]) -> Node {
     };
     let apply = matches!(join.kind, K::CrossApply | K::OuterApply);
     let outer_range = join.left.range();
-    let outer = finish(join.left, used);
+    let outer = finish(join.left, used)?;
     let (inner, method, residual) = if apply {
         (
-            finish(join.right, used),
+            finish(join.right, used)?,
             JoinMethod::Rescan,
             join.conditions,
         )
     } else {
-        choose_method(join.right, join.conditions, kind, outer_range, used)
+        choose_method(
+            join.right,
+            join.conditions,
+            kind,
+            outer_range,
+            join.choice,
+            used,
+        )?
     };
     let on = Predicate::all(residual);
-    Node::Join(Box::new(Join {
+    Ok(Node::Join(Box::new(Join {
         outer,
         inner,
         kind,
@@ -732,20 +741,23 @@ fn join_node(join: JoinTree, used: &[bool]) -> Node {
         method,
         outer_width,
         inner_width: inner_range.len(),
-    }))
+    })))
 }
 
-/// Index nested loops if the conditions fix an index key of an inner
-/// table, else a hash join on equalities, else a spool; with the
-/// conditions still to test on each joined row (a hash join's key
-/// equalities hold already: equal encodings are equal values).
+/// Among the methods `choice` allows: index nested loops if the
+/// conditions fix an index key of an inner table, else a hash join on
+/// equalities, else nested loops over a spool of the inner side (or
+/// running it again per outer row, without spools); with the conditions
+/// still to test on each joined row (a hash join's key equalities hold
+/// already: equal encodings are equal values). Msg 8622 if none fits.
 fn choose_method(
     right: FromTree,
     conditions: Vec<Predicate>,
     kind: JoinKind,
     outer_range: Range<usize>,
+    choice: JoinChoice,
     used: &[bool],
-) -> (Node, JoinMethod, Vec<Predicate>) {
+) -> SqlResult<(Node, JoinMethod, Vec<Predicate>)> {
     let inner_range = right.range();
     let right = match right {
         FromTree::Leaf(Leaf {
@@ -757,13 +769,13 @@ fn choose_method(
             let path =
                 AccessPath::choose(&read.table, range.start, Predicate::all(seek_on).as_ref());
             let filter = Predicate::all(own);
-            if matches!(path, AccessPath::Seek { .. }) {
+            if choice.nested_loops && matches!(path, AccessPath::Seek { .. }) {
                 let residual = conditions
                     .into_iter()
                     .filter(|c| !path.covers(c, &read.table, range.start))
                     .collect();
                 let node = table_read(read, path, filter, range, used);
-                return (node, JoinMethod::Rescan, residual);
+                return Ok((node, JoinMethod::Rescan, residual));
             }
             let scan = table_read(read, AccessPath::Scan, None, range.clone(), used);
             match filter {
@@ -779,26 +791,33 @@ fn choose_method(
                 None => scan,
             }
         }
-        other => finish(other, used),
+        other => finish(other, used)?,
     };
-    let (mut outer_keys, mut inner_keys, mut residual) = (Vec::new(), Vec::new(), Vec::new());
-    for condition in conditions {
-        match equi_key(&condition, &outer_range, &inner_range) {
-            Some((outer, inner)) => {
-                outer_keys.push(outer);
-                inner_keys.push(inner);
+    let is_key = |c: &Predicate| equi_key(c, &outer_range, &inner_range).is_some();
+    if choice.hash && conditions.iter().any(is_key) {
+        let (mut outer_keys, mut inner_keys, mut residual) = (Vec::new(), Vec::new(), Vec::new());
+        for condition in conditions {
+            match equi_key(&condition, &outer_range, &inner_range) {
+                Some((outer, inner)) => {
+                    outer_keys.push(outer);
+                    inner_keys.push(inner);
+                }
+                None => residual.push(condition),
             }
-            None => residual.push(condition),
         }
-    }
-    if outer_keys.is_empty() {
-        (right, JoinMethod::Spool, residual)
-    } else {
         let method = JoinMethod::Hash {
             outer_keys,
             inner_keys,
         };
-        (right, method, residual)
+        return Ok((right, method, residual));
+    }
+    // Nested loops without a spool run the inner side per outer row,
+    // which keeps no state to find the inner rows no outer row matched.
+    let rescan = matches!(kind, JoinKind::Inner | JoinKind::Left);
+    match (choice.nested_loops, choice.spool) {
+        (true, true) => Ok((right, JoinMethod::Spool, conditions)),
+        (true, false) if rescan => Ok((right, JoinMethod::Rescan, conditions)),
+        _ => Err(no_plan()),
     }
 }
 

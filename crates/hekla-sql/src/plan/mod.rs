@@ -19,6 +19,7 @@ pub mod explain;
 pub mod from;
 pub mod order;
 pub mod query;
+pub mod query_hints;
 pub mod table_hints;
 pub mod window;
 

@@ -4,6 +4,7 @@
 //! clause names.
 
 use super::from::{self, FromTree};
+use super::query_hints::QueryHints;
 use super::window::WindowSet;
 use super::{order, AggregateMethod, Limit, Node, QueryPlan, SetOperation, SortKey, TopN};
 use crate::ast::{self, QueryBody, SelectItem};
@@ -36,6 +37,8 @@ pub struct Planner<'a> {
     /// `OPTION (MAXRECURSION n)`: recursion steps a recursive CTE may take
     /// (0: no limit).
     max_recursion: std::cell::Cell<u32>,
+    /// The statement's `OPTION (...)` join hints and NO_PERFORMANCE_SPOOL.
+    pub(crate) hints: std::cell::Cell<QueryHints>,
     /// The session's SET options as the statement starts.
     pub options: SetOptions,
 }
@@ -78,6 +81,7 @@ impl<'a> Planner<'a> {
             dml_target: None,
             working: None,
             max_recursion: std::cell::Cell::new(DEFAULT_MAX_RECURSION),
+            hints: std::cell::Cell::new(QueryHints::default()),
             options,
         }
     }
@@ -119,13 +123,21 @@ impl<'a> Planner<'a> {
 
     /// Plans a statement's query.
     pub fn statement(&self, statement: &ast::SelectStatement) -> SqlResult<QueryPlan> {
-        if let Some(limit) = check_query_hints(&statement.hints)? {
-            self.max_recursion.set(limit);
-        }
+        self.take_hints(&statement.hints)?;
         let (mut plan, _) = self.query(&statement.query, None)?;
         self.limit_rows(&mut plan);
         super::plan_streaming(&mut plan.root, false);
         Ok(plan)
+    }
+
+    /// The statement's `OPTION (...)`, for the whole of its planning.
+    pub(crate) fn take_hints(&self, hints: &[ast::QueryHint]) -> SqlResult<()> {
+        let hints = super::query_hints::read(hints)?;
+        if let Some(limit) = hints.max_recursion {
+            self.max_recursion.set(limit);
+        }
+        self.hints.set(hints);
+        Ok(())
     }
 
     /// `SET ROWCOUNT n`: the most rows a statement reads, writes or
@@ -160,9 +172,7 @@ impl<'a> Planner<'a> {
         &self,
         statement: &ast::SelectStatement,
     ) -> SqlResult<(QueryPlan, Assignments)> {
-        if let Some(limit) = check_query_hints(&statement.hints)? {
-            self.max_recursion.set(limit);
-        }
+        self.take_hints(&statement.hints)?;
         let (mut plan, assignments) = self.query(&statement.query, None)?;
         self.limit_rows(&mut plan);
         super::plan_streaming(&mut plan.root, false);
@@ -243,6 +253,7 @@ impl<'a> Planner<'a> {
             dml_target: self.dml_target,
             working: None,
             max_recursion: self.max_recursion.clone(),
+            hints: self.hints.clone(),
             options: self.options.clone(),
         };
         if names_table(&cte.query.body, &cte.name.value) {
@@ -380,6 +391,7 @@ impl<'a> Planner<'a> {
             dml_target: self.dml_target,
             working: self.working.clone(),
             max_recursion: self.max_recursion.clone(),
+            hints: self.hints.clone(),
             options: self.options.clone(),
         };
         inner.query_body(query, outer)
@@ -634,7 +646,7 @@ impl<'a> Planner<'a> {
             None => &output.scope.columns,
         };
         let used: Vec<bool> = from_scope.iter().map(|c| c.used.get()).collect();
-        let mut root = from_node(tree, filter, &used);
+        let mut root = from_node(tree, filter, &used)?;
         if let Some(grouping) = grouping {
             root = aggregate(root, grouping);
         }
@@ -792,16 +804,16 @@ fn with_top(input: Node, skip: u64, limit: Option<Limit>, ties: Vec<SortKey>) ->
 
 /// The FROM clause's operators with the WHERE clause placed; a single
 /// empty row without FROM.
-fn from_node(tree: Option<FromTree>, filter: Option<Predicate>, used: &[bool]) -> Node {
+fn from_node(tree: Option<FromTree>, filter: Option<Predicate>, used: &[bool]) -> SqlResult<Node> {
     let conditions = filter.map(Predicate::conjuncts).unwrap_or_default();
     let Some(mut tree) = tree else {
-        return with_filter(Node::Single, conditions);
+        return Ok(with_filter(Node::Single, conditions));
     };
     let mut above = Vec::new();
     for condition in conditions {
         above.extend(tree.place(condition));
     }
-    with_filter(from::finish(tree, used), above)
+    Ok(with_filter(from::finish(tree, used)?, above))
 }
 
 fn with_filter(node: Node, conditions: Vec<Predicate>) -> Node {
@@ -1118,45 +1130,6 @@ fn negative_offset() -> SqlError {
         1,
         "The offset specified in a OFFSET clause may not be negative.",
     )
-}
-
-/// Query hints: MAXDOP (hekla runs every query on one thread, so any
-/// value is honoured), RECOMPILE (plans are made per execution) and
-/// MAXRECURSION n, whose limit is returned (0 to 32,767, Msg 310).
-fn check_query_hints(hints: &[ast::QueryHint]) -> SqlResult<Option<u32>> {
-    let mut max_recursion = None;
-    for hint in hints {
-        let words: Vec<String> = hint
-            .words
-            .iter()
-            .map(|w| w.value.to_ascii_uppercase())
-            .collect();
-        match words.as_slice() {
-            [w] if w == "MAXDOP" || w == "RECOMPILE" => {}
-            [w] if w == "MAXRECURSION" => {
-                let limit = match &hint.value {
-                    Some(ast::Expr {
-                        kind: ast::ExprKind::Literal(ast::Literal::Integer(digits)),
-                        ..
-                    }) => digits.parse::<u32>().ok().filter(|n| *n <= 32_767),
-                    _ => None,
-                };
-                match limit {
-                    Some(limit) => max_recursion = Some(limit),
-                    None => {
-                        return Err(SqlError::new(
-                            310,
-                            15,
-                            1,
-                            "The value for the MAXRECURSION option must be between 0 and 32767.",
-                        ))
-                    }
-                }
-            }
-            _ => return Err(not_yet(&format!("the query hint {}", words.join(" ")))),
-        }
-    }
-    Ok(max_recursion)
 }
 
 /// The members of a chain of UNION ALLs, left to right (the body itself
