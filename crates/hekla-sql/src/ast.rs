@@ -54,16 +54,14 @@ impl ObjectName {
         self.parts.get(n.checked_sub(3)?)?.as_ref()
     }
 
-    /// The database part, if written and naming another database than the
-    /// one hekla serves: `hekla.dbo.t` and `hekla..t` name the objects
-    /// `dbo.t` and `t` name, so they resolve alike. A four-part name keeps
-    /// its database part: hekla has no linked servers.
-    pub fn database(&self) -> Option<&Ident> {
+    /// The database part, if written and naming another database than
+    /// `current`, the one the session is in: `hekla.dbo.t` and `hekla..t`
+    /// name the objects `dbo.t` and `t` name, so they resolve alike. A
+    /// four-part name keeps its database part: hekla has no linked servers.
+    pub fn other_database(&self, current: &str) -> Option<&Ident> {
         let database = self.written_database()?;
-        let current = database
-            .value
-            .eq_ignore_ascii_case(crate::system_views::DATABASE_NAME);
-        (!current || self.parts.len() > 3).then_some(database)
+        let is_current = database.value.eq_ignore_ascii_case(current);
+        (!is_current || self.parts.len() > 3).then_some(database)
     }
 }
 

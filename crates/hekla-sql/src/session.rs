@@ -160,7 +160,10 @@ impl SqlDatabase {
         text: &str,
     ) -> SqlResult<Arc<TableMeta>> {
         // Before Msg 2714, which would look in this database.
-        if let Some(database) = create.name.database() {
+        if let Some(database) = create
+            .name
+            .other_database(crate::system_views::DATABASE_NAME)
+        {
             return Err(crate::catalog::databases::not_here(
                 &database.value,
                 "CREATE TABLE",

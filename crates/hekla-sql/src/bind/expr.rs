@@ -14,6 +14,7 @@ use super::types::{self, TypeContext};
 use super::variables::Variables;
 use crate::ast::{self, BinaryOp, ExprKind, UnaryOp};
 use crate::plan::window::WindowSet;
+use crate::system_views::DATABASE_NAME;
 use hekla_types::convert::{check_implicit, conversion, Conversion};
 use hekla_types::ops::{self, ArithOp};
 use hekla_types::{Collation, DataType, SqlError, SqlResult, Value};
@@ -915,7 +916,7 @@ impl<'a> Binder<'a> {
             return Err(next_value_not_allowed());
         }
         let find = |catalog: &crate::catalog::Catalog| {
-            if name.database().is_some() {
+            if name.other_database(DATABASE_NAME).is_some() {
                 return Err(None);
             }
             let schema = name.schema().map_or("dbo", |s| s.value.as_str());

@@ -24,6 +24,7 @@ pub mod user_type;
 pub mod view;
 
 use crate::session::SqlDatabase;
+use crate::system_views::DATABASE_NAME;
 use hekla_engine::{Database, IsolationLevel, SchemaId, Table};
 use hekla_types::{SqlError, SqlResult};
 use sequence::Sequence;
@@ -187,7 +188,7 @@ impl Catalog {
     /// The schema a name is in as written (dbo when not written); None for
     /// a name in another database or a schema that does not exist.
     pub fn named_schema(&self, name: &crate::ast::ObjectName) -> Option<SchemaId> {
-        if name.database().is_some() {
+        if name.other_database(DATABASE_NAME).is_some() {
             return None;
         }
         self.schema_id(name.schema().map_or("dbo", |s| s.value.as_str()))

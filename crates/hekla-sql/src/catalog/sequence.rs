@@ -19,6 +19,7 @@ use super::{stored_object, Catalog};
 use crate::ast::{self, SequenceOption};
 use crate::bind::types::{self, TypeContext};
 use crate::session::SqlDatabase;
+use crate::system_views::DATABASE_NAME;
 use hekla_engine::{Database, SchemaId, Table};
 use hekla_types::{Collation, DataType, SqlError, SqlResult, Value};
 use std::sync::Arc;
@@ -308,7 +309,7 @@ impl Options {
 /// CREATE SEQUENCE: binds it, stores the definition, adds it to the
 /// catalog.
 pub fn create(db: &SqlDatabase, create: &ast::CreateSequence, text: &str) -> SqlResult<()> {
-    if create.name.database().is_some() {
+    if create.name.other_database(DATABASE_NAME).is_some() {
         return Err(crate::exec::not_yet("CREATE SEQUENCE with a database name"));
     }
     let mut catalog = db.catalog_mut();

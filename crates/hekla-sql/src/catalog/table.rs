@@ -11,6 +11,7 @@ use crate::ast::{self, ConstraintKind, OptionValue, TableElement};
 use crate::bind::expr::{assignment_type, implicit, Binder, Reads, Scalar};
 use crate::bind::types::TypeContext;
 use crate::bind::variables::Variables;
+use crate::system_views::DATABASE_NAME;
 use hekla_engine::{
     ColumnDef, Database, Durability, IndexDef, IndexKind, SchemaId, Table, TableDef, Uniqueness,
 };
@@ -122,7 +123,7 @@ impl TableDesign {
             .schema()
             .map_or("dbo", |schema| schema.value.as_str());
         let name = create.name.name().value.clone();
-        if let Some(database) = create.name.database() {
+        if let Some(database) = create.name.other_database(DATABASE_NAME) {
             return Err(crate::catalog::databases::not_here(
                 &database.value,
                 "CREATE TABLE",
@@ -781,7 +782,7 @@ impl<'a> Builder<'a> {
                 ),
             };
             constraint::check_actions(*on_delete, *on_update)?;
-            if table.database().is_some() {
+            if table.other_database(DATABASE_NAME).is_some() {
                 return Err(not_yet("FOREIGN KEY references to another database"));
             }
             let referenced_name = super::sequence::written(table);

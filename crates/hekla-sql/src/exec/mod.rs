@@ -30,6 +30,7 @@ use crate::ast;
 use crate::bind::expr::ScopeColumn;
 use crate::catalog::table::TableMeta;
 use crate::session::SqlDatabase;
+use crate::system_views::DATABASE_NAME;
 use hekla_types::{SqlError, SqlResult};
 use std::sync::Arc;
 
@@ -69,7 +70,7 @@ pub fn table_scope(db: &SqlDatabase, table: &TableMeta, shown: &str) -> Vec<Scop
 pub fn resolve_table(db: &SqlDatabase, name: &ast::ObjectName) -> SqlResult<Arc<TableMeta>> {
     let catalog = db.catalog();
     let schema = name.schema().map_or("dbo", |s| s.value.as_str());
-    let found = match name.database() {
+    let found = match name.other_database(DATABASE_NAME) {
         None => catalog
             .schema_id(schema)
             .and_then(|id| catalog.table(id, &name.name().value)),

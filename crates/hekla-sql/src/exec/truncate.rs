@@ -35,7 +35,7 @@ pub fn target(
     } else {
         let catalog = db.catalog();
         let in_database = name
-            .database()
+            .other_database(DATABASE_NAME)
             .is_none_or(|database| database.value.eq_ignore_ascii_case(DATABASE_NAME));
         let schema = name.schema().map_or("dbo", |s| s.value.as_str());
         let found = catalog

@@ -22,6 +22,7 @@ use crate::catalog::view::change::Level;
 use crate::exec::access::AccessPath;
 use crate::exec::not_yet;
 use crate::system_views::SystemView;
+use crate::system_views::DATABASE_NAME;
 use hekla_types::{ops, DataType, SqlError, SqlResult};
 use std::ops::Range;
 use std::sync::Arc;
@@ -477,7 +478,7 @@ impl Planner<'_> {
             }
             Err(error) => error,
         };
-        let database = name.database().map(|d| d.value.as_str());
+        let database = name.other_database(DATABASE_NAME).map(|d| d.value.as_str());
         match crate::system_views::lookup(database, schema, object) {
             Some(view) => {
                 check_hints_elsewhere(hints)?;

@@ -72,6 +72,7 @@ use crate::ast::{self, AlterDropKind, AlterTableAction, StatementKind};
 use crate::catalog::table::TableMeta;
 use crate::catalog::Catalog;
 use crate::session::{ErrorEvent, ResultSink, SqlDatabase};
+use crate::system_views::DATABASE_NAME;
 use edit::{DropIndex, Editor};
 use hekla_types::{SqlError, SqlResult};
 use messages as msg;
@@ -185,7 +186,7 @@ pub fn terminates(kind: &StatementKind, _error: &SqlError) -> bool {
 
 /// The table `name` (schema dbo unless written).
 fn find_table(catalog: &Catalog, name: &ast::ObjectName) -> Option<Arc<TableMeta>> {
-    if name.database().is_some() {
+    if name.other_database(DATABASE_NAME).is_some() {
         return None;
     }
     let schema = name.schema().map_or("dbo", |s| s.value.as_str());

@@ -34,6 +34,7 @@ use crate::exec::not_yet;
 use crate::plan::{Planner, QueryPlan};
 use crate::session::{ResultColumn, SqlDatabase};
 use crate::session_options::SetOptions;
+use crate::system_views::DATABASE_NAME;
 use hekla_engine::SchemaId;
 use hekla_types::{SqlError, SqlResult};
 use std::sync::Arc;
@@ -121,7 +122,7 @@ pub fn expand(
 
 /// The view `name` names, if it names one, and the name of its schema.
 fn find(db: &SqlDatabase, name: &ast::ObjectName) -> Option<(Arc<ViewMeta>, String)> {
-    if name.database().is_some() {
+    if name.other_database(DATABASE_NAME).is_some() {
         return None;
     }
     let catalog = db.catalog();
@@ -544,7 +545,7 @@ fn wrong_drop(name: &str, used: &str, kind: &str, instead: &str) -> SqlError {
 /// Whether `name` names a view.
 pub fn names_view(catalog: &Catalog, name: &ast::ObjectName) -> bool {
     let schema = name.schema().map_or("dbo", |s| s.value.as_str());
-    name.database().is_none()
+    name.other_database(DATABASE_NAME).is_none()
         && catalog
             .schema_id(schema)
             .is_some_and(|id| catalog.views.get(id, &name.name().value).is_some())
