@@ -22,6 +22,7 @@ pub mod session;
 pub mod session_options;
 pub mod set_statement;
 pub mod span;
+pub mod statistics;
 pub mod system_views;
 pub mod text_output;
 

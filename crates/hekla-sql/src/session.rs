@@ -219,6 +219,7 @@ impl SqlDatabase {
             transaction: UserTransaction::default(),
             state,
             messages: Vec::new(),
+            reads: crate::statistics::TableReads::default(),
         })
     }
 }
@@ -248,6 +249,8 @@ pub struct Session {
     /// Informational messages of the running statement (arithmetic
     /// warnings, SET LANGUAGE's), sent before its DONE.
     messages: Vec<String>,
+    /// The running statement's table reads, for SET STATISTICS IO.
+    pub(crate) reads: crate::statistics::TableReads,
 }
 
 impl Session {
@@ -255,7 +258,15 @@ impl Session {
     /// batch before anything runs; otherwise its statements run with SQL
     /// Server's control flow and error rules (see [`crate::interpret`]).
     pub fn execute(&mut self, batch: &str, sink: &mut dyn ResultSink) {
-        let parsed = match crate::parse_batch(batch) {
+        let stopwatch = self
+            .options
+            .statistics_time
+            .then(crate::statistics::Stopwatch::start);
+        let parsed = crate::parse_batch(batch);
+        if let Some(stopwatch) = stopwatch {
+            sink.message(&stopwatch.compile_message());
+        }
+        let parsed = match parsed {
             Ok(parsed) => parsed,
             Err(error) => return sink.error(&ErrorEvent::from_syntax(error)),
         };
@@ -311,6 +322,7 @@ impl Session {
             self.state.scope_identity = Some(identity);
         }
         self.messages.extend(context.take_warnings());
+        self.reads.merge(context.take_reads());
         outcome
     }
 

@@ -61,6 +61,11 @@ pub struct SetOptions {
     /// -10 to 10 (LOW -5, NORMAL 0, HIGH 5), for sys.dm_exec_sessions;
     /// hekla has no deadlocks to choose a victim of.
     pub deadlock_priority: i32,
+    /// `SET STATISTICS IO ON`: each statement reports its table reads.
+    pub statistics_io: bool,
+    /// `SET STATISTICS TIME ON`: batches and statements report their
+    /// times.
+    pub statistics_time: bool,
 }
 
 /// SET TEXTSIZE's largest value, which drivers set at connect.
@@ -86,6 +91,8 @@ impl Default for SetOptions {
             row_count: 0,
             lock_timeout: -1,
             deadlock_priority: 0,
+            statistics_io: false,
+            statistics_time: false,
         }
     }
 }

@@ -31,7 +31,7 @@ pub fn apply(
         return Ok(None);
     };
     if first.value.eq_ignore_ascii_case("STATISTICS") {
-        return statistics(first, rest, value).map(|()| None);
+        return statistics(options, first, rest, value).map(|()| None);
     }
     if rest.is_empty() {
         if let Some(setting) = Setting::named(&first.value) {
@@ -132,15 +132,22 @@ impl Toggle {
 }
 
 /// `SET STATISTICS IO | TIME | XML | PROFILE [, ...] ON | OFF`. IO and
-/// TIME only add messages (page reads, times), which hekla does not send;
-/// XML and PROFILE add result sets, and are refused ON.
-fn statistics(keyword: &Ident, kinds: &[Ident], value: &OptionValue) -> SqlResult<()> {
+/// TIME add messages (see `statistics`); XML and PROFILE add result sets,
+/// and are refused ON. All of them change, or (on an error) none.
+fn statistics(
+    options: &mut SetOptions,
+    keyword: &Ident,
+    kinds: &[Ident],
+    value: &OptionValue,
+) -> SqlResult<()> {
     let Some(on) = switch(value) else {
         return Err(syntax_near(keyword, 4));
     };
+    let (mut io, mut time) = (options.statistics_io, options.statistics_time);
     for kind in kinds {
         match kind.value.to_ascii_uppercase().as_str() {
-            "IO" | "TIME" => {}
+            "IO" => io = on,
+            "TIME" => time = on,
             "XML" | "PROFILE" if on => {
                 return Err(not_yet(&format!(
                     "SET STATISTICS {} ON",
@@ -151,6 +158,8 @@ fn statistics(keyword: &Ident, kinds: &[Ident], value: &OptionValue) -> SqlResul
             _ => return Err(syntax_near(kind, 1)),
         }
     }
+    options.statistics_io = io;
+    options.statistics_time = time;
     Ok(())
 }
 

@@ -63,6 +63,9 @@ pub struct Context<'a> {
     /// first use and shared with the contexts the calls run in; keyed by
     /// the address of the function's catalog entry, which the plan holds.
     functions: Rc<RefCell<HashMap<usize, Rc<BoundBody>>>>,
+    /// The scans and seeks of tables that are not memory-optimized, for
+    /// SET STATISTICS IO.
+    reads: RefCell<crate::statistics::TableReads>,
 }
 
 /// The session's state as of the statement's start, for `@@SPID`,
@@ -108,6 +111,7 @@ impl<'a> Context<'a> {
             warnings: RefCell::new(Vec::new()),
             row_ids: RefCell::new(Vec::new()),
             functions: Rc::default(),
+            reads: RefCell::default(),
         }
     }
 
@@ -206,6 +210,7 @@ impl<'a> Context<'a> {
             warnings: RefCell::new(Vec::new()),
             row_ids: RefCell::new(Vec::new()),
             functions: Rc::clone(&self.functions),
+            reads: RefCell::default(),
         };
         let outcome = body(&call);
         if reads {
@@ -332,7 +337,15 @@ impl<'a> Context<'a> {
         let level = self.isolation.read_level(table, hint)?;
         let mut tx = self.transaction()?;
         tx.set_read_isolation(level);
+        if self.options.statistics_io && !table.memory_optimized {
+            self.reads.borrow_mut().count(&table.name);
+        }
         Ok(tx)
+    }
+
+    /// The table reads SET STATISTICS IO reports.
+    pub fn take_reads(&self) -> crate::statistics::TableReads {
+        self.reads.take()
     }
 
     /// Whether the statement may write `table` (Msg 41332 when not).

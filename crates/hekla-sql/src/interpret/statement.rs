@@ -30,6 +30,9 @@ impl Interpreter<'_> {
         self.session
             .registration
             .begin_request(statement.kind.keywords());
+        let measured = reports_statistics(&statement.kind);
+        let stopwatch = (measured && self.session.options.statistics_time)
+            .then(crate::statistics::Stopwatch::start);
         let outcome = self
             .work(statement, text, frame)
             .map_err(|error| crate::catalog::temp::present_error(&frame.variables, error));
@@ -39,10 +42,19 @@ impl Interpreter<'_> {
         for message in self.session.take_messages() {
             self.sink.message(&message);
         }
+        let reads = std::mem::take(&mut self.session.reads);
         match outcome {
             Ok(rows) => {
                 self.sink
                     .done(rows.filter(|_| !self.session.options.nocount));
+                if measured {
+                    for message in reads.messages() {
+                        self.sink.message(&message);
+                    }
+                }
+                if let Some(stopwatch) = stopwatch {
+                    self.sink.message(&stopwatch.execution_message());
+                }
                 Ok(Flow::Next)
             }
             Err(error) => Err(self.failure(error, statement, frame)),
@@ -678,6 +690,19 @@ fn restore_identity(
     if let Some(identity) = &table.identity {
         identity.counter.restore(before);
     }
+}
+
+/// The statements SET STATISTICS IO and TIME report on: queries and the
+/// statements that change rows.
+fn reports_statistics(kind: &StatementKind) -> bool {
+    matches!(
+        kind,
+        StatementKind::Select(_)
+            | StatementKind::Insert(_)
+            | StatementKind::Update(_)
+            | StatementKind::Delete(_)
+            | StatementKind::Truncate(_)
+    )
 }
 
 fn is_ddl(kind: &StatementKind) -> bool {

@@ -1,0 +1,86 @@
+//! SET STATISTICS TIME: the figures change from run to run, so the
+//! messages are compared with every number masked as `N`.
+
+use hekla_sql::session::SqlDatabase;
+use hekla_sql::text_output::{TextOptions, TextSink};
+
+fn run(script: &str) -> String {
+    let db = SqlDatabase::in_memory().unwrap();
+    let mut session = db.session().unwrap();
+    let mut sink = TextSink::new(Vec::new(), TextOptions::default());
+    for batch in hekla_sql::script::split_batches(script) {
+        session.execute(batch.text, &mut sink);
+    }
+    let (out, failed) = sink.finish();
+    assert!(failed.is_none());
+    String::from_utf8(out).unwrap()
+}
+
+/// `text` with each run of digits replaced by `N`.
+fn masked(text: &str) -> String {
+    let mut out = String::new();
+    let mut in_number = false;
+    for c in text.chars() {
+        if c.is_ascii_digit() {
+            if !in_number {
+                out.push('N');
+            }
+            in_number = true;
+        } else {
+            out.push(c);
+            in_number = false;
+        }
+    }
+    out
+}
+
+const COMPILE: &str =
+    "SQL Server parse and compile time: \n   CPU time = N ms, elapsed time = N ms.\n";
+const EXECUTION: &str =
+    "\n SQL Server Execution Times:\n   CPU time = N ms,  elapsed time = N ms.\n";
+
+#[test]
+fn statistics_time_reports_each_batch_and_statement() {
+    let out = run("SET NOCOUNT ON
+SET STATISTICS TIME ON
+GO
+CREATE TABLE dbo.d (id int NOT NULL PRIMARY KEY NONCLUSTERED, v int NULL)
+INSERT INTO dbo.d VALUES (1, 10)
+SELECT v FROM dbo.d
+PRINT 'no times for PRINT'
+GO
+SET STATISTICS TIME OFF
+SELECT 1 AS one
+GO");
+    let expected = format!(
+        "{COMPILE}{EXECUTION}v          \n-----------\n         N\n{EXECUTION}no times for PRINT\n{COMPILE}one        \n-----------\n          N\n"
+    );
+    assert_eq!(masked(&out), expected, "{out}");
+}
+
+#[test]
+fn statistics_time_measures_real_time() {
+    // WAITFOR takes 300 ms of wall clock and next to no CPU; the query
+    // that follows is measured on its own.
+    let out = run("SET STATISTICS TIME ON
+GO
+DECLARE @n int = 0
+WHILE @n < 20000 SET @n += 1
+WAITFOR DELAY '00:00:00.300'
+SELECT COUNT(*) AS n FROM sys.objects
+GO");
+    let figures: Vec<u64> = out
+        .lines()
+        .filter(|line| line.contains("CPU time"))
+        .flat_map(|line| {
+            line.split(|c: char| !c.is_ascii_digit())
+                .filter(|part| !part.is_empty())
+                .map(|part| part.parse::<u64>().unwrap())
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    // Compile (CPU, elapsed), then the SELECT's (CPU, elapsed).
+    assert_eq!(figures.len(), 4, "{out}");
+    assert!(figures[2] <= figures[3] + 1, "CPU beyond elapsed: {out}");
+    assert!(figures[3] < 300, "the WAITFOR is not the SELECT's: {out}");
+}
