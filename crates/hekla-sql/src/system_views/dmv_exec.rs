@@ -140,6 +140,7 @@ fn requests_columns() -> Vec<ViewColumn> {
         not_null("wait_time", DataType::Int),
         not_null("total_elapsed_time", DataType::Int),
         not_null("transaction_isolation_level", DataType::SmallInt),
+        nullable("scheduler_id", DataType::Int),
     ]
 }
 
@@ -163,6 +164,9 @@ fn requests_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
                 int(0),
                 elapsed_ms(request.started),
                 smallint(session.options.isolation_code()),
+                // hekla runs each session's requests on its own thread,
+                // with no SQLOS scheduler to name.
+                Value::Null,
             ])
         })
         .collect())

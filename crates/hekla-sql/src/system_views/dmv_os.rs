@@ -1,6 +1,7 @@
 //! The SQLOS DMVs hekla can answer: `sys.dm_os_memory_clerks` (the
-//! In-Memory OLTP clerk), `sys.dm_os_wait_stats` and
-//! `sys.dm_os_buffer_descriptors`.
+//! In-Memory OLTP clerk), `sys.dm_os_wait_stats`,
+//! `sys.dm_os_buffer_descriptors`, `sys.dm_os_latch_stats` and
+//! `sys.dm_os_spinlock_stats`.
 
 use super::dmv_xtp::table_memory;
 use super::objects::no_rows;
@@ -92,5 +93,48 @@ fn buffer_descriptors_columns() -> Vec<ViewColumn> {
         nullable("numa_node", DataType::Int),
         nullable("read_microsec", DataType::BigInt),
         nullable("is_in_bpool_extension", DataType::Bit),
+    ]
+}
+
+// ---- sys.dm_os_latch_stats and sys.dm_os_spinlock_stats -------------------
+
+pub const LATCH_STATS: SystemView = SystemView {
+    schema: "sys",
+    name: "dm_os_latch_stats",
+    scope: Scope::Server,
+    columns: latch_stats_columns,
+    rows: no_rows,
+};
+
+/// No rows: hekla's tables and indexes are latch-free (rows are reached
+/// by atomic operations on versions, not by latching pages), so there is
+/// no latch class to count waits for. Rows of zeros for SQL Server's
+/// classes would name latches hekla does not have.
+fn latch_stats_columns() -> Vec<ViewColumn> {
+    vec![
+        not_null("latch_class", nvarchar(60)),
+        not_null("waiting_requests_count", DataType::BigInt),
+        not_null("wait_time_ms", DataType::BigInt),
+        not_null("max_wait_time_ms", DataType::BigInt),
+    ]
+}
+
+pub const SPINLOCK_STATS: SystemView = SystemView {
+    schema: "sys",
+    name: "dm_os_spinlock_stats",
+    scope: Scope::Server,
+    columns: spinlock_stats_columns,
+    rows: no_rows,
+};
+
+/// No rows: hekla has no spinlocks of its own to count collisions of.
+fn spinlock_stats_columns() -> Vec<ViewColumn> {
+    vec![
+        not_null("name", nvarchar(256)),
+        not_null("collisions", DataType::BigInt),
+        not_null("spins", DataType::BigInt),
+        not_null("spins_per_collision", DataType::Real),
+        not_null("sleep_time", DataType::BigInt),
+        not_null("backoffs", DataType::Int),
     ]
 }

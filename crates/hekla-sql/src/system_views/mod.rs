@@ -28,6 +28,7 @@
 
 mod dmv_exec;
 mod dmv_os;
+mod dmv_resource_governor;
 mod dmv_xtp;
 mod indexes;
 mod information_schema;
@@ -154,6 +155,9 @@ pub static VIEWS: &[SystemView] = &[
     dmv_os::MEMORY_CLERKS,
     dmv_os::WAIT_STATS,
     dmv_os::BUFFER_DESCRIPTORS,
+    dmv_os::LATCH_STATS,
+    dmv_os::SPINLOCK_STATS,
+    dmv_resource_governor::RESOURCE_POOLS,
     dmv_exec::SESSIONS,
     dmv_exec::REQUESTS,
     spt_values::SPT_VALUES,
