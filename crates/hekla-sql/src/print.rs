@@ -1078,6 +1078,13 @@ impl Display for Exec {
 /// `NAME = value`, `TRANSACTION ISOLATION LEVEL = SNAPSHOT`, `FULLSCAN`.
 impl Display for OptionItem {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        // Statistics' `SAMPLE n PERCENT | ROWS` has its value inside.
+        if let ([sample, unit], Some(value)) = (self.name.as_slice(), &self.value) {
+            if sample.value.eq_ignore_ascii_case("SAMPLE") {
+                let unit = unit.value.to_ascii_uppercase();
+                return write!(f, "{sample} {value} {unit}");
+            }
+        }
         write!(
             f,
             "{}{}",

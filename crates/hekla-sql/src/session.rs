@@ -373,7 +373,20 @@ impl Session {
         crate::exec::constraints::prepare_drop(&catalog, &table, name)?;
         let mut tx = self.db.engine.begin(IsolationLevel::Snapshot)?;
         self.db.store.delete(&mut tx, table.object_id)?;
+        crate::catalog::statistics::unstore_for_table(
+            &self.db,
+            &catalog,
+            table.object_id,
+            &mut tx,
+        )?;
         tx.commit()?;
+        let statistics: Vec<i32> = catalog
+            .statistics_of(table.object_id)
+            .map(|s| s.object_id)
+            .collect();
+        for id in statistics {
+            catalog.remove_statistics(id);
+        }
         catalog.remove_table(table.object_id);
         self.db.engine.drop_table(table.engine.id)
     }

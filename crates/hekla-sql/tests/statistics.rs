@@ -84,3 +84,69 @@ GO");
     assert!(figures[2] <= figures[3] + 1, "CPU beyond elapsed: {out}");
     assert!(figures[3] < 300, "the WAITFOR is not the SELECT's: {out}");
 }
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "hekla-sql-statistics-{name}-{}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn run_in(dir: &std::path::Path, script: &str) -> String {
+    let db = SqlDatabase::open(
+        dir,
+        hekla_engine::DatabaseConfig::default(),
+        hekla_engine::StorageConfig::small(),
+    )
+    .unwrap();
+    let mut session = db.session().unwrap();
+    let mut sink = TextSink::new(Vec::new(), TextOptions::default());
+    for batch in hekla_sql::script::split_batches(script) {
+        session.execute(batch.text, &mut sink);
+    }
+    let (out, failed) = sink.finish();
+    assert!(failed.is_none());
+    String::from_utf8(out).unwrap()
+}
+
+const USER_STATISTICS: &str =
+    "SET NOCOUNT ON SELECT name, stats_id, no_recompute FROM sys.stats WHERE user_created = 1 ORDER BY stats_id";
+
+#[test]
+fn statistics_objects_survive_restarts_and_go_with_their_table() {
+    let dir = scratch("restart");
+    let out = run_in(
+        &dir,
+        "CREATE TABLE dbo.t (a int NOT NULL PRIMARY KEY NONCLUSTERED, b int NULL) WITH (MEMORY_OPTIMIZED = ON)
+GO
+CREATE STATISTICS st_b ON dbo.t (b) WITH NORECOMPUTE
+CREATE STATISTICS st_ab ON dbo.t (a, b)
+GO
+ALTER TABLE dbo.t ADD c int NULL",
+    );
+    assert_eq!(out, "");
+    let listed = run_in(&dir, USER_STATISTICS);
+    assert!(
+        listed.contains("st_b") && listed.contains("st_ab"),
+        "{listed}"
+    );
+    assert!(listed.contains("          3            1"), "{listed}");
+    let out = run_in(&dir, "DROP STATISTICS t.st_b");
+    assert_eq!(out, "");
+    let listed = run_in(&dir, USER_STATISTICS);
+    assert!(
+        !listed.contains("st_b ") && listed.contains("st_ab"),
+        "{listed}"
+    );
+    assert_eq!(run_in(&dir, "DROP TABLE dbo.t"), "");
+    let listed = run_in(
+        &dir,
+        "CREATE TABLE dbo.t (a int NOT NULL PRIMARY KEY NONCLUSTERED) WITH (MEMORY_OPTIMIZED = ON)
+GO
+SET NOCOUNT ON SELECT COUNT(*) AS n FROM sys.stats WHERE user_created = 1",
+    );
+    assert!(listed.trim_end().ends_with(" 0"), "{listed}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -16,6 +16,7 @@ pub mod identity;
 pub mod objects;
 pub mod procedure;
 pub mod sequence;
+pub mod statistics;
 pub mod store;
 pub mod table;
 pub mod table_type;
@@ -54,6 +55,8 @@ pub struct Catalog {
     /// bound again at open. Table columns need no record: each column
     /// knows its alias type.
     pub(crate) type_references: dependency::Bindings,
+    /// Statistics objects, by the id their definitions are stored under.
+    statistics: BTreeMap<i32, Arc<statistics::StatisticsMeta>>,
     next_object_id: i32,
     /// `sys.hekla_counters`, which IDENTITY columns and sequences record
     /// their values in.
@@ -79,6 +82,7 @@ impl Catalog {
             bindings: dependency::Bindings::default(),
             types: user_type::UserTypes::default(),
             type_references: dependency::Bindings::default(),
+            statistics: BTreeMap::new(),
             next_object_id: FIRST_OBJECT_ID,
             counters: store.counters().engine_table().clone(),
         };
@@ -135,6 +139,14 @@ impl Catalog {
                 return Err(failed.swap_remove(0).1);
             }
             deferred = failed;
+        }
+        // Statistics name their table's columns: restored once every
+        // table is.
+        for object in &objects {
+            if object.object_type == ObjectType::Statistics {
+                let restored = statistics::restore(&catalog, object)?;
+                catalog.add_statistics(restored);
+            }
         }
         procedure::bind_restored(&mut catalog);
         let described: Vec<u32> = catalog.tables.values().map(|t| t.engine.id).collect();
@@ -370,6 +382,25 @@ impl Catalog {
             .next_object_id
             .max(table.last_object_id().saturating_add(1));
         self.tables.insert(table.object_id, table)
+    }
+
+    /// The statistics objects of the table `table_id`, oldest first.
+    pub fn statistics_of(
+        &self,
+        table_id: i32,
+    ) -> impl Iterator<Item = &Arc<statistics::StatisticsMeta>> {
+        self.statistics
+            .values()
+            .filter(move |s| s.table_id == table_id)
+    }
+
+    pub fn add_statistics(&mut self, statistics: statistics::StatisticsMeta) {
+        self.statistics
+            .insert(statistics.object_id, Arc::new(statistics));
+    }
+
+    pub fn remove_statistics(&mut self, object_id: i32) {
+        self.statistics.remove(&object_id);
     }
 
     /// The id for a new object.

@@ -34,10 +34,12 @@ pub enum ObjectType {
     /// An alias type (`CREATE TYPE name FROM base`): no object in SQL
     /// Server, only a row of `sys.types`.
     AliasType,
+    /// A statistics object: no object in SQL Server, a row of `sys.stats`.
+    Statistics,
 }
 
 impl ObjectType {
-    pub const ALL: [ObjectType; 9] = [
+    pub const ALL: [ObjectType; 10] = [
         ObjectType::Table,
         ObjectType::View,
         ObjectType::Procedure,
@@ -47,12 +49,13 @@ impl ObjectType {
         ObjectType::Sequence,
         ObjectType::TableType,
         ObjectType::AliasType,
+        ObjectType::Statistics,
     ];
 
     /// The two-letter code of `sys.objects.type` (`TT` for table types,
     /// which SQL Server lists in `sys.table_types`). Alias types are no
-    /// objects; hekla stores them under a code of its own, `TY`, which no
-    /// SQL Server object type uses.
+    /// objects, nor are statistics; hekla stores them under codes of its
+    /// own, `TY` and `ST`, which no SQL Server object type uses.
     pub fn code(self) -> &'static str {
         match self {
             ObjectType::Table => "U",
@@ -64,6 +67,7 @@ impl ObjectType {
             ObjectType::Sequence => "SO",
             ObjectType::TableType => "TT",
             ObjectType::AliasType => "TY",
+            ObjectType::Statistics => "ST",
         }
     }
 

@@ -339,6 +339,31 @@ impl Interpreter<'_> {
                 db.engine().checkpoint()?;
                 Ok(None)
             }
+            StatementKind::CreateStatistics {
+                name,
+                table,
+                columns,
+                options,
+            } => {
+                crate::catalog::statistics::create(&db, name, table, columns, options, text)?;
+                Ok(None)
+            }
+            StatementKind::UpdateStatistics {
+                table,
+                target,
+                options,
+            } => {
+                crate::catalog::statistics::update(&db, table, target.as_ref(), options)?;
+                Ok(None)
+            }
+            StatementKind::Drop {
+                object_type: ast::DropType::Statistics,
+                names,
+                ..
+            } => {
+                crate::catalog::statistics::drop(&db, names)?;
+                Ok(None)
+            }
             StatementKind::SetOption { options, value } => {
                 self.session.set_option(options, value, &frame.variables)?;
                 Ok(None)
@@ -724,7 +749,8 @@ fn is_ddl(kind: &StatementKind) -> bool {
         | CreateView(_)
         | CreateProcedure(_)
         | CreateFunction(_)
-        | CreateSchema { .. } => true,
+        | CreateSchema { .. }
+        | CreateStatistics { .. } => true,
         _ => false,
     }
 }

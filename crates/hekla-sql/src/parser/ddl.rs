@@ -68,7 +68,7 @@ impl Parser<'_> {
             self.expect_word("ON")?;
             let table = self.object_name()?;
             let columns = self.ident_list_in_parens()?;
-            let options = self.unparenthesised_options()?;
+            let options = self.statistics_options()?;
             return Ok(StatementKind::CreateStatistics {
                 name,
                 table,
@@ -1046,6 +1046,43 @@ impl Parser<'_> {
     /// `WITH a = 1, b = 'x'` without parentheses (logins, statistics). A
     /// comma may be left out before a new option word, as in `PASSWORD =
     /// 'x' MUST_CHANGE` or `PASSWORD = 'x' OLD_PASSWORD = 'y'`.
+    /// `WITH FULLSCAN, SAMPLE n PERCENT, NORECOMPUTE` after CREATE / UPDATE
+    /// STATISTICS: one word (with `= value`, or SAMPLE's size and unit) per
+    /// option, commas between, so the next statement does not run into
+    /// the list.
+    fn statistics_options(&mut self) -> Result<Vec<OptionItem>> {
+        if !self.eat_word("WITH") {
+            return Ok(Vec::new());
+        }
+        let mut options = Vec::new();
+        loop {
+            let start = self.peek().span;
+            let mut name = vec![self.any_ident()?];
+            let value = if name[0].value.eq_ignore_ascii_case("SAMPLE") {
+                // `SAMPLE n PERCENT | ROWS`: the unit joins the name.
+                let size = self.primary()?;
+                let unit = self.any_ident()?;
+                if !["PERCENT", "ROWS"].contains(&unit.value.to_ascii_uppercase().as_str()) {
+                    return Err(self.error_at(self.tokens[self.pos - 1]));
+                }
+                name.push(unit);
+                Some(OptionValue::Expr(size))
+            } else if self.eat(TokenKind::Eq) {
+                Some(self.option_value()?)
+            } else {
+                None
+            };
+            options.push(OptionItem {
+                name,
+                value,
+                span: self.span_from(start),
+            });
+            if !self.eat(TokenKind::Comma) {
+                return Ok(options);
+            }
+        }
+    }
+
     fn unparenthesised_options(&mut self) -> Result<Vec<OptionItem>> {
         if !self.eat_word("WITH") {
             return Ok(Vec::new());
@@ -1332,7 +1369,7 @@ impl Parser<'_> {
         } else {
             None
         };
-        let options = self.unparenthesised_options()?;
+        let options = self.statistics_options()?;
         Ok(StatementKind::UpdateStatistics {
             table,
             target,

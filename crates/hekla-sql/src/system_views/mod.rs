@@ -37,6 +37,7 @@ pub(crate) mod objects;
 pub mod sessions;
 mod shared;
 mod spt_values;
+mod stats;
 mod storage;
 mod table_columns;
 #[cfg(test)]
@@ -131,6 +132,8 @@ pub static VIEWS: &[SystemView] = &[
     table_columns::IDENTITY_COLUMNS,
     table_columns::TYPES,
     indexes::INDEXES,
+    stats::STATS,
+    stats::STATS_COLUMNS,
     indexes::HASH_INDEXES,
     indexes::INDEX_COLUMNS,
     indexes::KEY_CONSTRAINTS,

@@ -633,6 +633,11 @@ impl<'a> Editor<'a> {
                 found.push(msg::object_depends(&view.name, column));
             }
         }
+        for statistics in self.catalog.statistics_of(table.object_id) {
+            if statistics.columns.contains(&ordinal) {
+                found.push(msg::statistics_depends(&statistics.name, column));
+            }
+        }
         if dropping {
             if let Some(name) = &table.columns[ordinal].default_name {
                 if self.current_column(ordinal).default.is_some() {

@@ -190,6 +190,15 @@ pub fn index_depends(index: &str, column: &str) -> SqlError {
     )
 }
 
+pub fn statistics_depends(statistics: &str, column: &str) -> SqlError {
+    SqlError::new(
+        5074,
+        16,
+        1,
+        format!("The statistics '{statistics}' is dependent on column '{column}'."),
+    )
+}
+
 /// Msg 4922, after the 5074s: `operation` is DROP or ALTER.
 pub fn column_in_use(operation: &str, column: &str) -> SqlError {
     SqlError::new(
