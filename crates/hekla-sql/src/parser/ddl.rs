@@ -58,6 +58,7 @@ impl Parser<'_> {
             } else {
                 None
             };
+            self.check_schema_elements(&name)?;
             return Ok(StatementKind::CreateSchema {
                 name,
                 authorization,
@@ -1353,6 +1354,47 @@ impl Parser<'_> {
             files.push(self.option_list()?);
         }
         Ok(files)
+    }
+
+    /// The schema elements after `CREATE SCHEMA name` (CREATE TABLE, CREATE
+    /// VIEW, GRANT, REVOKE, DENY up to a `;` or another statement) run as
+    /// the statements after it. That is what SQL Server does when each
+    /// table and view names the new schema; one created with another
+    /// schema or none (SQL Server's go into the new schema) is refused
+    /// (10794) rather than created elsewhere. The elements are parsed
+    /// again as statements of their own.
+    fn check_schema_elements(&mut self, schema: &Ident) -> Result<()> {
+        let start = self.pos;
+        let outcome = self.schema_elements(schema);
+        self.pos = start;
+        outcome
+    }
+
+    fn schema_elements(&mut self, schema: &Ident) -> Result<()> {
+        loop {
+            let creates = self.is_word("CREATE")
+                && (self.is_word_at(1, "TABLE") || self.is_word_at(1, "VIEW"));
+            let permission = ["GRANT", "REVOKE", "DENY"].iter().any(|w| self.is_word(w));
+            if !creates && !permission {
+                return Ok(());
+            }
+            let element = self.statement()?;
+            let name = match &element.kind {
+                StatementKind::CreateTable(create) => Some(&create.name),
+                StatementKind::CreateView(create) => Some(&create.name),
+                _ => None,
+            };
+            let in_schema = name.is_none_or(|name| {
+                name.schema()
+                    .is_some_and(|s| s.value.eq_ignore_ascii_case(&schema.value))
+            });
+            if !in_schema {
+                return Err(SyntaxError::unsupported(
+                    "CREATE SCHEMA with a table or view not named in the new schema",
+                    element.span.line,
+                ));
+            }
+        }
     }
 
     pub(super) fn update_statistics(&mut self) -> Result<StatementKind> {
