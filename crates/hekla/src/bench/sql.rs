@@ -253,7 +253,8 @@ fn three_table_join(
 /// index `ix_k` leads with (read in key order, a stream aggregate), and on
 /// `h`, the same values without an index (a hash aggregate); then the
 /// first 10 groups in key order, which the stream aggregate reaches
-/// without reading the rest.
+/// without reading the rest; and the 10 rows of the largest `h` (a Top N
+/// Sort over every row).
 fn group_by(
     session: &mut Session,
     report: &mut Report,
@@ -293,6 +294,12 @@ fn group_by(
         (
             "group_by_top_10_hash",
             "SELECT TOP (10) h, COUNT(*) FROM dbo.G GROUP BY h ORDER BY h",
+            10,
+        ),
+        // A Top N Sort: every row is read, 10 are kept.
+        (
+            "top_10_sort",
+            "SELECT TOP (10) id, h FROM dbo.G ORDER BY h DESC, id",
             10,
         ),
     ] {
