@@ -48,9 +48,10 @@ pub fn insert(planner: &Planner, insert: &ast::Insert) -> SqlResult<Vec<String>>
 
 /// The SHOWPLAN_TEXT lines of `update`.
 pub fn update(planner: &Planner, update: &ast::Update) -> SqlResult<Vec<String>> {
-    if update.top.is_some() || !update.hints.is_empty() {
-        return Err(not_yet("UPDATE with TOP or OPTION"));
+    if update.top.is_some() {
+        return Err(not_yet("UPDATE with TOP"));
     }
+    planner.take_hints(&update.hints)?;
     let values = update
         .assignments
         .iter()
@@ -72,9 +73,10 @@ pub fn update(planner: &Planner, update: &ast::Update) -> SqlResult<Vec<String>>
 
 /// The SHOWPLAN_TEXT lines of `delete`.
 pub fn delete(planner: &Planner, delete: &ast::Delete) -> SqlResult<Vec<String>> {
-    if delete.top.is_some() || !delete.hints.is_empty() {
-        return Err(not_yet("DELETE with TOP or OPTION"));
+    if delete.top.is_some() {
+        return Err(not_yet("DELETE with TOP"));
     }
+    planner.take_hints(&delete.hints)?;
     let found = Found {
         target: &delete.target,
         with: &delete.with,

@@ -48,9 +48,10 @@ pub fn update(
     update: &ast::Update,
     sink: &mut dyn ResultSink,
 ) -> SqlResult<Option<u64>> {
-    if update.top.is_some() || !update.hints.is_empty() {
-        return Err(not_yet("UPDATE with TOP or OPTION"));
+    if update.top.is_some() {
+        return Err(not_yet("UPDATE with TOP"));
     }
+    planner.take_hints(&update.hints)?;
     let (items, path) = from_items(&update.target, &update.from)?;
     let planner = planner.with_ctes(&update.with);
     let set = assigned_columns(update);
@@ -168,9 +169,10 @@ pub fn delete(
     delete: &ast::Delete,
     sink: &mut dyn ResultSink,
 ) -> SqlResult<Option<u64>> {
-    if delete.top.is_some() || !delete.hints.is_empty() {
-        return Err(not_yet("DELETE with TOP or OPTION"));
+    if delete.top.is_some() {
+        return Err(not_yet("DELETE with TOP"));
     }
+    planner.take_hints(&delete.hints)?;
     let (items, path) = from_items(&delete.target, &delete.from)?;
     let planner = planner.with_ctes(&delete.with);
     let target = Target::resolve(&planner, &items, &path, Change::Rows)?;

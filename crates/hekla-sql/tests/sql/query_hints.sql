@@ -65,3 +65,19 @@ INSERT INTO dbo.b (id) SELECT a.id + 20 FROM dbo.a INNER HASH JOIN dbo.b ON b.a_
 GO
 INSERT INTO dbo.b (id) SELECT id + 30 FROM dbo.a OPTION (MAXDOP 1)
 GO
+-- UPDATE and DELETE take the same hints.
+UPDATE dbo.b SET w = w + 1 FROM dbo.b INNER HASH JOIN dbo.a ON a.id = b.a_id OPTION (MAXDOP 1, RECOMPILE)
+SELECT id, w FROM dbo.b WHERE w IS NOT NULL ORDER BY id
+DELETE dbo.b FROM dbo.b INNER LOOP JOIN dbo.a ON a.id = b.a_id WHERE a.id = 3 OPTION (NO_PERFORMANCE_SPOOL)
+SELECT COUNT(*) AS left_over FROM dbo.b WHERE a_id = 3
+GO
+SET SHOWPLAN_TEXT ON
+GO
+DELETE dbo.b FROM dbo.b INNER LOOP JOIN dbo.a ON a.id = b.a_id OPTION (NO_PERFORMANCE_SPOOL)
+GO
+SET SHOWPLAN_TEXT OFF
+GO
+UPDATE dbo.b SET w = 0 OPTION (MERGE JOIN)
+GO
+UPDATE dbo.b SET w = 0 FROM dbo.b JOIN dbo.a ON a.id = b.a_id OPTION (MERGE JOIN)
+GO
