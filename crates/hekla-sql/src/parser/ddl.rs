@@ -1052,9 +1052,12 @@ impl Parser<'_> {
     /// option, commas between, so the next statement does not run into
     /// the list.
     fn statistics_options(&mut self) -> Result<Vec<OptionItem>> {
-        if !self.eat_word("WITH") {
+        // `WITH name AS (` or `WITH name (` starts the next statement's CTE.
+        let cte = self.is_word_at(2, "AS") || self.kind_at(2) == TokenKind::LParen;
+        if !self.is_word("WITH") || cte {
             return Ok(Vec::new());
         }
+        self.advance();
         let mut options = Vec::new();
         loop {
             let start = self.peek().span;
