@@ -88,7 +88,19 @@ fn bind(
             ),
         ));
     }
-    let columns = columns
+    Ok(StatisticsMeta {
+        object_id: 0,
+        name: name.value.clone(),
+        table_id: table.object_id,
+        columns: column_ordinals(table, columns)?,
+        no_recompute,
+    })
+}
+
+/// The ordinals of the columns named (Msg 1911 for one the table does not
+/// have).
+fn column_ordinals(table: &TableMeta, columns: &[ast::Ident]) -> SqlResult<Vec<usize>> {
+    columns
         .iter()
         .map(|column| {
             table.column_index(&column.value).ok_or_else(|| {
@@ -103,17 +115,11 @@ fn bind(
                 )
             })
         })
-        .collect::<SqlResult<Vec<usize>>>()?;
-    Ok(StatisticsMeta {
-        object_id: 0,
-        name: name.value.clone(),
-        table_id: table.object_id,
-        columns,
-        no_recompute,
-    })
+        .collect()
 }
 
-/// At open: the statistics a stored CREATE STATISTICS made.
+/// At open: the statistics a stored CREATE STATISTICS made (its name was
+/// checked when it was made, and indexes added since checked against it).
 pub fn restore(
     catalog: &Catalog,
     object: &super::store::StoredObject,
@@ -130,10 +136,12 @@ pub fn restore(
         })?;
     let table = find_table(catalog, &table)?;
     let no_recompute = read_options(&options, false)?;
-    let statistics = bind(catalog, &table, &name, &columns, no_recompute)?;
     Ok(StatisticsMeta {
         object_id: object.object_id,
-        ..statistics
+        name: name.value,
+        table_id: table.object_id,
+        columns: column_ordinals(&table, &columns)?,
+        no_recompute,
     })
 }
 

@@ -67,3 +67,6 @@ CREATE VIEW dbo.v AS SELECT a FROM dbo.t
 GO
 CREATE STATISTICS st_v ON dbo.v (a)
 GO
+-- An index may not take a statistics' name either (1913).
+ALTER TABLE dbo.t ADD INDEX st_b NONCLUSTERED (a)
+GO

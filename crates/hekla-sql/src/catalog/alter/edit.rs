@@ -272,11 +272,15 @@ impl<'a> Editor<'a> {
     }
 
     /// An added index or key may not take the name of an index the table
-    /// keeps or another one added (Msg 1913).
+    /// keeps, of its statistics, or of another one added (Msg 1913).
     fn check_index_name(&self, name: &str) -> Outcome<()> {
         let kept = self
             .index_named(name)
-            .is_some_and(|i| !self.is_removed(self.index_place(i)));
+            .is_some_and(|i| !self.is_removed(self.index_place(i)))
+            || self
+                .catalog
+                .statistics_of(self.table.object_id)
+                .any(|s| s.name.eq_ignore_ascii_case(name));
         let added = nodes(&self.added, 0).iter().any(|node| {
             added_index_name(&self.added, node).is_some_and(|n| n.eq_ignore_ascii_case(name))
         });
