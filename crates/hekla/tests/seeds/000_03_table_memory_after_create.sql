@@ -1,0 +1,11 @@
+-- Seed 000, memory utilization per table of a fresh installation.
+-- mask: _inmem
+-- mask: _ondisk
+-- mask: Seed
+SELECT object_name(t.object_id) AS [Table name],
+       memory_allocated_for_table_kb,
+       memory_allocated_for_indexes_kb
+FROM sys.dm_db_xtp_table_memory_stats AS dms
+     INNER JOIN sys.tables AS t
+         ON dms.object_id = t.object_id
+WHERE t.type = 'U';

@@ -1,0 +1,45 @@
+-- Seed 001 (query processing studies), "Resource Governor MAXDOP Setting Can
+-- Lead to Poor Plan Choices": the three-table demo. Scaled: MEDIUM holds
+-- 600 rows instead of 600,000 and LARGE 8,000 instead of 8,000,000.
+DROP TABLE IF EXISTS dbo.SMALL;
+CREATE TABLE dbo.SMALL (ID_U NUMERIC(18, 0));
+
+INSERT INTO dbo.SMALL WITH (TABLOCK)
+SELECT TOP (100) 5 * ROW_NUMBER()
+	OVER (ORDER BY (SELECT NULL))
+FROM master..spt_values t1
+CROSS JOIN master..spt_values t2
+OPTION (MAXDOP 1);
+
+DROP TABLE IF EXISTS dbo.MEDIUM;
+CREATE TABLE dbo.MEDIUM (ID_A NUMERIC(18, 0));
+
+INSERT INTO dbo.MEDIUM WITH (TABLOCK)
+SELECT TOP (600) ROW_NUMBER()
+	OVER (ORDER BY (SELECT NULL))
+FROM master..spt_values t1
+CROSS JOIN master..spt_values t2
+CROSS JOIN master..spt_values t3
+OPTION (MAXDOP 1);
+
+DROP TABLE IF EXISTS dbo.LARGE;
+CREATE TABLE dbo.LARGE (
+	ID_A NUMERIC(18, 0),
+	ID_U NUMERIC(18, 0),
+	FILLER VARCHAR(100)
+);
+
+INSERT INTO dbo.LARGE WITH (TABLOCK)
+SELECT 2 * ( RN / 4), RN % 500, REPLICATE('Z', 100)
+FROM
+(
+	SELECT TOP (8000) ROW_NUMBER()
+		OVER (ORDER BY (SELECT NULL)) RN
+	FROM master..spt_values t1
+	CROSS JOIN master..spt_values t2
+	CROSS JOIN master..spt_values t3
+) q
+OPTION (MAXDOP 1)
+
+CREATE INDEX IA ON LARGE (ID_A);
+CREATE INDEX IU ON LARGE (ID_U);

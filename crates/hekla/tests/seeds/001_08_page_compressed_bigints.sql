@@ -1,0 +1,21 @@
+-- Seed 001, "Page Compression and Non-string Data". Scaled: 1,024 rows.
+DROP TABLE IF EXISTS dbo.RS_4_COLUMN;
+GO
+CREATE TABLE dbo.RS_4_COLUMN (
+	ID1 BIGINT,
+	ID2 BIGINT,
+	ID3 BIGINT,
+	ID4 BIGINT
+) WITH (DATA_COMPRESSION = PAGE);
+
+INSERT INTO dbo.RS_4_COLUMN WITH (TABLOCK)
+SELECT ID, ID, ID, ID
+FROM (
+	SELECT TOP (1024) ROW_NUMBER()
+		OVER (ORDER BY (SELECT NULL)) / 10 ID
+	FROM master..spt_values t1
+	CROSS JOIN master..spt_values t2
+) q
+OPTION (MAXDOP 1);
+GO
+SELECT COUNT(*) AS [rows], COUNT(DISTINCT ID1) AS distinct_ids, MAX(ID4) AS max_id FROM dbo.RS_4_COLUMN
