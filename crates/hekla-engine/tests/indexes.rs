@@ -77,6 +77,30 @@ fn composite_keys_match_on_every_column() {
 }
 
 #[test]
+fn delete_all_deletes_what_the_transaction_sees_and_empties_every_index() {
+    let db = Database::default();
+    let table = order_lines(&db);
+    let mut setup = db.begin(Snapshot).unwrap();
+    for (order, n) in [(1, 1), (1, 2), (2, 1)] {
+        setup.insert(&table, &line(order, n, Some("bolt"))).unwrap();
+    }
+    setup.commit().unwrap();
+    let mut tx = db.begin(Snapshot).unwrap();
+    // A row inserted by this transaction is seen, and deleted, too.
+    tx.insert(&table, &line(3, 1, Some("nut"))).unwrap();
+    assert_eq!(tx.delete_all(&table).unwrap(), 4);
+    assert!(lines_with(&mut tx, &table, Value::String("bolt".into())).is_empty());
+    tx.commit().unwrap();
+    let mut after = db.begin(Snapshot).unwrap();
+    assert_eq!(after.delete_all(&table).unwrap(), 0);
+    assert!(after
+        .get(&table, 0, &[Value::Int(1), Value::Int(1)])
+        .unwrap()
+        .is_none());
+    after.commit().unwrap();
+}
+
+#[test]
 fn non_unique_keys_return_every_visible_row_under_the_collation() {
     let db = Database::default();
     let table = order_lines(&db);

@@ -1,22 +1,13 @@
 //! The embedded session: DDL for schemas and tables, errors as a client
 //! sees them, and the SQL catalog across restarts.
 
+mod common;
+
+use common::printed as run;
 use hekla_engine::{DatabaseConfig, StorageConfig};
-use hekla_sql::session::{Session, SqlDatabase};
-use hekla_sql::text_output::{TextOptions, TextSink};
+use hekla_sql::session::SqlDatabase;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-
-/// Runs a script (batches split on GO) and returns what sqlcmd would show.
-fn run(session: &mut Session, script: &str) -> String {
-    let mut sink = TextSink::new(Vec::new(), TextOptions::default());
-    for batch in hekla_sql::script::split_batches(script) {
-        session.execute(batch.text, &mut sink);
-    }
-    let (out, failed) = sink.finish();
-    assert!(failed.is_none());
-    String::from_utf8(out).unwrap()
-}
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("hekla-sql-session-{name}-{}", std::process::id()));

@@ -1,19 +1,15 @@
 //! SET STATISTICS TIME: the figures change from run to run, so the
 //! messages are compared with every number masked as `N`.
 
-use hekla_sql::session::SqlDatabase;
-use hekla_sql::text_output::{TextOptions, TextSink};
+mod common;
 
+use common::printed;
+use hekla_sql::session::SqlDatabase;
+
+/// Runs `script` in a fresh in-memory database.
 fn run(script: &str) -> String {
     let db = SqlDatabase::in_memory().unwrap();
-    let mut session = db.session().unwrap();
-    let mut sink = TextSink::new(Vec::new(), TextOptions::default());
-    for batch in hekla_sql::script::split_batches(script) {
-        session.execute(batch.text, &mut sink);
-    }
-    let (out, failed) = sink.finish();
-    assert!(failed.is_none());
-    String::from_utf8(out).unwrap()
+    printed(&mut db.session().unwrap(), script)
 }
 
 /// `text` with each run of digits replaced by `N`.
@@ -101,14 +97,7 @@ fn run_in(dir: &std::path::Path, script: &str) -> String {
         hekla_engine::StorageConfig::small(),
     )
     .unwrap();
-    let mut session = db.session().unwrap();
-    let mut sink = TextSink::new(Vec::new(), TextOptions::default());
-    for batch in hekla_sql::script::split_batches(script) {
-        session.execute(batch.text, &mut sink);
-    }
-    let (out, failed) = sink.finish();
-    assert!(failed.is_none());
-    String::from_utf8(out).unwrap()
+    printed(&mut db.session().unwrap(), script)
 }
 
 const USER_STATISTICS: &str =

@@ -56,6 +56,20 @@ impl Transaction {
         Ok(())
     }
 
+    /// Deletes every row this transaction sees in `table` (TRUNCATE, and
+    /// emptying a table for reuse); how many.
+    pub fn delete_all(&mut self, table: &Arc<Table>) -> SqlResult<u64> {
+        let mut rows = Vec::new();
+        self.scan(table, |row| {
+            rows.push(row.id());
+            ControlFlow::<()>::Continue(())
+        })?;
+        for &id in &rows {
+            self.delete(table, id)?;
+        }
+        Ok(rows.len() as u64)
+    }
+
     /// Writes this transaction's id into `old`'s end word: first writer wins.
     fn claim(&mut self, old: VersionPtr) -> SqlResult<()> {
         let mine = Word::txn(self.id);

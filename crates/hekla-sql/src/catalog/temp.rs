@@ -29,7 +29,6 @@ use crate::session::SqlDatabase;
 use hekla_engine::{Durability, IsolationLevel};
 use hekla_types::{SqlError, SqlResult};
 use std::collections::HashMap;
-use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -492,14 +491,7 @@ pub fn discard(db: &SqlDatabase, table: &TableMeta) -> SqlResult<()> {
 /// Deletes every row of `table`.
 fn empty(db: &SqlDatabase, table: &TableMeta) -> SqlResult<()> {
     let mut tx = db.engine().begin(IsolationLevel::Snapshot)?;
-    let mut rows = Vec::new();
-    tx.scan(&table.engine, |row| {
-        rows.push(row.id());
-        ControlFlow::<()>::Continue(())
-    })?;
-    for id in rows {
-        tx.delete(&table.engine, id)?;
-    }
+    tx.delete_all(&table.engine)?;
     tx.commit().map(|_| ())
 }
 

@@ -17,7 +17,6 @@ use crate::exec::context::Context;
 use crate::session::SqlDatabase;
 use crate::system_views::DATABASE_NAME;
 use hekla_types::{SqlError, SqlResult};
-use std::ops::ControlFlow;
 use std::sync::Arc;
 
 /// The table `name` names, if TRUNCATE TABLE may empty it: Msg 4701 when
@@ -85,14 +84,7 @@ pub fn target(
 /// transaction roll back.
 pub fn run(context: &Context, table: &TableMeta) -> SqlResult<Option<CounterState>> {
     let mut tx = context.transaction()?;
-    let mut rows = Vec::new();
-    tx.scan(&table.engine, |row| {
-        rows.push(row.id());
-        ControlFlow::<()>::Continue(())
-    })?;
-    for id in rows {
-        tx.delete(&table.engine, id)?;
-    }
+    tx.delete_all(&table.engine)?;
     match &table.identity {
         Some(identity) => Ok(Some(identity.counter.restart(&mut tx, &identity.series())?)),
         None => Ok(None),

@@ -1,6 +1,10 @@
-//! What the integration tests share: a sink that keeps what a batch sent.
+//! What the integration tests share: a sink that keeps what a batch sent,
+//! and a runner that returns what sqlcmd would print. Each test crate uses
+//! some of it.
+#![allow(dead_code)]
 
 use hekla_sql::session::{ErrorEvent, ResultColumn, ResultSink, Session};
+use hekla_sql::text_output::{TextOptions, TextSink};
 use hekla_types::Value;
 
 /// Keeps the rows and errors (as sqlcmd prints them) it is sent.
@@ -29,4 +33,15 @@ pub fn collect(session: &mut Session, script: &str) -> Collect {
         session.execute(batch.text, &mut sink);
     }
     sink
+}
+
+/// Runs a script (batches split on GO lines); what sqlcmd would print.
+pub fn printed(session: &mut Session, script: &str) -> String {
+    let mut sink = TextSink::new(Vec::new(), TextOptions::default());
+    for batch in hekla_sql::script::split_batches(script) {
+        session.execute(batch.text, &mut sink);
+    }
+    let (out, failed) = sink.finish();
+    assert!(failed.is_none(), "writing to memory cannot fail");
+    String::from_utf8(out).expect("output is UTF-8")
 }
