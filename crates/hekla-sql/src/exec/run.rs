@@ -120,13 +120,18 @@ pub fn run(node: &Node, params: &Inputs<'_>, emit: &mut Emit<'_>) -> SqlResult<C
         Node::Window { input, calls } => super::window::run(input, calls, params, emit),
         Node::Sort { input, keys, top } => {
             let mut sorter = Sorter::new(keys, *top);
+            let mut values = Vec::with_capacity(keys.len());
             for_each(input, params, &mut |row| {
                 let inputs = params.with_row(row);
-                let values = keys
-                    .iter()
-                    .map(|key| key.expr.eval(&inputs))
-                    .collect::<SqlResult<Vec<Value>>>()?;
-                sorter.push(values, row.to_vec());
+                values.clear();
+                for key in keys {
+                    values.push(key.expr.eval(&inputs)?);
+                }
+                // A Top N Sort past its n-th row copies only rows that
+                // still sort before it.
+                if sorter.admits(&values) {
+                    sorter.push(std::mem::take(&mut values), row.to_vec());
+                }
                 Ok(())
             })?;
             emit_all(sorter.finish(), emit)

@@ -26,6 +26,10 @@ pub struct Sorter<'k> {
     /// the last trim kept (at least twice n), so trimming costs O(log n)
     /// per row however many rows tie.
     trim_at: usize,
+    /// A Top N Sort's keys of its n-th row as of the last trim: a later
+    /// row whose keys sort after them (or equal them, without ties: it
+    /// arrived later) cannot be among the first n.
+    cutoff: Option<Vec<Value>>,
 }
 
 impl<'k> Sorter<'k> {
@@ -38,6 +42,21 @@ impl<'k> Sorter<'k> {
             entries: Vec::new(),
             arrived: 0,
             trim_at: wanted.saturating_mul(2).max(1),
+            cutoff: None,
+        }
+    }
+
+    /// Whether a row with these sort key values could still be returned;
+    /// a caller can skip building a row it would not admit.
+    pub fn admits(&self, keys: &[Value]) -> bool {
+        match (self.top, &self.cutoff) {
+            (Some(top), _) if wanted(top) == 0 => false,
+            (Some(top), Some(cutoff)) => match key_order(self.keys, keys, cutoff) {
+                Ordering::Less => true,
+                Ordering::Equal => top.with_ties,
+                Ordering::Greater => false,
+            },
+            _ => true,
         }
     }
 
@@ -87,6 +106,9 @@ impl<'k> Sorter<'k> {
         if self.entries.len() <= wanted {
             return;
         }
+        self.cutoff = wanted
+            .checked_sub(1)
+            .map(|last| self.entries[last].keys.clone());
         let mut kept = wanted;
         if top.with_ties && wanted > 0 {
             let last = &self.entries[wanted - 1].keys;
@@ -142,13 +164,54 @@ mod tests {
         (0..10_000).map(|i| vec![Value::Int((i * 37) % 97), Value::Int(i)])
     }
 
-    fn sorted(keys: &[SortKey], top: Option<TopN>, most_held: &mut usize) -> Vec<Vec<Value>> {
+    /// Sorts `input()` as the executor does (pushing only the rows the
+    /// sorter admits); the most rows it held, and how many it admitted.
+    fn sorted_counting(
+        keys: &[SortKey],
+        top: Option<TopN>,
+        most_held: &mut usize,
+        admitted: &mut usize,
+    ) -> Vec<Vec<Value>> {
         let mut sorter = Sorter::new(keys, top);
         for row in input() {
-            sorter.push(vec![row[0].clone()], row);
+            if sorter.admits(&row[..1]) {
+                *admitted += 1;
+                sorter.push(vec![row[0].clone()], row);
+            }
             *most_held = (*most_held).max(sorter.retained());
         }
         sorter.finish()
+    }
+
+    fn sorted(keys: &[SortKey], top: Option<TopN>, most_held: &mut usize) -> Vec<Vec<Value>> {
+        sorted_counting(keys, top, most_held, &mut 0)
+    }
+
+    #[test]
+    fn top_n_sort_copies_only_rows_that_sort_before_its_nth() {
+        let keys = [key(true)];
+        let full = sorted(&keys, None, &mut 0);
+        let (mut held, mut admitted) = (0, 0);
+        let top = TopN {
+            rows: 10,
+            with_ties: false,
+        };
+        let first = sorted_counting(&keys, Some(top), &mut held, &mut admitted);
+        assert_eq!(first, full[..10].to_vec());
+        assert!(
+            admitted < 200,
+            "admitted {admitted} of 10,000 rows for TOP 10"
+        );
+        // With ties every row equal to the n-th must still come in.
+        let ties = TopN {
+            rows: 10,
+            with_ties: true,
+        };
+        let (mut held, mut admitted) = (0, 0);
+        let first = sorted_counting(&keys, Some(ties), &mut held, &mut admitted);
+        let equal_to_max = full.iter().filter(|row| row[0] == full[0][0]).count();
+        assert_eq!(first, full[..equal_to_max].to_vec());
+        assert!(admitted >= equal_to_max);
     }
 
     #[test]
