@@ -9,6 +9,7 @@
 //! the session's transaction, so its failure undoes only itself.
 
 mod atomic;
+mod batch_rules;
 mod call;
 mod dynamic;
 pub mod failure;
@@ -80,8 +81,8 @@ impl<'s> Interpreter<'s> {
             return_status: None,
             native: false,
         };
-        if batch.statements.len() > 1 && batch.statements.iter().any(showplan::is_set_showplan) {
-            self.report_plain(showplan::not_alone(), 1);
+        if let Some((error, line)) = batch_rules::violation(&batch.statements) {
+            self.report_plain(error, line);
             return;
         }
         if let Ok(Flow::Goto(label)) = self.block(&batch.statements, &mut frame) {

@@ -14,7 +14,6 @@ use super::failure::Failure;
 use super::{Flow, Frame, Interpreter};
 use crate::ast::{self, StatementKind};
 use crate::session::show_statement;
-use hekla_types::SqlError;
 
 impl Interpreter<'_> {
     /// Shows `statement` as SHOWPLAN_TEXT does.
@@ -76,21 +75,4 @@ impl Interpreter<'_> {
         }
         Ok(Flow::Next)
     }
-}
-
-/// `SET SHOWPLAN_TEXT | SHOWPLAN_ALL | SHOWPLAN_XML ...`.
-pub(super) fn is_set_showplan(statement: &ast::Statement) -> bool {
-    matches!(&statement.kind, StatementKind::SetOption { options, .. }
-        if options.iter().any(|option| option.value.to_ascii_uppercase().starts_with("SHOWPLAN")))
-}
-
-/// Msg 1067: SQL Server runs nothing of a batch that turns SHOWPLAN on or
-/// off beside other statements.
-pub(super) fn not_alone() -> SqlError {
-    SqlError::new(
-        1067,
-        15,
-        1,
-        "The SET SHOWPLAN statements must be the only statements in the batch.",
-    )
 }

@@ -94,11 +94,18 @@ GO
 CREATE OR ALTER PROCEDURE dbo.hello @name nvarchar(20) = N'world' AS PRINT N'hello ' + @name
 GO
 EXEC dbo.hello
+GO
 ALTER PROCEDURE dbo.hello @name nvarchar(20) = N'again' AS PRINT N'hi ' + @name
 GO
 EXEC dbo.hello
 EXEC dbo.hello N'you'
+GO
 CREATE PROCEDURE dbo.hello AS PRINT 1
+GO
+-- CREATE PROCEDURE must start its batch: Msg 111, and nothing of the
+-- batch runs (the EXEC before it included).
+EXEC dbo.hello N'not printed'
+CREATE PROCEDURE dbo.second AS PRINT 2
 GO
 SELECT name, type, type_desc FROM sys.procedures ORDER BY name
 SELECT p.name, m.definition FROM sys.procedures AS p JOIN sys.sql_modules AS m ON m.object_id = p.object_id WHERE p.name = 'hello'

@@ -241,8 +241,14 @@ GO
 -- DDL is refused inside a user transaction (12331); DROP FUNCTION,
 -- IF EXISTS, and 3701 for a missing one.
 BEGIN TRANSACTION
+GO
 CREATE FUNCTION dbo.in_tran() RETURNS int AS BEGIN RETURN 1 END
+GO
 ROLLBACK
+GO
+-- CREATE FUNCTION must start its batch (Msg 111; nothing of it runs).
+PRINT 'not printed'
+CREATE FUNCTION dbo.second() RETURNS int AS BEGIN RETURN 2 END
 GO
 DROP FUNCTION dbo.plus_one, dbo.plus_one_strict
 DROP FUNCTION IF EXISTS dbo.plus_one
