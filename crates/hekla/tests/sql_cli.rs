@@ -377,3 +377,31 @@ fn identity_and_sequences_skip_but_never_repeat_after_a_kill() {
     assert_eq!(ids, [1, 2, 1002]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn memory_limit_turns_huge_allocations_into_errors() {
+    let (dir, _) = scratch("memory-limit");
+    let out = hekla_sql(
+        &dir,
+        &[
+            "--memory-limit-mb",
+            "16",
+            "-Q",
+            "CREATE TABLE dbo.huge (id int NOT NULL PRIMARY KEY NONCLUSTERED HASH WITH (BUCKET_COUNT = 10000000)) WITH (MEMORY_OPTIMIZED = ON)
+GO
+SELECT LEN(REPLICATE(CAST('x' AS varchar(max)), 100000000)) AS n
+GO
+SELECT OBJECT_ID('dbo.huge') AS huge",
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.starts_with("Msg 41805, Level 16"), "{stdout}");
+    assert!(stdout.contains("Msg 701, Level 17"), "{stdout}");
+    // The refused table does not exist, and the session went on.
+    assert!(stdout.contains("huge       \n-----------\nNULL"), "{stdout}");
+    let refused = hekla_sql(&dir, &["--memory-limit-mb", "0", "-Q", "SELECT 1"], "");
+    assert!(!refused.status.success());
+    let _ = std::fs::remove_dir_all(&dir);
+}

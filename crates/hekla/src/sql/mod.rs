@@ -56,15 +56,20 @@ pub struct SqlArgs {
     /// Exit with status 1 if any statement failed (sqlcmd's -b).
     #[arg(short = 'b', long = "fail-on-error")]
     fail_on_error: bool,
+    /// The most memory the database's memory-optimized tables may take, in
+    /// MiB (past it: Msg 41805, and 701 for a query's large values).
+    /// Default: a share of physical memory, as SQL Server sizes it.
+    #[arg(long = "memory-limit-mb", value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..))]
+    memory_limit_mb: Option<u64>,
 }
 
 pub fn run(args: SqlArgs) -> Result<(), String> {
-    let db = SqlDatabase::open(
-        &args.data_dir,
-        DatabaseConfig::default(),
-        StorageConfig::default(),
-    )
-    .map_err(|e| format!("cannot open {}: {}", args.data_dir.display(), e.message))?;
+    let mut config = DatabaseConfig::default();
+    if let Some(mib) = args.memory_limit_mb {
+        config.memory_limit_bytes = mib.saturating_mul(1 << 20);
+    }
+    let db = SqlDatabase::open(&args.data_dir, config, StorageConfig::default())
+        .map_err(|e| format!("cannot open {}: {}", args.data_dir.display(), e.message))?;
     let options = TextOptions {
         separator: args.separator.clone(),
         trim: args.trim,
