@@ -400,7 +400,10 @@ SELECT OBJECT_ID('dbo.huge') AS huge",
     assert!(stdout.starts_with("Msg 41805, Level 16"), "{stdout}");
     assert!(stdout.contains("Msg 701, Level 17"), "{stdout}");
     // The refused table does not exist, and the session went on.
-    assert!(stdout.contains("huge       \n-----------\nNULL"), "{stdout}");
+    assert!(
+        stdout.contains("huge       \n-----------\nNULL"),
+        "{stdout}"
+    );
     let refused = hekla_sql(&dir, &["--memory-limit-mb", "0", "-Q", "SELECT 1"], "");
     assert!(!refused.status.success());
     let _ = std::fs::remove_dir_all(&dir);

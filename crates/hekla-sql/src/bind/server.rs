@@ -22,6 +22,10 @@ pub enum ServerFunction {
     UserName,
     SuserSname,
     ScopeIdentity,
+    /// `IDENT_CURRENT`, `IDENT_SEED`, `IDENT_INCR` of a table's IDENTITY.
+    IdentCurrent,
+    IdentSeed,
+    IdentIncr,
     /// `@@...`
     Spid,
     Version,
@@ -66,6 +70,9 @@ impl ServerFunction {
             UserName => "user_name",
             SuserSname => "suser_sname",
             ScopeIdentity => "scope_identity",
+            IdentCurrent => "ident_current",
+            IdentSeed => "ident_seed",
+            IdentIncr => "ident_incr",
             Spid => "@@spid",
             Version => "@@version",
             RowCount => "@@rowcount",
@@ -168,6 +175,9 @@ impl Binder<'_> {
             "USER_NAME" => (UserName, 0..=1, sysname()),
             "SUSER_SNAME" | "SUSER_NAME" => (SuserSname, 0..=0, sysname()),
             "SCOPE_IDENTITY" => (ScopeIdentity, 0..=0, identity_type()),
+            "IDENT_CURRENT" => (IdentCurrent, 1..=1, identity_type()),
+            "IDENT_SEED" => (IdentSeed, 1..=1, identity_type()),
+            "IDENT_INCR" => (IdentIncr, 1..=1, identity_type()),
             "XACT_STATE" => (XactState, 0..=0, DataType::SmallInt),
             "ERROR_NUMBER" => (ErrorNumber, 0..=0, DataType::Int),
             "ERROR_MESSAGE" => (

@@ -95,6 +95,10 @@ pub fn evaluate(
             Some(value) => convert_identity(value, result_type)?,
             None => Value::Null,
         },
+        IdentCurrent | IdentSeed | IdentIncr => match text(0) {
+            Some(name) => identity_of(context, name, function)?,
+            None => Value::Null,
+        },
         Spid => Value::SmallInt(session.spid),
         Version => string(&version()),
         RowCount => Value::Int(i32::try_from(session.rowcount).unwrap_or(i32::MAX)),
@@ -181,6 +185,29 @@ fn object_id(context: &Context, name: &str, object_type: Option<&str>) -> SqlRes
         named && typed && row[3] == schema_id
     });
     Ok(found.map_or(Value::Null, |row| row[1].clone()))
+}
+
+/// `IDENT_CURRENT` (the last value any session took, or the seed before
+/// the first), `IDENT_SEED` or `IDENT_INCR` of the table `name` names;
+/// NULL for a name that is not a table with an IDENTITY column.
+fn identity_of(context: &Context, name: &str, function: ServerFunction) -> SqlResult<Value> {
+    let Some(object) = object_id(context, name, Some("U"))?.as_i64() else {
+        return Ok(Value::Null);
+    };
+    let catalog = context.db.catalog();
+    let identity = i32::try_from(object)
+        .ok()
+        .and_then(|object| catalog.table_by_id(object))
+        .and_then(|table| table.identity.as_ref());
+    let Some(identity) = identity else {
+        return Ok(Value::Null);
+    };
+    let value = match function {
+        ServerFunction::IdentCurrent => identity.counter.last().unwrap_or(identity.seed),
+        ServerFunction::IdentSeed => identity.seed,
+        _ => identity.increment,
+    };
+    hekla_types::Decimal::new(value, 38, 0).map(Value::Decimal)
 }
 
 /// The type code (`U`, `V`, `P` ...) of the object `name` names in the
