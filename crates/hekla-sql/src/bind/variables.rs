@@ -6,6 +6,7 @@
 //! tables its statements see. So do a procedure's table-valued
 //! parameters, which are READONLY (`declare_table_parameter`).
 
+use crate::ast::{Statement, StatementKind};
 use crate::catalog::table::TableMeta;
 use crate::span::Span;
 use hekla_types::{DataType, SqlError, SqlResult, Value};
@@ -95,12 +96,7 @@ impl Variables {
     /// Msg 134 when `@name` is taken, by a scalar or a table variable.
     fn check_new(&self, name: &str) -> SqlResult<()> {
         if self.slot(name).is_some() || self.table(name).is_some() {
-            return Err(SqlError::new(
-                134,
-                15,
-                1,
-                format!("The variable name '@{name}' has already been declared. Variable names must be unique within a query batch or stored procedure."),
-            ));
+            return Err(already_declared(name));
         }
         Ok(())
     }
@@ -251,4 +247,73 @@ impl Variables {
         }
         Ok(())
     }
+}
+
+/// Msg 134: `@name` is declared twice in one batch or module.
+pub fn already_declared(name: &str) -> SqlError {
+    SqlError::new(
+        134,
+        15,
+        1,
+        format!("The variable name '@{name}' has already been declared. Variable names must be unique within a query batch or stored procedure."),
+    )
+}
+
+/// The first variable `statements` (a batch, or a module's body after its
+/// `parameters`) declare a second time, anywhere in their blocks, with the
+/// line of that declaration: SQL Server refuses such a batch or module
+/// before any of it runs (Msg 134), since a variable lives for the whole
+/// batch, not a block.
+pub fn first_redeclaration<'a>(
+    parameters: impl IntoIterator<Item = &'a str>,
+    statements: &'a [Statement],
+) -> Option<(SqlError, u32)> {
+    let mut seen: Vec<&str> = parameters.into_iter().collect();
+    redeclared(statements.iter(), &mut seen).map(|(name, line)| (already_declared(name), line))
+}
+
+fn redeclared<'a>(
+    statements: impl Iterator<Item = &'a Statement>,
+    seen: &mut Vec<&'a str>,
+) -> Option<(&'a str, u32)> {
+    for statement in statements {
+        let found = match &statement.kind {
+            StatementKind::Declare(declarations) => declarations
+                .iter()
+                .find_map(|d| declare(&d.name, d.span.line, seen)),
+            StatementKind::DeclareTable { variable, .. } => {
+                declare(variable, statement.span.line, seen)
+            }
+            StatementKind::Block(body) | StatementKind::AtomicBlock { body, .. } => {
+                redeclared(body.iter(), seen)
+            }
+            StatementKind::TryCatch {
+                try_block,
+                catch_block,
+            } => redeclared(try_block.iter().chain(catch_block), seen),
+            StatementKind::If {
+                then_branch,
+                else_branch,
+                ..
+            } => redeclared(
+                std::iter::once(&**then_branch).chain(else_branch.as_deref()),
+                seen,
+            ),
+            StatementKind::While { body, .. } => redeclared(std::iter::once(&**body), seen),
+            _ => None,
+        };
+        if found.is_some() {
+            return found;
+        }
+    }
+    None
+}
+
+/// Records `name` as declared; it and its line if it already was.
+fn declare<'a>(name: &'a str, line: u32, seen: &mut Vec<&'a str>) -> Option<(&'a str, u32)> {
+    if seen.iter().any(|s| s.eq_ignore_ascii_case(name)) {
+        return Some((name, line));
+    }
+    seen.push(name);
+    None
 }

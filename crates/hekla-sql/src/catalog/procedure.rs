@@ -176,6 +176,10 @@ pub fn create(db: &SqlDatabase, create: &ast::CreateProcedure, text: &str) -> Sq
     let name = create.name.name().value.clone();
     let mut catalog = db.catalog_mut();
     let parameters = parameters(&create.params, "CREATE PROCEDURE", &catalog)?;
+    let names = create.params.iter().map(|p| p.name.as_str());
+    if let Some((error, _)) = crate::bind::variables::first_redeclaration(names, &create.body) {
+        return Err(error);
+    }
     let schema_id = catalog.schema_of(&create.name)?;
     let existing = catalog.procedures.get(schema_id, &name).cloned();
     match &existing {
@@ -346,12 +350,7 @@ pub(super) fn parameters(
         .enumerate()
         .map(|(ordinal, param)| {
             if seen.iter().any(|s| s.eq_ignore_ascii_case(&param.name)) {
-                return Err(SqlError::new(
-                    134,
-                    15,
-                    1,
-                    format!("The variable name '@{}' has already been declared. Variable names must be unique within a query batch or stored procedure.", param.name),
-                ));
+                return Err(crate::bind::variables::already_declared(&param.name));
             }
             seen.push(&param.name);
             let context = TypeContext::Declaration {

@@ -1,9 +1,11 @@
 //! What SQL Server refuses about a batch as a whole before it runs any of
 //! it: CREATE VIEW, PROCEDURE, FUNCTION and SCHEMA must start their batch
-//! (Msg 111; everything after such a statement belongs to it), and SET
-//! SHOWPLAN must be alone in its batch (Msg 1067).
+//! (Msg 111; everything after such a statement belongs to it), SET
+//! SHOWPLAN must be alone in its batch (Msg 1067), and a variable may be
+//! declared once (Msg 134).
 
 use crate::ast::{Statement, StatementKind};
+use crate::bind::variables::first_redeclaration;
 use hekla_types::SqlError;
 
 /// The error that keeps the whole batch from running, with its line.
@@ -27,10 +29,11 @@ pub(super) fn violation(statements: &[Statement]) -> Option<(SqlError, u32)> {
             .count(),
         _ => 0,
     };
-    statements.iter().skip(1 + elements).find_map(|statement| {
+    let misplaced = statements.iter().skip(1 + elements).find_map(|statement| {
         let what = must_start_batch(&statement.kind)?;
         Some((not_first(what), statement.span.line))
-    })
+    });
+    misplaced.or_else(|| first_redeclaration([], statements))
 }
 
 /// How Msg 111 names a statement that must start its batch.

@@ -69,3 +69,14 @@ GO
 DECLARE @x int = 1
 DECLARE @x int = 2
 GO
+-- A name declared twice anywhere in the batch refuses the whole batch
+-- before it runs (nothing is printed), also inside a block.
+PRINT 'not printed'
+DECLARE @a int = 1
+IF 1 = 1 BEGIN DECLARE @A int END
+GO
+-- A procedure body that declares a parameter's name: Msg 134 at CREATE.
+CREATE PROCEDURE dbo.twice @x int AS BEGIN DECLARE @x int END
+GO
+SELECT OBJECT_ID('dbo.twice') AS twice
+GO
