@@ -89,7 +89,15 @@ pub(super) fn evaluate(
                 }
                 None => times as u64,
             };
-            fit(repeat(unit, times, memory)?, result_type)?
+            let repeated = repeat(unit, times, memory)?;
+            match bounded_length(result_type) {
+                // Copies of a value of the result type need no conversion,
+                // and a max type no cut: the value is kept, not copied
+                // (fit's conversion held two more growing copies, 3x its
+                // size at the peak).
+                None => Value::String(repeated),
+                Some(_) => fit(repeated, result_type)?,
+            }
         }
         F::Stuff => return stuff(args, result_type),
         F::Space => {
