@@ -66,6 +66,13 @@ impl Parser<'_> {
                 self.isolation_level()?,
             ));
         }
+        if self.is_word("IDENTITY_INSERT") {
+            // Not a syntax error: valid T-SQL that hekla does not run yet.
+            return Err(SyntaxError::unsupported(
+                "SET IDENTITY_INSERT",
+                self.peek().span.line,
+            ));
+        }
         let mut options = vec![self.any_ident()?];
         if options[0].value.eq_ignore_ascii_case("STATISTICS") {
             options.push(self.any_ident()?);
