@@ -598,6 +598,11 @@ pub enum StatementKind {
         value: OptionValue,
     },
     SetTransactionIsolation(IsolationLevel),
+    /// `SET IDENTITY_INSERT table ON | OFF`.
+    SetIdentityInsert {
+        table: ObjectName,
+        on: bool,
+    },
     If {
         condition: Expr,
         then_branch: Box<Statement>,
@@ -726,6 +731,7 @@ impl StatementKind {
             Declare(_) | DeclareTable { .. } => "DECLARE",
             SetVariable { .. } | SetOption { .. } => "SET",
             SetTransactionIsolation(_) => "SET TRANSACTION ISOLATION LEVEL",
+            SetIdentityInsert { .. } => "SET IDENTITY_INSERT",
             If { .. } => "IF",
             While { .. } => "WHILE",
             Block(_) => "BEGIN",

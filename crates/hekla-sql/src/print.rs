@@ -1833,6 +1833,11 @@ fn fmt_statement(f: &mut Formatter<'_>, statement: &Statement, level: usize) -> 
         } => write!(f, "SET {} {op} {value}", variable(name))?,
         S::SetOption { options, value } => write!(f, "SET {} {value}", set_options(options))?,
         S::SetTransactionIsolation(level) => write!(f, "SET TRANSACTION ISOLATION LEVEL {level}")?,
+        S::SetIdentityInsert { table, on } => write!(
+            f,
+            "SET IDENTITY_INSERT {table} {}",
+            if *on { "ON" } else { "OFF" }
+        )?,
         S::Break => f.write_str("BREAK")?,
         S::Continue => f.write_str("CONTINUE")?,
         S::Return(value) => write!(f, "RETURN{}", opt(" ", value.as_ref()))?,
@@ -2826,6 +2831,13 @@ mod tests {
             "EXECUTE ('SELECT ' + @sql);"
         );
         assert_eq!(print_stmt(StatementKind::Label(id("retry"))), "retry:");
+        assert_eq!(
+            print_stmt(StatementKind::SetIdentityInsert {
+                table: obj("orders"),
+                on: true
+            }),
+            "SET IDENTITY_INSERT orders ON;"
+        );
     }
 
     #[test]

@@ -66,6 +66,9 @@ pub struct SetOptions {
     /// `SET STATISTICS TIME ON`: batches and statements report their
     /// times.
     pub statistics_time: bool,
+    /// `SET IDENTITY_INSERT t ON`: the table (by object id) whose IDENTITY
+    /// column an INSERT may give values to; one at a time.
+    pub identity_insert: Option<i32>,
 }
 
 /// SET TEXTSIZE's largest value, which drivers set at connect.
@@ -93,6 +96,7 @@ impl Default for SetOptions {
             deadlock_priority: 0,
             statistics_io: false,
             statistics_time: false,
+            identity_insert: None,
         }
     }
 }

@@ -378,6 +378,49 @@ fn identity_and_sequences_skip_but_never_repeat_after_a_kill() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Values given with IDENTITY_INSERT ON move the counter past them
+/// durably: the next process continues after them, and after a kill
+/// still never repeats one.
+#[test]
+fn identity_insert_values_are_never_handed_out_again() {
+    let (dir, _) = scratch("identity-insert");
+    numbers(&dir, IDENTITY_AND_SEQUENCE);
+    let given = "SET NOCOUNT ON
+SET IDENTITY_INSERT dbo.t ON
+INSERT INTO dbo.t (id, v) VALUES (5000, 0)
+SET IDENTITY_INSERT dbo.t OFF
+SELECT MAX(id) FROM dbo.t";
+    assert_eq!(numbers(&dir, given), [5000]);
+    assert_eq!(numbers(&dir, TAKE_ONE_OF_EACH), [5001, 1]);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hekla"))
+        .arg("sql")
+        .arg("--data-dir")
+        .arg(&dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("hekla runs");
+    let mut input = child.stdin.take().unwrap();
+    writeln!(
+        input,
+        "SET IDENTITY_INSERT dbo.t ON\nINSERT INTO dbo.t (id, v) VALUES (9000, 0)\nSELECT 'given'\nGO"
+    )
+    .unwrap();
+    let mut output = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    while !line.contains("given") {
+        line.clear();
+        assert!(std::io::BufRead::read_line(&mut output, &mut line).unwrap() > 0);
+    }
+    // SIGKILL: the explicit value's block was recorded before the insert.
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let next = numbers(&dir, TAKE_ONE_OF_EACH)[0];
+    assert!(next > 9000, "{next} repeats or precedes a given value");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn memory_limit_turns_huge_allocations_into_errors() {
     let (dir, _) = scratch("memory-limit");

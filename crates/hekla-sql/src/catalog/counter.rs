@@ -287,6 +287,46 @@ impl Counter {
         Ok(Some(value))
     }
 
+    /// A value given explicitly (`SET IDENTITY_INSERT ... ON`): when it lies
+    /// beyond the last value handed out, it becomes the last one. Past the
+    /// reserved block, the block from it is recorded first, so that no
+    /// value after a restart can repeat it.
+    pub fn observe(&self, engine: &Database, series: &Series, value: i128) -> SqlResult<()> {
+        let beyond = |a: i128, b: i128| {
+            if series.increment > 0 {
+                a > b
+            } else {
+                a < b
+            }
+        };
+        let mut state = self.state.lock().expect("counter lock");
+        let advances = match state.last {
+            Some(last) => beyond(value, last),
+            None => !beyond(series.start, value),
+        };
+        if !advances {
+            return Ok(());
+        }
+        let reserved_end = state
+            .last
+            .filter(|_| state.left > 0)
+            .and_then(|last| last.checked_add(series.increment.checked_mul(state.left as i128)?));
+        match reserved_end {
+            Some(end) if !beyond(value, end) => {
+                state.left = u64::try_from((end - value) / series.increment).unwrap_or(0);
+            }
+            _ => {
+                let (end, count) = series.block_end(value);
+                if !state.dropped {
+                    self.record(engine, end)?;
+                }
+                state.left = count - 1;
+            }
+        }
+        state.last = Some(value);
+        Ok(())
+    }
+
     /// At a clean close: records the last value handed out instead of the
     /// end of its block, so that the next open continues right after it.
     /// The block is given up: a value asked for after this reserves anew.

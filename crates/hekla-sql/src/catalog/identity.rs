@@ -1,15 +1,19 @@
 //! IDENTITY columns: `IDENTITY [(seed, increment)]` on an integer column
 //! (or decimal/numeric with scale 0), at most one per table. INSERT takes
 //! the next value for every row that does not give the column (a value
-//! given explicitly is Msg 544: hekla has no `SET IDENTITY_INSERT`), and
-//! UPDATE cannot change it (Msg 8102). Values come from a durable
+//! given explicitly is Msg 544 unless `SET IDENTITY_INSERT t ON`, after
+//! which later values continue past the highest given), and UPDATE cannot
+//! change it (Msg 8102). Values come from a durable
 //! [`Counter`]: never reused, even by a statement that rolled back, and
 //! after a restart they continue past the last block reserved (SQL
 //! Server's identity cache: 10 values for tinyint, 100 for smallint, 1000
 //! for int, 10000 for bigint and decimal), so a crash can leave a gap.
 
-use super::counter::{integer_range, integer_value, Counter, Series};
+use super::counter::{integer, integer_range, integer_value, Counter, Series};
 use crate::ast;
+use crate::bind::variables::Variables;
+use crate::session::SqlDatabase;
+use crate::system_views::DATABASE_NAME;
 use hekla_engine::{Database, Table};
 use hekla_types::{DataType, SqlError, SqlResult, Value};
 use std::sync::Arc;
@@ -63,6 +67,18 @@ impl IdentityColumn {
                         .unwrap_or_default()
                 ),
             )),
+        }
+    }
+}
+
+impl IdentityColumn {
+    /// A value an INSERT gave explicitly (IDENTITY_INSERT ON): later values
+    /// continue past it if it lies beyond the last one, as SQL Server moves
+    /// the table's current identity value.
+    pub fn given(&self, engine: &Database, value: &Value) -> SqlResult<()> {
+        match integer(value) {
+            Some(value) => self.counter.observe(engine, &self.series(), value),
+            None => Ok(()),
         }
     }
 }
@@ -151,5 +167,55 @@ pub fn constant_integer(expr: &ast::Expr) -> Option<i128> {
             operand,
         } => constant_integer(operand),
         _ => None,
+    }
+}
+
+/// `SET IDENTITY_INSERT table ON | OFF`: the table INSERT may now give
+/// IDENTITY values to, given the one that could before (`current`). Msg
+/// 1088 for a table that does not exist, 8106 for one without IDENTITY,
+/// 8107 when another table has it ON already.
+pub fn insert_target(
+    db: &SqlDatabase,
+    variables: &Variables,
+    name: &ast::ObjectName,
+    on: bool,
+    current: Option<i32>,
+) -> SqlResult<Option<i32>> {
+    let written = name.to_string();
+    let table = crate::catalog::temp::resolve_table(db, variables, name).map_err(|_| {
+        SqlError::new(
+            1088,
+            16,
+            11,
+            format!("Cannot find the object \"{written}\" because it does not exist or you do not have permissions."),
+        )
+    })?;
+    if table.identity.is_none() {
+        return Err(SqlError::new(
+            8106,
+            16,
+            1,
+            format!("Table '{written}' does not have the identity property. Cannot perform SET operation."),
+        ));
+    }
+    match current {
+        _ if !on => Ok(current.filter(|&id| id != table.object_id)),
+        Some(other) if other != table.object_id => {
+            let catalog = db.catalog();
+            let other_name = catalog
+                .table_by_id(other)
+                .map(|t| {
+                    let schema = catalog.schema_name(t.schema_id).unwrap_or("dbo");
+                    format!("{DATABASE_NAME}.{schema}.{}", t.name)
+                })
+                .unwrap_or_default();
+            Err(SqlError::new(
+                8107,
+                16,
+                1,
+                format!("IDENTITY_INSERT is already ON for table '{other_name}'. Cannot perform SET operation for table '{written}'."),
+            ))
+        }
+        _ => Ok(Some(table.object_id)),
     }
 }

@@ -26,7 +26,7 @@ pub fn insert(planner: &Planner, insert: &ast::Insert) -> SqlResult<Vec<String>>
     planner.take_hints(&insert.hints)?;
     let (_, target) = insert_target(planner, insert)?;
     if let Target::Table(table) = &target {
-        target_columns(table, &insert.columns)?;
+        target_columns(table, &insert.columns, &planner.options)?;
     }
     let explain = |source| {
         explain_change(

@@ -22,6 +22,7 @@ use crate::catalog::table::TableMeta;
 use crate::catalog::view::change::{Change, Shows, ViewChange};
 use crate::plan::Planner;
 use crate::session::ResultSink;
+use crate::session_options::SetOptions;
 use hekla_engine::RowId;
 use hekla_types::{SqlError, SqlResult, Value};
 
@@ -36,8 +37,8 @@ pub fn run(
     let table = target.table();
     context.check_access(table)?;
     let targets = match &target {
-        Target::Table(table) => target_columns(table, &insert.columns)?,
-        Target::View(view) => view_target_columns(view, &insert.columns)?,
+        Target::Table(table) => target_columns(table, &insert.columns, &context.options)?,
+        Target::View(view) => view_target_columns(view, &insert.columns, &context.options)?,
     };
     let pseudo = target.pseudo_columns(Verb::Insert);
     let output = Output::bind(planner, &insert.output, Verb::Insert, &pseudo, &[])?;
@@ -245,6 +246,12 @@ pub(super) fn write(
         .enumerate()
         .map(
             |(position, (value, column))| match (value, &column.default) {
+                (Some(value), _) if identity == Some(position) => {
+                    // Only with IDENTITY_INSERT ON (checked_targets).
+                    let identity = table.identity.as_ref().expect("the table has one");
+                    identity.given(context.db.engine(), &value)?;
+                    Ok(value)
+                }
                 (Some(value), _) => Ok(value),
                 (None, _) if identity == Some(position) => {
                     let identity = table.identity.as_ref().expect("the table has one");
@@ -315,8 +322,13 @@ fn select_count_mismatch(more_values: bool) -> SqlError {
 
 /// Column positions in VALUES order: the list given, or every column but
 /// the IDENTITY and computed columns. Naming the IDENTITY column is Msg
-/// 544 (hekla has no SET IDENTITY_INSERT).
-pub(super) fn target_columns(table: &TableMeta, named: &[ast::Ident]) -> SqlResult<Vec<usize>> {
+/// 544 unless `SET IDENTITY_INSERT` is ON for the table, which then
+/// requires it (Msg 545).
+pub(super) fn target_columns(
+    table: &TableMeta,
+    named: &[ast::Ident],
+    options: &SetOptions,
+) -> SqlResult<Vec<usize>> {
     if named.is_empty() {
         return Ok((0..table.columns.len())
             .filter(|&position| written_by_default(table, position))
@@ -324,6 +336,7 @@ pub(super) fn target_columns(table: &TableMeta, named: &[ast::Ident]) -> SqlResu
     }
     checked_targets(
         table,
+        options,
         named.iter().map(|ident| {
             let position = table
                 .columns
@@ -338,7 +351,11 @@ pub(super) fn target_columns(table: &TableMeta, named: &[ast::Ident]) -> SqlResu
 /// The changed table's column positions in VALUES order for an INSERT
 /// through a view: those the view columns named show, or without a list
 /// those every view column shows but the IDENTITY and computed columns.
-fn view_target_columns(view: &ViewChange, named: &[ast::Ident]) -> SqlResult<Vec<usize>> {
+fn view_target_columns(
+    view: &ViewChange,
+    named: &[ast::Ident],
+    options: &SetOptions,
+) -> SqlResult<Vec<usize>> {
     let columns = &view.top.columns;
     if named.is_empty() {
         return Ok(columns
@@ -353,6 +370,7 @@ fn view_target_columns(view: &ViewChange, named: &[ast::Ident]) -> SqlResult<Vec
     }
     checked_targets(
         &view.table,
+        options,
         named.iter().map(|ident| {
             let index = columns
                 .iter()
@@ -389,9 +407,11 @@ fn identity_left_out(target: &Target, named: &[ast::Ident]) -> bool {
 
 /// The positions of `columns` (each with the name the statement gave it),
 /// checked in turn: Msg 264 for one given twice, 271 for a computed one;
-/// then 544 if the IDENTITY column is among them.
+/// then 544 if the IDENTITY column is among them without IDENTITY_INSERT,
+/// 545 if it is not among them with it.
 fn checked_targets<'n>(
     table: &TableMeta,
+    options: &SetOptions,
     columns: impl Iterator<Item = SqlResult<(usize, &'n str)>>,
 ) -> SqlResult<Vec<usize>> {
     let mut targets: Vec<usize> = Vec::new();
@@ -404,7 +424,20 @@ fn checked_targets<'n>(
         targets.push(position);
     }
     let identity = table.identity.as_ref().map(|identity| identity.column);
-    if identity.is_some_and(|c| targets.contains(&c)) {
+    let given = identity.is_some_and(|c| targets.contains(&c));
+    let allowed = options.identity_insert == Some(table.object_id);
+    if allowed && !given {
+        return Err(SqlError::new(
+            545,
+            16,
+            1,
+            format!(
+                "Explicit value must be specified for identity column in table '{}' either when IDENTITY_INSERT is set to ON or when a replication user is inserting into a NOT FOR REPLICATION identity column.",
+                table.name
+            ),
+        ));
+    }
+    if given && !allowed {
         return Err(SqlError::new(
             544,
             16,

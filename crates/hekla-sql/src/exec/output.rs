@@ -285,7 +285,7 @@ impl IntoTable {
                 format!("The target table '{written}' of the OUTPUT INTO clause cannot have any enabled check constraints or any enabled rules. Found check constraint or rule '{}'.", check.name),
             ));
         }
-        let columns = super::insert::target_columns(&table, names)?;
+        let columns = super::insert::target_columns(&table, names, &planner.options)?;
         if columns.len() != values.len() {
             return Err(SqlError::new(
                 213,

@@ -186,6 +186,17 @@ impl Interpreter<'_> {
                 self.session.options.isolation = *level;
                 Ok(None)
             }
+            StatementKind::SetIdentityInsert { table, on } => {
+                let target = crate::catalog::identity::insert_target(
+                    &db,
+                    &frame.variables,
+                    table,
+                    *on,
+                    self.session.options.identity_insert,
+                )?;
+                self.session.options.identity_insert = target;
+                Ok(None)
+            }
             StatementKind::WaitFor { delay, time } => {
                 self.wait_for(*delay, time, frame)?;
                 Ok(None)

@@ -66,12 +66,15 @@ impl Parser<'_> {
                 self.isolation_level()?,
             ));
         }
-        if self.is_word("IDENTITY_INSERT") {
-            // Not a syntax error: valid T-SQL that hekla does not run yet.
-            return Err(SyntaxError::unsupported(
-                "SET IDENTITY_INSERT",
-                self.peek().span.line,
-            ));
+        if self.eat_word("IDENTITY_INSERT") {
+            let table = self.object_name()?;
+            let on = if self.eat_word("ON") {
+                true
+            } else {
+                self.expect_word("OFF")?;
+                false
+            };
+            return Ok(StatementKind::SetIdentityInsert { table, on });
         }
         let mut options = vec![self.any_ident()?];
         if options[0].value.eq_ignore_ascii_case("STATISTICS") {
