@@ -337,19 +337,15 @@ fn identity_and_sequences_continue_without_a_gap_after_a_clean_exit() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// A killed process loses the rest of its reserved blocks (a gap, as in
-/// SQL Server after an unexpected shutdown) but never hands a value out
-/// twice.
-#[test]
-fn identity_and_sequences_skip_but_never_repeat_after_a_kill() {
+/// Runs `script` in a `hekla sql` process reading standard input, waits
+/// for all it prints (headers off), then kills it with SIGKILL: no clean
+/// close. What it printed, line by line.
+fn killed_after(dir: &Path, script: &str) -> Vec<String> {
     use std::io::BufRead;
-    let (dir, _) = scratch("counters-killed");
-    numbers(&dir, IDENTITY_AND_SEQUENCE);
-    assert_eq!(numbers(&dir, TAKE_ONE_OF_EACH), [1, 1]);
     let mut child = Command::new(env!("CARGO_BIN_EXE_hekla"))
         .arg("sql")
         .arg("--data-dir")
-        .arg(&dir)
+        .arg(dir)
         .args(["-H", "-1"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -357,19 +353,33 @@ fn identity_and_sequences_skip_but_never_repeat_after_a_kill() {
         .spawn()
         .expect("hekla runs");
     let mut input = child.stdin.take().unwrap();
-    writeln!(input, "{TAKE_ONE_OF_EACH}\nSELECT 'taken'\nGO").unwrap();
+    writeln!(input, "{script}\nSELECT 'done'\nGO").unwrap();
     let mut said = Vec::new();
     for line in std::io::BufReader::new(child.stdout.take().unwrap()).lines() {
         let line = line.unwrap();
-        if line.trim() == "taken" {
+        if line.trim() == "done" {
             break;
         }
-        said.push(line.trim().parse::<i64>().expect("a number"));
+        said.push(line);
     }
-    assert_eq!(said, [2, 2]);
-    // SIGKILL: no clean close.
     child.kill().unwrap();
     child.wait().unwrap();
+    said
+}
+
+/// A killed process loses the rest of its reserved blocks (a gap, as in
+/// SQL Server after an unexpected shutdown) but never hands a value out
+/// twice.
+#[test]
+fn identity_and_sequences_skip_but_never_repeat_after_a_kill() {
+    let (dir, _) = scratch("counters-killed");
+    numbers(&dir, IDENTITY_AND_SEQUENCE);
+    assert_eq!(numbers(&dir, TAKE_ONE_OF_EACH), [1, 1]);
+    let said: Vec<i64> = killed_after(&dir, TAKE_ONE_OF_EACH)
+        .iter()
+        .map(|line| line.trim().parse().expect("a number"))
+        .collect();
+    assert_eq!(said, [2, 2]);
     // The blocks reserved by the killed process (IDENTITY int: 1000
     // values, the sequence: CACHE 50) are skipped.
     assert_eq!(numbers(&dir, TAKE_ONE_OF_EACH), [1002, 52]);
@@ -392,30 +402,11 @@ SET IDENTITY_INSERT dbo.t OFF
 SELECT MAX(id) FROM dbo.t";
     assert_eq!(numbers(&dir, given), [5000]);
     assert_eq!(numbers(&dir, TAKE_ONE_OF_EACH), [5001, 1]);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hekla"))
-        .arg("sql")
-        .arg("--data-dir")
-        .arg(&dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("hekla runs");
-    let mut input = child.stdin.take().unwrap();
-    writeln!(
-        input,
-        "SET IDENTITY_INSERT dbo.t ON\nINSERT INTO dbo.t (id, v) VALUES (9000, 0)\nSELECT 'given'\nGO"
-    )
-    .unwrap();
-    let mut output = std::io::BufReader::new(child.stdout.take().unwrap());
-    let mut line = String::new();
-    while !line.contains("given") {
-        line.clear();
-        assert!(std::io::BufRead::read_line(&mut output, &mut line).unwrap() > 0);
-    }
-    // SIGKILL: the explicit value's block was recorded before the insert.
-    child.kill().unwrap();
-    child.wait().unwrap();
+    // The explicit value's block is recorded before the insert commits.
+    killed_after(
+        &dir,
+        "SET IDENTITY_INSERT dbo.t ON\nINSERT INTO dbo.t (id, v) VALUES (9000, 0)",
+    );
     let next = numbers(&dir, TAKE_ONE_OF_EACH)[0];
     assert!(next > 9000, "{next} repeats or precedes a given value");
     std::fs::remove_dir_all(&dir).unwrap();
