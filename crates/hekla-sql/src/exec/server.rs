@@ -191,13 +191,12 @@ fn object_id(context: &Context, name: &str, object_type: Option<&str>) -> SqlRes
 /// the first), `IDENT_SEED` or `IDENT_INCR` of the table `name` names;
 /// NULL for a name that is not a table with an IDENTITY column.
 fn identity_of(context: &Context, name: &str, function: ServerFunction) -> SqlResult<Value> {
-    let Some(object) = object_id(context, name, Some("U"))?.as_i64() else {
+    let Some(object) = table_id(context, name)? else {
         return Ok(Value::Null);
     };
     let catalog = context.db.catalog();
-    let identity = i32::try_from(object)
-        .ok()
-        .and_then(|object| catalog.table_by_id(object))
+    let identity = catalog
+        .table_by_id(object)
         .and_then(|table| table.identity.as_ref());
     let Some(identity) = identity else {
         return Ok(Value::Null);
@@ -208,6 +207,13 @@ fn identity_of(context: &Context, name: &str, function: ServerFunction) -> SqlRe
         _ => identity.increment,
     };
     hekla_types::Decimal::new(value, 38, 0).map(Value::Decimal)
+}
+
+/// The object id of the user table `name` names, as `OBJECT_ID(name,
+/// 'U')` finds it.
+pub fn table_id(context: &Context, name: &str) -> SqlResult<Option<i32>> {
+    let id = object_id(context, name, Some("U"))?;
+    Ok(id.as_i64().and_then(|id| i32::try_from(id).ok()))
 }
 
 /// The type code (`U`, `V`, `P` ...) of the object `name` names in the

@@ -13,7 +13,7 @@ use super::failure::Failure;
 use super::{Flow, Frame, Interpreter};
 use crate::ast;
 use crate::exec::not_yet;
-use crate::exec::server::split_name;
+use crate::exec::server::{split_name, table_id};
 use crate::system_views::DATABASE_NAME;
 use hekla_types::{SqlError, SqlResult, Value};
 
@@ -58,35 +58,30 @@ impl Interpreter<'_> {
             Value::String(name) => name,
             other => other.to_string(),
         };
-        let parts = split_name(&name);
-        let (schema, table) = match parts.as_slice() {
-            [table] => ("dbo", table.as_str()),
-            [schema, table] => (schema.as_str(), table.as_str()),
-            [database, _, _] if !database.eq_ignore_ascii_case(DATABASE_NAME) => {
-                return Err(SqlError::new(
-                    15250,
-                    16,
-                    1,
-                    "The database name component of the object qualifier must be the name of the current database.",
-                ))
-            }
-            [_, schema, table] if schema.is_empty() => ("dbo", table.as_str()),
-            [_, schema, table] => (schema.as_str(), table.as_str()),
-            _ => return Err(not_found(&name)),
-        };
+        let database = split_name(&name);
+        if database.len() == 3 && !database[0].eq_ignore_ascii_case(DATABASE_NAME) {
+            return Err(SqlError::new(
+                15250,
+                16,
+                1,
+                "The database name component of the object qualifier must be the name of the current database.",
+            ));
+        }
+        let object_id = self
+            .session
+            .in_context(&frame.variables, |context| table_id(context, &name))?;
         let catalog = self.session.db.catalog();
-        let found = catalog.schema_id(schema).and_then(|schema_id| {
-            let table = catalog.table(schema_id, table)?;
-            let schema = catalog.schema_name(schema_id)?;
+        let found = object_id.and_then(|id| {
+            let table = catalog.table_by_id(id)?;
+            let schema = catalog.schema_name(table.schema_id)?;
             Some((
-                table.object_id,
                 table.memory_optimized,
                 schema.to_string(),
                 table.name.clone(),
             ))
         });
         drop(catalog);
-        let Some((object_id, memory_optimized, schema, table)) = found else {
+        let (Some(object_id), Some((memory_optimized, schema, table))) = (object_id, found) else {
             return Err(not_found(&name));
         };
         // A memory-optimized table is counted at SNAPSHOT, so the call works
