@@ -8,6 +8,7 @@
 
 pub mod ast;
 pub mod bind;
+pub mod cancel;
 pub mod catalog;
 pub mod error;
 pub mod exec;
@@ -17,6 +18,7 @@ pub mod lexer;
 pub mod parser;
 pub mod plan;
 pub mod print;
+pub mod rpc;
 pub mod script;
 pub mod session;
 pub mod session_options;
@@ -26,8 +28,11 @@ pub mod statistics;
 pub mod system_views;
 pub mod text_output;
 
+pub use cancel::CancelHandle;
 pub use error::SyntaxError;
 pub use parser::parse_batch;
+pub use rpc::{RpcParameter, RpcValue};
+pub use session::{ResultSink, Session, SqlDatabase, TransactionEvent};
 pub use span::Span;
 
 /// `Debug` output of a tree with every span removed, so that trees parsed

@@ -79,6 +79,34 @@ pub trait ResultSink {
     fn database_changed(&mut self, database: &str) {
         self.message(&format!("Changed database context to '{database}'."));
     }
+    /// An RPC's procedure returned `status` (TDS RETURNSTATUS); it comes
+    /// before the OUTPUT parameters' values, as SQL Server sends them.
+    fn return_status(&mut self, _status: i32) {}
+    /// The value of an RPC's OUTPUT parameter (TDS RETURNVALUE), in the
+    /// order of the call's parameters: `ordinal` is its 0-based position
+    /// among them, `name` the name the client gave it (without `@`; empty
+    /// for a positional one), `data_type` the type it declared.
+    fn output_parameter(
+        &mut self,
+        _ordinal: usize,
+        _name: &str,
+        _data_type: &DataType,
+        _value: &Value,
+    ) {
+    }
+    /// The session's transaction began, committed or rolled back (TDS
+    /// ENVCHANGE 8, 9, 10): the outermost BEGIN, the final COMMIT, a
+    /// ROLLBACK of the whole transaction.
+    fn transaction_changed(&mut self, _event: TransactionEvent) {}
+}
+
+/// What happened to the session's transaction, for
+/// [`ResultSink::transaction_changed`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TransactionEvent {
+    Begin,
+    Commit,
+    Rollback,
 }
 
 /// An engine database with its SQL catalog, shared by sessions.
@@ -271,6 +299,28 @@ impl Session {
             Err(error) => return sink.error(&ErrorEvent::from_syntax(error)),
         };
         Interpreter::new(self, sink).run_batch(&parsed, batch);
+    }
+
+    /// An RPC request: `procedure` is a stored procedure's name (possibly
+    /// schema-qualified) or a system procedure (`sp_executesql`,
+    /// `sp_prepare`, ...), called with `parameters` as EXEC would call it
+    /// with variables holding their values, under the same rules (201,
+    /// 8144, 8145, 8162, 515, ...). Reports to `sink` as
+    /// [`Session::execute`] does, then the return status and the OUTPUT
+    /// parameters' values.
+    pub fn call(
+        &mut self,
+        procedure: &str,
+        parameters: Vec<crate::rpc::RpcParameter>,
+        sink: &mut dyn ResultSink,
+    ) {
+        Interpreter::new(self, sink).run_rpc(procedure, parameters);
+    }
+
+    /// Something another thread uses to stop the running request (a TDS
+    /// ATTENTION); see [`crate::cancel`].
+    pub fn cancel_handle(&self) -> crate::cancel::CancelHandle {
+        self.state.cancel.clone()
     }
 
     /// A planner for a statement binding `variables` under the session's

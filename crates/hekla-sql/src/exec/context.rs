@@ -66,6 +66,8 @@ pub struct Context<'a> {
     /// The scans and seeks of tables that are not memory-optimized, for
     /// SET STATISTICS IO.
     reads: RefCell<crate::statistics::TableReads>,
+    /// Rows handled since the cancel flag was last looked at.
+    rows_unchecked: Cell<u32>,
 }
 
 /// The session's state as of the statement's start, for `@@SPID`,
@@ -91,6 +93,8 @@ pub struct SessionState {
     pub caught: Option<std::sync::Arc<crate::session::ErrorEvent>>,
     /// The login the session connected with; None when embedded.
     pub login: Option<String>,
+    /// Set by another thread to stop the running request.
+    pub cancel: crate::cancel::CancelHandle,
 }
 
 impl<'a> Context<'a> {
@@ -112,6 +116,7 @@ impl<'a> Context<'a> {
             row_ids: RefCell::new(Vec::new()),
             functions: Rc::default(),
             reads: RefCell::default(),
+            rows_unchecked: Cell::new(0),
         }
     }
 
@@ -211,6 +216,7 @@ impl<'a> Context<'a> {
             row_ids: RefCell::new(Vec::new()),
             functions: Rc::clone(&self.functions),
             reads: RefCell::default(),
+            rows_unchecked: Cell::new(0),
         };
         let outcome = body(&call);
         if reads {
@@ -246,6 +252,22 @@ impl<'a> Context<'a> {
     /// variable values.
     pub fn forget_subqueries(&self) {
         self.cached.borrow_mut().clear();
+    }
+
+    /// Counts a row an operator handled; every
+    /// [`crate::cancel::ROWS_PER_CHECK`] rows, the cancelled error if the
+    /// request was cancelled meanwhile.
+    pub fn check_cancel(&self) -> SqlResult<()> {
+        let rows = self.rows_unchecked.get() + 1;
+        if rows < crate::cancel::ROWS_PER_CHECK {
+            self.rows_unchecked.set(rows);
+            return Ok(());
+        }
+        self.rows_unchecked.set(0);
+        if self.session.cancel.is_cancelled() {
+            return Err(crate::cancel::cancelled());
+        }
+        Ok(())
     }
 
     /// The same context, reading `session` for the `@@` functions.

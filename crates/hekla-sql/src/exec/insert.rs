@@ -123,6 +123,7 @@ pub fn run(
             writer.start(sink);
             let mut count = 0;
             for_each(&plan.root, &inputs, &mut |row| {
+                context.check_cancel()?;
                 let mut given: Vec<Option<Value>> = vec![None; table.columns.len()];
                 let row_inputs = inputs.with_row(row);
                 for (converter, &column) in converters.iter().zip(&targets) {
@@ -140,6 +141,50 @@ pub fn run(
     };
     writer.finish(context)?;
     Ok(Some(rows))
+}
+
+/// Inserts `rows` of values for every column of `table` (a client's
+/// table-valued parameter), each converted to its column's type as an
+/// INSERT converts it, with the table's constraints checked. The values
+/// given for an IDENTITY or computed column are not read: the column gets
+/// its own. Msg 213 for a row of another width.
+pub fn insert_values(
+    context: &Context,
+    table: &std::sync::Arc<TableMeta>,
+    rows: Vec<Vec<Value>>,
+) -> SqlResult<()> {
+    let checks = StatementChecks::new(context.db, table, Statement::Insert);
+    let identity = table.identity.as_ref().map(|identity| identity.column);
+    for row in rows {
+        context.check_cancel()?;
+        if row.len() != table.columns.len() {
+            return Err(SqlError::new(
+                213,
+                16,
+                1,
+                "Column name or number of supplied values does not match table definition.",
+            ));
+        }
+        let given = row
+            .into_iter()
+            .zip(&table.columns)
+            .enumerate()
+            .map(|(position, (value, column))| {
+                if identity == Some(position) || column.computed.is_some() {
+                    return Ok(None);
+                }
+                // Too long for the column is Msg 2628 (ANSI_WARNINGS ON),
+                // as when an INSERT writes it.
+                let stored = match context.options.ansi_warnings {
+                    true => crate::bind::expr::assignment_type(&column.data_type),
+                    false => column.data_type,
+                };
+                hekla_types::convert::convert(&value, &stored, None).map(Some)
+            })
+            .collect::<SqlResult<Vec<_>>>()?;
+        write(context, table, &checks, given)?;
+    }
+    checks.finish(context)
 }
 
 /// Writes an INSERT's rows, each with its checks and OUTPUT.

@@ -125,6 +125,7 @@ fn matched_join(
     let flow = run_node(&join.outer, params, &mut |outer_row| {
         let mut matched = false;
         let mut visit = |index: usize| -> SqlResult<ControlFlow<()>> {
+            params.context.check_cancel()?;
             joined.clear();
             joined.extend_from_slice(outer_row);
             joined.extend_from_slice(inner.row(index));

@@ -167,6 +167,7 @@ pub fn run(node: &Node, params: &Inputs<'_>, emit: &mut Emit<'_>) -> SqlResult<C
         Node::Working { id } => {
             let rows = params.context.working(*id);
             for row in rows.iter() {
+                params.context.check_cancel()?;
                 if emit(&prefixed(params.row, row))?.is_break() {
                     return Ok(ControlFlow::Break(()));
                 }
@@ -285,6 +286,7 @@ fn table(read: &TableRead, params: &Inputs<'_>, emit: &mut Emit<'_>) -> SqlResul
             })?;
         }
         for row in rows {
+            params.context.check_cancel()?;
             if accepts(&row)? && emit(&row)?.is_break() {
                 return Ok(ControlFlow::Break(()));
             }
@@ -295,7 +297,11 @@ fn table(read: &TableRead, params: &Inputs<'_>, emit: &mut Emit<'_>) -> SqlResul
     let mut tx = params.context.reading(&read.table, read.hint)?;
     read.path.read(&mut tx, &read.table, params, |row| {
         decode(&row, &mut buffer);
-        let step = match accepts(&buffer) {
+        let step = match params
+            .context
+            .check_cancel()
+            .and_then(|()| accepts(&buffer))
+        {
             Ok(true) => emit(&buffer),
             Ok(false) => Ok(ControlFlow::Continue(())),
             Err(error) => Err(error),

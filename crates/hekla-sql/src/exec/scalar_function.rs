@@ -135,6 +135,7 @@ impl BoundBody {
                 }
                 Step::While { condition, body } => {
                     while holds(condition, context)? {
+                        context.check_cancel()?;
                         match self.run(body, context)? {
                             Flow::Next | Flow::Continue => {}
                             Flow::Break => break,

@@ -19,6 +19,8 @@ pub fn run(
     let text_size = TextSize::new(&plan.columns, context.options.text_size);
     let mut count = 0;
     for_each(&plan.root, &Inputs::top(context), &mut |row| {
+        // Rows a sort or an aggregate hands on come from no scan.
+        context.check_cancel()?;
         sink.row(&text_size.fit(row));
         count += 1;
         Ok(())

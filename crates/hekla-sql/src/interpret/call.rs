@@ -158,7 +158,17 @@ impl Interpreter<'_> {
                         })?
                 }
             };
-            given[index] = Some(argument);
+            if given[index].replace(argument).is_some() {
+                return Err(SqlError::new(
+                    8143,
+                    16,
+                    1,
+                    format!(
+                        "Parameter '@{}' was supplied multiple times.",
+                        procedure.parameters[index].name
+                    ),
+                ));
+            }
         }
         procedure
             .parameters
@@ -323,8 +333,8 @@ impl Interpreter<'_> {
     }
 }
 
-/// A procedure name held in a variable (`EXEC @name`).
-fn parse_name(text: &str) -> SqlResult<ast::ObjectName> {
+/// A procedure name held in a variable (`EXEC @name`) or given by an RPC.
+pub(super) fn parse_name(text: &str) -> SqlResult<ast::ObjectName> {
     let parts = text
         .split('.')
         .map(|part| {

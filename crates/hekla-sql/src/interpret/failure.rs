@@ -13,6 +13,7 @@
 //!   the transaction, and so does THROW (without the rollback).
 //!
 //! With `SET XACT_ABORT ON` every error ends the batch and rolls back.
+//! A cancelled request ends the batch unreported (see [`crate::cancel`]).
 //! Inside TRY, an error that would roll back dooms the transaction instead.
 
 use crate::session::ErrorEvent;
@@ -40,6 +41,9 @@ pub struct Failure {
     pub reported: bool,
     /// SQL Server follows it with "The statement has been terminated.".
     pub terminated: bool,
+    /// The client cancelled the request (see [`crate::cancel`]): it ends
+    /// the batch silently and no CATCH block sees it.
+    pub cancelled: bool,
 }
 
 /// Errors resolving a name: the statement's scope could not be compiled.
@@ -59,7 +63,11 @@ impl Failure {
     pub fn classify(event: ErrorEvent, level: u8, xact_abort: bool, thrown: bool) -> Failure {
         let number = event.error.number;
         let compile = COMPILE_ERRORS.contains(&number);
-        let (reach, rolls_back) = if xact_abort && event.error.severity >= 11 {
+        let cancelled = crate::cancel::is_cancelled(&event.error);
+        let (reach, rolls_back) = if cancelled {
+            // Only the running statement is undone, unless XACT_ABORT.
+            (Reach::Batch, xact_abort)
+        } else if xact_abort && event.error.severity >= 11 {
             (Reach::Batch, true)
         } else if thrown {
             (Reach::Batch, false)
@@ -77,12 +85,13 @@ impl Failure {
             compiled_at: compile.then_some(level),
             reported: false,
             terminated: false,
+            cancelled,
         }
     }
 
     /// Whether a TRY at nesting `level` catches it.
     pub fn caught_at(&self, level: u8) -> bool {
-        !self.reported && self.compiled_at != Some(level)
+        !self.reported && !self.cancelled && self.compiled_at != Some(level)
     }
 
     pub fn error(&self) -> &SqlError {

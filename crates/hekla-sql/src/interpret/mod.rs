@@ -14,6 +14,7 @@ mod call;
 mod dynamic;
 pub mod failure;
 mod raise;
+mod rpc;
 mod showplan;
 mod space_used;
 mod statement;
@@ -85,8 +86,18 @@ impl<'s> Interpreter<'s> {
             self.report_plain(error, line);
             return;
         }
-        if let Ok(Flow::Goto(label)) = self.block(&batch.statements, &mut frame) {
-            self.report_plain(undeclared_label(&label), 1);
+        let outcome = self.block(&batch.statements, &mut frame);
+        self.end_batch(outcome, &mut frame);
+    }
+
+    /// The end of a batch (or RPC) that ended with `outcome`. A transaction
+    /// still doomed is rolled back with Msg 3998, as SQL Server does; a
+    /// cancelled one reports nothing more.
+    fn end_batch(&mut self, outcome: Result<Flow, Failure>, frame: &mut Frame) {
+        match outcome {
+            Ok(Flow::Goto(label)) => self.report_plain(undeclared_label(&label), 1),
+            Err(failure) if failure.cancelled => return self.end_frame(frame),
+            _ => {}
         }
         if self.session.transaction.is_doomed() {
             self.session.transaction.roll_back_all();
@@ -100,7 +111,7 @@ impl<'s> Interpreter<'s> {
                 1,
             );
         }
-        self.end_frame(&mut frame);
+        self.end_frame(frame);
     }
 
     /// Gives back what the frame made: its table variables.
@@ -140,6 +151,13 @@ impl<'s> Interpreter<'s> {
         if failure.reported {
             return Err(failure);
         }
+        if failure.cancelled {
+            failure.reported = true;
+            if failure.rolls_back {
+                self.session.transaction.roll_back_all();
+            }
+            return Err(failure);
+        }
         let caught = self.tries.iter().any(|&level| failure.caught_at(level));
         if caught || self.atomic_blocks > 0 {
             return Err(failure);
@@ -163,6 +181,9 @@ impl<'s> Interpreter<'s> {
         statement: &ast::Statement,
         frame: &mut Frame,
     ) -> Result<Flow, Failure> {
+        if self.session.state.cancel.is_cancelled() {
+            return Err(self.failure(crate::cancel::cancelled(), statement, frame));
+        }
         if self.session.options.showplan {
             return self.show(statement, frame);
         }

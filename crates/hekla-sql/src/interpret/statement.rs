@@ -39,6 +39,12 @@ impl Interpreter<'_> {
         let open_transactions = self.session.transaction.count();
         self.session.registration.end_request(open_transactions);
         self.record_outcome(&statement.kind, &outcome);
+        if let Err(error) = &outcome {
+            if crate::cancel::is_cancelled(error) {
+                self.session.take_messages();
+                return Err(self.failure(error.clone(), statement, frame));
+            }
+        }
         for message in self.session.take_messages() {
             self.sink.message(&message);
         }
@@ -669,8 +675,24 @@ impl Interpreter<'_> {
             };
             std::time::Duration::from_nanos(wait)
         };
-        std::thread::sleep(duration);
-        Ok(())
+        self.sleep(duration)
+    }
+
+    /// Sleeps for `duration`, waking every few milliseconds to see whether
+    /// the request was cancelled.
+    fn sleep(&self, duration: std::time::Duration) -> SqlResult<()> {
+        const SLICE: std::time::Duration = std::time::Duration::from_millis(10);
+        let end = std::time::Instant::now() + duration;
+        loop {
+            if self.session.state.cancel.is_cancelled() {
+                return Err(crate::cancel::cancelled());
+            }
+            let left = end.saturating_duration_since(std::time::Instant::now());
+            if left.is_zero() {
+                return Ok(());
+            }
+            std::thread::sleep(left.min(SLICE));
+        }
     }
 }
 

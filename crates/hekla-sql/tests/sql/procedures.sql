@@ -31,6 +31,7 @@ EXEC dbo.add_order 4
 EXEC dbo.add_order 4, 'x', 1, @t OUTPUT, 5
 EXEC dbo.add_order @id = 4, 'x'
 EXEC dbo.add_order 4, 'x', @nothing = 1
+EXEC dbo.add_order 4, @customer = 'x', @customer = 'y'
 EXEC dbo.add_order 4, 'x', 1, 5 OUTPUT
 EXEC dbo.add_order 4, 'x', 1 OUTPUT, @t
 PRINT 'each failed EXEC ends only itself'

@@ -1,0 +1,204 @@
+//! A client's RPC request: an EXEC whose arguments are already values.
+//! Each parameter becomes a variable of the batch-level frame, of the type
+//! the client declared (a table-valued parameter a READONLY table variable
+//! of its table type, filled with the client's rows), and the procedure
+//! runs through the same EXEC path as `EXEC proc @p1, @x = @p2 OUTPUT`
+//! (see [`super::call`]), so every rule of EXEC applies. Then the return
+//! status and the OUTPUT parameters' values go to the sink.
+
+use super::failure::Failure;
+use super::{Flow, Frame, Interpreter};
+use crate::ast::{self, ExprKind};
+use crate::bind::types::TypeContext;
+use crate::bind::variables::Variables;
+use crate::rpc::{RpcParameter, RpcValue};
+use crate::span::Span;
+use hekla_types::{DataType, SqlError, SqlResult, Value};
+use std::sync::Arc;
+
+/// The variable holding the procedure's return status.
+const STATUS: &str = "return status";
+
+impl Interpreter<'_> {
+    /// Runs `procedure` with `parameters`, reporting as a batch does.
+    pub fn run_rpc(&mut self, procedure: &str, parameters: Vec<RpcParameter>) {
+        let mut frame = Frame {
+            variables: Variables::for_session(self.session.state.spid),
+            level: 0,
+            procedure: None,
+            source: "",
+            return_status: None,
+            native: false,
+        };
+        let outcome = self.rpc(procedure, &parameters, &mut frame);
+        let outcome = match outcome {
+            Err(failure) => self.unwind(failure).map(|()| Flow::Next),
+            Ok(()) => {
+                self.report_outputs(&parameters, &frame);
+                Ok(Flow::Next)
+            }
+        };
+        self.end_batch(outcome, &mut frame);
+    }
+
+    /// Binds the parameters and runs the EXEC; Err if it failed.
+    fn rpc(
+        &mut self,
+        procedure: &str,
+        parameters: &[RpcParameter],
+        frame: &mut Frame,
+    ) -> Result<(), Failure> {
+        // Line 0, as SQL Server reports an RPC's own errors.
+        let mut statement = ast::Statement {
+            kind: ast::StatementKind::Break,
+            span: Span::default(),
+        };
+        match self.bind_rpc(procedure, parameters, frame) {
+            Ok(exec) => statement.kind = ast::StatementKind::Exec(Box::new(exec)),
+            Err(error) => return Err(self.failure(error, &statement, frame)),
+        }
+        self.statement(&statement, frame).map(|_| ())
+    }
+
+    /// The EXEC statement the call stands for, its arguments' variables
+    /// declared in `frame`.
+    fn bind_rpc(
+        &mut self,
+        procedure: &str,
+        parameters: &[RpcParameter],
+        frame: &mut Frame,
+    ) -> SqlResult<ast::Exec> {
+        let name = super::call::parse_name(procedure)?;
+        let mut args = Vec::with_capacity(parameters.len());
+        for (index, parameter) in parameters.iter().enumerate() {
+            let variable = passed_variable(parameter, index);
+            if frame.variables.slot(&variable).is_some()
+                || frame.variables.table(&variable).is_some()
+            {
+                return Err(SqlError::new(
+                    8143,
+                    16,
+                    1,
+                    format!("Parameter '@{variable}' was supplied multiple times."),
+                ));
+            }
+            match &parameter.value {
+                RpcValue::Scalar(value) => {
+                    let value = hekla_types::convert::convert(value, &parameter.data_type, None)?;
+                    let slot = frame.variables.declare(&variable, parameter.data_type)?;
+                    frame.variables.assign(slot, value);
+                }
+                RpcValue::Table {
+                    type_schema,
+                    type_name,
+                    rows,
+                } => self.table_parameter(
+                    &variable,
+                    (type_schema, type_name),
+                    rows.clone(),
+                    index,
+                    frame,
+                )?,
+            }
+            args.push(ast::ExecArg {
+                name: parameter.bare_name().map(str::to_string),
+                value: ast::Expr {
+                    kind: ExprKind::Variable(variable),
+                    span: Span::default(),
+                },
+                output: parameter.output,
+                span: Span::default(),
+            });
+        }
+        frame.variables.declare(STATUS, DataType::Int)?;
+        Ok(ast::Exec {
+            return_status: Some(STATUS.to_string()),
+            procedure: ast::ExecTarget::Name(name),
+            args,
+            options: Vec::new(),
+        })
+    }
+
+    /// Declares `variable` as a table variable of the table type
+    /// `schema.name` (an empty schema is dbo) holding `rows`: Msg 2715
+    /// for a type that is not a table type.
+    fn table_parameter(
+        &mut self,
+        variable: &str,
+        (schema, name): (&str, &str),
+        rows: Vec<Vec<Value>>,
+        index: usize,
+        frame: &mut Frame,
+    ) -> SqlResult<()> {
+        let written = type_name(schema, name);
+        let db = Arc::clone(&self.session.db);
+        let user_type = {
+            let catalog = db.catalog();
+            crate::catalog::user_type::named(&catalog, &written)
+                .filter(|user_type| user_type.as_table().is_some())
+                .cloned()
+        };
+        let Some(user_type) = user_type else {
+            let ordinal = index + 1;
+            return Err(crate::bind::types::cannot_find(
+                &written,
+                TypeContext::Declaration { ordinal },
+            ));
+        };
+        let elements = &user_type.as_table().expect("filtered above").elements;
+        crate::catalog::temp::declare_table(&db, &mut frame.variables, variable, elements)?;
+        frame.variables.set_table_type(variable, user_type.id);
+        let table = Arc::clone(frame.variables.table(variable).expect("declared above"));
+        self.session.in_context(&frame.variables, |context| {
+            crate::exec::insert::insert_values(context, &table, rows)
+        })
+    }
+
+    /// The return status, then each OUTPUT parameter's value in order.
+    fn report_outputs(&mut self, parameters: &[RpcParameter], frame: &Frame) {
+        let value = |name: &str| {
+            let slot = frame.variables.slot(name).expect("declared by bind_rpc");
+            frame.variables.values()[slot].clone()
+        };
+        let status = value(STATUS).as_i64().unwrap_or(0);
+        self.sink
+            .return_status(i32::try_from(status).unwrap_or_default());
+        for (ordinal, parameter) in parameters.iter().enumerate() {
+            if parameter.output && matches!(parameter.value, RpcValue::Scalar(_)) {
+                let output = value(&passed_variable(parameter, ordinal));
+                let name = parameter.bare_name().unwrap_or("");
+                self.sink
+                    .output_parameter(ordinal, name, &parameter.data_type, &output);
+            }
+        }
+    }
+}
+
+/// The variable the `index`-th parameter is passed in: its own name (a
+/// table-valued parameter's errors name it), or for a positional one a
+/// name with a space, which no client's name clashes with.
+fn passed_variable(parameter: &RpcParameter, index: usize) -> String {
+    match parameter.bare_name() {
+        Some(name) => name.to_string(),
+        None => format!("parameter {}", index + 1),
+    }
+}
+
+/// `schema.name` as a written name; an empty schema is left out (dbo).
+fn type_name(schema: &str, name: &str) -> ast::ObjectName {
+    let ident = |value: &str| {
+        Some(ast::Ident {
+            value: value.to_string(),
+            span: Span::default(),
+        })
+    };
+    let mut parts = Vec::new();
+    if !schema.is_empty() {
+        parts.push(ident(schema));
+    }
+    parts.push(ident(name));
+    ast::ObjectName {
+        parts,
+        span: Span::default(),
+    }
+}
