@@ -20,6 +20,7 @@ pub mod plan;
 pub mod print;
 pub mod rpc;
 pub mod script;
+pub mod security;
 pub mod session;
 pub mod session_options;
 pub mod set_statement;
@@ -32,6 +33,7 @@ pub use cancel::CancelHandle;
 pub use error::SyntaxError;
 pub use parser::parse_batch;
 pub use rpc::{RpcParameter, RpcValue};
+pub use security::Principal;
 pub use session::{ResultSink, Session, SqlDatabase, TransactionEvent};
 pub use span::Span;
 

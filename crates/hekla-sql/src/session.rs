@@ -13,6 +13,7 @@ use crate::exec::context::{Context, SessionState};
 use crate::interpret::transaction::UserTransaction;
 use crate::interpret::Interpreter;
 use crate::plan::Planner;
+use crate::security::{Identity, Principal};
 use crate::session_options::SetOptions;
 use hekla_engine::{Database, DatabaseConfig, IsolationLevel, StorageConfig};
 use hekla_types::{DataType, SqlError, SqlResult, Value};
@@ -118,6 +119,8 @@ pub struct SqlDatabase {
     temp: crate::catalog::temp::TempTables,
     /// Statements hold it shared, table rebuilds alone (Sch-S / Sch-M).
     schema_lock: crate::catalog::alter::SchemaLock,
+    /// Logins, users and roles (see [`crate::security`]).
+    principals: RwLock<crate::security::Principals>,
 }
 
 impl SqlDatabase {
@@ -138,12 +141,14 @@ impl SqlDatabase {
     fn over(engine: Database) -> SqlResult<Arc<SqlDatabase>> {
         let store = ObjectStore::open(&engine)?;
         let catalog = Catalog::load(&engine, &store)?;
+        let principals = crate::security::Principals::new(store.security().load(&engine)?);
         let db = Arc::new(SqlDatabase {
             engine: Arc::new(engine),
             store,
             catalog: RwLock::new(catalog),
             temp: Default::default(),
             schema_lock: Default::default(),
+            principals: RwLock::new(principals),
         });
         crate::catalog::view::bind_restored(&db);
         crate::catalog::function::bind_restored(&db);
@@ -233,8 +238,47 @@ impl SqlDatabase {
         ))
     }
 
-    /// A new session; Msg 17809 when every session id is taken.
+    /// Logins, users and roles, to read.
+    pub(crate) fn principals(&self) -> std::sync::RwLockReadGuard<'_, crate::security::Principals> {
+        self.principals.read().expect("principals lock")
+    }
+
+    /// Logins, users and roles, for security statements to change.
+    pub(crate) fn principals_mut(
+        &self,
+    ) -> std::sync::RwLockWriteGuard<'_, crate::security::Principals> {
+        self.principals.write().expect("principals lock")
+    }
+
+    /// First start of a server: gives the `sa` login (a `sysadmin`) the
+    /// password `password` and enables it, unless it has a password
+    /// already. True if it did.
+    pub fn ensure_sa_login(&self, password: &str) -> SqlResult<bool> {
+        crate::security::logins::ensure_sa(self, password)
+    }
+
+    /// Checks a SQL-authentication login. Any mismatch (unknown login,
+    /// wrong password, disabled login) is Msg 18456, Level 14, State 1,
+    /// "Login failed for user '<name>'.", the same text whatever was wrong.
+    pub fn authenticate(&self, login: &str, password: &str) -> SqlResult<Principal> {
+        crate::security::logins::authenticate(self, login, password)
+    }
+
+    /// A session running as `principal`: as `dbo` for a `sysadmin`, else
+    /// as the login's database user (Msg 4060 if it has none).
+    pub fn session_for(self: &Arc<Self>, principal: &Principal) -> SqlResult<Session> {
+        let identity = crate::security::logins::identity(self, principal)?;
+        self.session_as(identity)
+    }
+
+    /// A new session as the database owner (`dbo`, logged in as `sa`), as
+    /// the embedded API and `hekla sql --data-dir` run; Msg 17809 when
+    /// every session id is taken.
     pub fn session(self: &Arc<Self>) -> SqlResult<Session> {
+        self.session_as(Identity::owner())
+    }
+
+    fn session_as(self: &Arc<Self>, identity: Identity) -> SqlResult<Session> {
         let registration = crate::system_views::sessions::register(self)?;
         let state = SessionState {
             spid: registration.session_id(),
@@ -243,6 +287,7 @@ impl SqlDatabase {
         Ok(Session {
             registration,
             db: Arc::clone(self),
+            identity,
             options: SetOptions::default(),
             transaction: UserTransaction::default(),
             state,
@@ -268,6 +313,8 @@ pub struct Session {
     /// leaves the registry before its database can go.
     pub(crate) registration: crate::system_views::sessions::SessionHandle,
     pub(crate) db: Arc<SqlDatabase>,
+    /// Its login and database user.
+    pub(crate) identity: Identity,
     /// What SET statements chose.
     pub(crate) options: SetOptions,
     /// BEGIN TRANSACTION ... COMMIT; it may span batches.

@@ -110,6 +110,8 @@ pub struct ObjectStore {
     table: Arc<Table>,
     /// `sys.hekla_counters`: IDENTITY and sequence values.
     counters: super::counter::CounterTable,
+    /// Logins, users and roles.
+    security: crate::security::store::SecurityTables,
 }
 
 impl ObjectStore {
@@ -125,13 +127,25 @@ impl ObjectStore {
             None => db.create_table(store_table_def(schema))?,
         };
         let counters = super::counter::CounterTable::open(db, schema, SYSTEM_SCHEMA)?;
-        Ok(ObjectStore { table, counters })
+        let security = crate::security::store::SecurityTables::open(db, schema, SYSTEM_SCHEMA)?;
+        Ok(ObjectStore {
+            table,
+            counters,
+            security,
+        })
     }
 
     /// Whether engine table `id` is one of the store's own (never a user
     /// table).
     pub fn owns_engine_table(&self, id: u32) -> bool {
-        id == self.table.id || id == self.counters.engine_table().id
+        id == self.table.id
+            || id == self.counters.engine_table().id
+            || self.security.owns_engine_table(id)
+    }
+
+    /// Where logins, users and roles are stored.
+    pub fn security(&self) -> &crate::security::store::SecurityTables {
+        &self.security
     }
 
     /// The durable values of IDENTITY columns and sequences.

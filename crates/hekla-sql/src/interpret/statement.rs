@@ -381,6 +381,12 @@ impl Interpreter<'_> {
                 crate::catalog::statistics::drop(&db, names)?;
                 Ok(None)
             }
+            StatementKind::CreatePrincipal(create)
+                if create.principal == ast::PrincipalKind::Login && !create.alter =>
+            {
+                crate::security::logins::create(&db, &self.session.identity, create)?;
+                Ok(None)
+            }
             StatementKind::SetOption { options, value } => {
                 self.session.set_option(options, value, &frame.variables)?;
                 Ok(None)
@@ -783,7 +789,10 @@ fn is_ddl(kind: &StatementKind) -> bool {
         | CreateProcedure(_)
         | CreateFunction(_)
         | CreateSchema { .. }
-        | CreateStatistics { .. } => true,
+        | CreateStatistics { .. }
+        | CreatePrincipal(_)
+        | AlterRole { .. }
+        | Permission(_) => true,
         _ => false,
     }
 }

@@ -23,6 +23,7 @@
 //! | `information_schema` | INFORMATION_SCHEMA.TABLES, INFORMATION_SCHEMA.COLUMNS, INFORMATION_SCHEMA.VIEWS |
 //! | `dmv_xtp` | sys.dm_db_xtp_* and sys.dm_xtp_transaction_stats |
 //! | `dmv_os` | sys.dm_os_memory_clerks, sys.dm_os_wait_stats, sys.dm_os_buffer_descriptors |
+//! | `security` | sys.server_principals, sys.sql_logins |
 //! | `dmv_exec` | sys.dm_exec_sessions, sys.dm_exec_requests |
 //! | `spt_values` | master.dbo.spt_values |
 
@@ -34,6 +35,7 @@ mod indexes;
 mod information_schema;
 mod modules;
 pub(crate) mod objects;
+mod security;
 pub mod sessions;
 mod shared;
 mod spt_values;
@@ -161,6 +163,8 @@ pub static VIEWS: &[SystemView] = &[
     dmv_os::LATCH_STATS,
     dmv_os::SPINLOCK_STATS,
     dmv_resource_governor::RESOURCE_POOLS,
+    security::SERVER_PRINCIPALS,
+    security::SQL_LOGINS,
     dmv_exec::SESSIONS,
     dmv_exec::REQUESTS,
     spt_values::SPT_VALUES,
