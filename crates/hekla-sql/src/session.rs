@@ -293,6 +293,8 @@ impl SqlDatabase {
             state,
             messages: Vec::new(),
             reads: crate::statistics::TableReads::default(),
+            prepared: Default::default(),
+            transaction_shown: false,
         })
     }
 }
@@ -326,6 +328,11 @@ pub struct Session {
     messages: Vec<String>,
     /// The running statement's table reads, for SET STATISTICS IO.
     pub(crate) reads: crate::statistics::TableReads,
+    /// What sp_prepare and sp_prepexec prepared, by handle.
+    pub(crate) prepared: crate::interpret::prepared::PreparedStatements,
+    /// Whether the sink was last told the transaction is open (see
+    /// [`ResultSink::transaction_changed`]).
+    pub(crate) transaction_shown: bool,
 }
 
 impl Session {
@@ -362,6 +369,27 @@ impl Session {
         sink: &mut dyn ResultSink,
     ) {
         Interpreter::new(self, sink).run_rpc(procedure, parameters);
+    }
+
+    /// sp_reset_connection (a pooled connection handed to its next user):
+    /// rolls back an open transaction, drops the session's `#temp`
+    /// tables, sets the SET options back to their defaults and forgets the
+    /// prepared statements. The sink is not told of the rollback: the
+    /// server's reply to a reset says it all.
+    pub fn reset(&mut self) {
+        self.transaction.roll_back_all();
+        self.transaction_shown = false;
+        crate::catalog::temp::end_session(&self.db, self.state.spid);
+        self.options = SetOptions::default();
+        self.registration.publish(&self.options);
+        self.prepared.clear();
+        self.messages.clear();
+        self.state = SessionState {
+            spid: self.state.spid,
+            login: self.state.login.take(),
+            cancel: self.state.cancel.clone(),
+            ..SessionState::default()
+        };
     }
 
     /// Something another thread uses to stop the running request (a TDS

@@ -2,7 +2,7 @@
 //! by event (result sets, errors, return status, OUTPUT values).
 
 use hekla_sql::session::{ErrorEvent, ResultColumn, ResultSink, Session, SqlDatabase};
-use hekla_sql::{RpcParameter, RpcValue};
+use hekla_sql::{RpcParameter, RpcValue, TransactionEvent};
 use hekla_types::{Collation, DataType, Length, Value};
 
 /// What a call sent, in order.
@@ -15,6 +15,7 @@ enum Event {
     Error(String),
     Status(i32),
     Output(usize, String, Value),
+    Transaction(TransactionEvent),
 }
 
 #[derive(Default)]
@@ -47,6 +48,9 @@ impl ResultSink for Events {
     fn output_parameter(&mut self, ordinal: usize, name: &str, _: &DataType, value: &Value) {
         self.0
             .push(Event::Output(ordinal, name.to_string(), value.clone()));
+    }
+    fn transaction_changed(&mut self, event: TransactionEvent) {
+        self.0.push(Event::Transaction(event));
     }
 }
 
@@ -408,4 +412,232 @@ fn table_valued_parameter_errors() {
     let mut sink = Events::default();
     session.execute("SELECT COUNT(*) FROM dbo.lines", &mut sink);
     assert_eq!(sink.0[1], Event::Row(vec![Value::Int(0)]));
+}
+
+fn handle_output() -> RpcParameter {
+    RpcParameter {
+        name: None,
+        data_type: DataType::Int,
+        value: RpcValue::Scalar(Value::Null),
+        output: true,
+    }
+}
+
+fn execute(session: &mut Session, batch: &str) -> Vec<Event> {
+    let mut sink = Events::default();
+    session.execute(batch, &mut sink);
+    sink.0
+}
+
+#[test]
+fn prepared_statements_have_per_session_handles() {
+    let db = SqlDatabase::in_memory().expect("in-memory database");
+    let mut session = db.session().expect("a session");
+    execute(
+        &mut session,
+        "CREATE TABLE dbo.t (id int NOT NULL, name nvarchar(10) NULL)",
+    );
+    let events = call(
+        &mut session,
+        "sp_prepare",
+        vec![
+            handle_output(),
+            positional(nvarchar(100), text("@id int, @name nvarchar(10)")),
+            positional(nvarchar(100), text("INSERT dbo.t VALUES (@id, @name)")),
+            positional(DataType::Int, Value::Int(1)),
+        ],
+    );
+    assert_eq!(
+        events,
+        vec![Event::Status(0), Event::Output(0, "".into(), Value::Int(1))]
+    );
+    for id in 1..=3 {
+        let events = call(
+            &mut session,
+            "sp_execute",
+            vec![
+                positional(DataType::Int, Value::Int(1)),
+                positional(DataType::Int, Value::Int(id)),
+                named("name", nvarchar(10), text(&format!("n{id}"))),
+            ],
+        );
+        assert_eq!(events, vec![Event::Done(Some(1)), Event::Status(0)]);
+    }
+    let events = call(
+        &mut session,
+        "sp_prepexec",
+        vec![
+            handle_output(),
+            positional(nvarchar(100), text("@id int")),
+            positional(nvarchar(100), text("SELECT name FROM dbo.t WHERE id = @id")),
+            positional(DataType::Int, Value::Int(2)),
+        ],
+    );
+    assert_eq!(
+        events,
+        vec![
+            Event::Columns(vec!["name".into()]),
+            Event::Row(vec![text("n2")]),
+            Event::Done(Some(1)),
+            Event::Status(0),
+            Event::Output(0, "".into(), Value::Int(2)),
+        ]
+    );
+    // Handles belong to their session.
+    let mut other = db.session().expect("another session");
+    let events = call(
+        &mut other,
+        "sp_execute",
+        vec![positional(DataType::Int, Value::Int(2))],
+    );
+    assert_eq!(
+        events,
+        vec![Event::Error(
+            "Msg 8179, Level 16, State 1, Line 0\nCould not find prepared statement with handle 2."
+                .into()
+        )]
+    );
+    let events = call(
+        &mut session,
+        "sp_execute",
+        vec![positional(DataType::Int, Value::Int(2))],
+    );
+    assert_eq!(
+        events,
+        vec![Event::Error("Msg 8178, Level 16, State 1, Line 0\nThe parameterized query '(@id int)SELECT name FROM dbo.t WHERE id = @id' expects the parameter '@id', which was not supplied.".into())]
+    );
+    let events = call(
+        &mut session,
+        "sp_unprepare",
+        vec![positional(DataType::Int, Value::Int(1))],
+    );
+    assert_eq!(events, vec![Event::Status(0)]);
+    for procedure in ["sp_execute", "sp_unprepare"] {
+        let events = call(
+            &mut session,
+            procedure,
+            vec![positional(DataType::Int, Value::Int(1))],
+        );
+        assert_eq!(
+            events,
+            vec![Event::Error("Msg 8179, Level 16, State 1, Line 0\nCould not find prepared statement with handle 1.".into())]
+        );
+    }
+    // The same procedures from T-SQL.
+    let events = execute(
+        &mut session,
+        "DECLARE @h int; EXEC sp_prepare @h OUTPUT, N'@x int', N'SELECT @x * 2 AS y'; EXEC sp_execute @h, 21; SELECT @h",
+    );
+    assert_eq!(
+        events,
+        vec![
+            Event::Columns(vec!["y".into()]),
+            Event::Row(vec![Value::Int(42)]),
+            Event::Done(Some(1)),
+            Event::Columns(vec!["".into()]),
+            Event::Row(vec![Value::Int(3)]),
+            Event::Done(Some(1)),
+        ]
+    );
+}
+
+#[test]
+fn server_cursors_are_refused() {
+    let mut session = session("");
+    let events = call(
+        &mut session,
+        "sp_cursoropen",
+        vec![handle_output(), positional(nvarchar(20), text("SELECT 1"))],
+    );
+    assert_eq!(
+        events,
+        vec![Event::Error("Msg 10794, Level 16, State 1, Line 0\nThe procedure 'sp_cursoropen' (server cursors) is not supported by hekla yet.".into())]
+    );
+}
+
+#[test]
+fn transaction_changes_are_reported() {
+    let mut session = session("CREATE TABLE dbo.t (id int NOT NULL PRIMARY KEY)");
+    use TransactionEvent::*;
+    let transactions = |events: Vec<Event>| {
+        events
+            .into_iter()
+            .filter_map(|event| match event {
+                Event::Transaction(event) => Some(event),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+    };
+    let events = execute(&mut session, "BEGIN TRAN; BEGIN TRAN; COMMIT; COMMIT");
+    assert_eq!(transactions(events), vec![Begin, Commit]);
+    let events = execute(
+        &mut session,
+        "BEGIN TRAN; SAVE TRAN s; ROLLBACK TRAN s; ROLLBACK",
+    );
+    assert_eq!(transactions(events), vec![Begin, Rollback]);
+    // Across batches, and a rollback by an error that ends the batch.
+    assert_eq!(
+        transactions(execute(&mut session, "BEGIN TRAN")),
+        vec![Begin]
+    );
+    let events = execute(
+        &mut session,
+        "INSERT dbo.t VALUES (1); SELECT CONVERT(int, 'x')",
+    );
+    assert_eq!(transactions(events), vec![Rollback]);
+    let events = execute(
+        &mut session,
+        "SET XACT_ABORT ON; BEGIN TRAN; INSERT dbo.t VALUES (1); INSERT dbo.t VALUES (1)",
+    );
+    assert_eq!(transactions(events), vec![Begin, Rollback]);
+    // No autocommit statement tells anything.
+    assert_eq!(
+        transactions(execute(&mut session, "INSERT dbo.t VALUES (2)")),
+        vec![]
+    );
+}
+
+#[test]
+fn reset_rolls_back_drops_temp_tables_and_restores_options() {
+    let mut session = session("CREATE TABLE dbo.t (id int NOT NULL)");
+    execute(
+        &mut session,
+        "SET NOCOUNT ON; SET XACT_ABORT ON; CREATE TABLE #mine (i int); BEGIN TRAN; INSERT dbo.t VALUES (1)",
+    );
+    call(
+        &mut session,
+        "sp_prepare",
+        vec![
+            handle_output(),
+            positional(nvarchar(10), Value::Null),
+            positional(nvarchar(20), text("SELECT 1")),
+        ],
+    );
+    session.reset();
+    let events = execute(
+        &mut session,
+        "SELECT @@TRANCOUNT, (SELECT COUNT(*) FROM dbo.t), @@OPTIONS & 512, XACT_STATE(), OBJECT_ID('tempdb..#mine')",
+    );
+    assert_eq!(
+        events[1],
+        Event::Row(vec![
+            Value::Int(0),
+            Value::Int(0),
+            Value::Int(0),
+            Value::SmallInt(0),
+            Value::Null
+        ])
+    );
+    let events = call(
+        &mut session,
+        "sp_execute",
+        vec![positional(DataType::Int, Value::Int(1))],
+    );
+    assert!(
+        matches!(&events[..], [Event::Error(e)] if e.starts_with("Msg 8179")),
+        "{events:?}"
+    );
+    // The session goes on as new: BEGIN is reported again.
+    let events = execute(&mut session, "BEGIN TRAN; ROLLBACK");
+    assert!(events.contains(&Event::Transaction(TransactionEvent::Begin)));
 }

@@ -1,6 +1,7 @@
 //! Dynamic SQL and the system procedures hekla has: `EXEC ('...')`,
 //! `sp_executesql @stmt, @params, ...`, `sys.sp_flush_log` and
-//! `sp_recompile` (`sp_spaceused` is in [`super::space_used`]).
+//! `sp_recompile` (`sp_spaceused` is in [`super::space_used`], the
+//! prepared statement procedures in [`super::prepared`]).
 //!
 //! Dynamic SQL runs like a procedure without a name: a scope of its own,
 //! one level deeper (`@@NESTLEVEL`), seeing none of the caller's
@@ -19,7 +20,23 @@ pub enum SystemProcedure {
     FlushLog,
     Recompile,
     SpaceUsed,
+    Prepared(super::prepared::Prepared),
+    /// A server cursor procedure (refused).
+    Cursor,
 }
+
+/// The server cursor procedures (`sp_cursor*`) a client may call.
+const CURSOR_PROCEDURES: &[&str] = &[
+    "sp_cursor",
+    "sp_cursorclose",
+    "sp_cursorexecute",
+    "sp_cursorfetch",
+    "sp_cursoropen",
+    "sp_cursoroption",
+    "sp_cursorprepare",
+    "sp_cursorprepexec",
+    "sp_cursorunprepare",
+];
 
 /// The system procedure an EXEC names, if it names one (`sys.` optional).
 pub fn system_procedure(target: &ast::ExecTarget) -> Option<SystemProcedure> {
@@ -32,8 +49,14 @@ pub fn system_procedure(target: &ast::ExecTarget) -> Option<SystemProcedure> {
     if !in_sys {
         return None;
     }
+    use super::prepared::Prepared;
     match name.name().value.to_ascii_lowercase().as_str() {
         "sp_executesql" => Some(SystemProcedure::ExecuteSql),
+        "sp_prepare" => Some(SystemProcedure::Prepared(Prepared::Prepare)),
+        "sp_prepexec" => Some(SystemProcedure::Prepared(Prepared::PrepExec)),
+        "sp_execute" => Some(SystemProcedure::Prepared(Prepared::Execute)),
+        "sp_unprepare" => Some(SystemProcedure::Prepared(Prepared::Unprepare)),
+        cursor if CURSOR_PROCEDURES.contains(&cursor) => Some(SystemProcedure::Cursor),
         "sp_flush_log" => Some(SystemProcedure::FlushLog),
         "sp_recompile" => Some(SystemProcedure::Recompile),
         "sp_spaceused" => Some(SystemProcedure::SpaceUsed),
@@ -51,6 +74,14 @@ impl Interpreter<'_> {
     ) -> Result<Flow, Failure> {
         match procedure {
             SystemProcedure::ExecuteSql => self.execute_sql(exec, statement, frame),
+            SystemProcedure::Prepared(prepared) => self.prepared(prepared, exec, statement, frame),
+            SystemProcedure::Cursor => {
+                let ast::ExecTarget::Name(name) = &exec.procedure else {
+                    unreachable!("system procedures are named");
+                };
+                let error = super::prepared::cursors_not_supported(&name.name().value);
+                Err(self.failure(error, statement, frame))
+            }
             SystemProcedure::SpaceUsed => self.space_used(exec, statement, frame),
             SystemProcedure::FlushLog => {
                 let db = Arc::clone(&self.session.db);
@@ -230,7 +261,7 @@ impl Interpreter<'_> {
     }
 }
 
-fn expects_text(what: &str) -> SqlError {
+pub(super) fn expects_text(what: &str) -> SqlError {
     SqlError::new(
         214,
         16,

@@ -13,6 +13,7 @@ mod batch_rules;
 mod call;
 mod dynamic;
 pub mod failure;
+pub mod prepared;
 mod raise;
 mod rpc;
 mod showplan;
@@ -22,7 +23,7 @@ pub mod transaction;
 
 use crate::ast::{self, StatementKind};
 use crate::bind::variables::Variables;
-use crate::session::{ErrorEvent, ResultSink, Session};
+use crate::session::{ErrorEvent, ResultSink, Session, TransactionEvent};
 use failure::{Failure, Reach};
 use hekla_types::{SqlError, SqlResult};
 use std::sync::Arc;
@@ -101,6 +102,7 @@ impl<'s> Interpreter<'s> {
         }
         if self.session.transaction.is_doomed() {
             self.session.transaction.roll_back_all();
+            self.report_transaction();
             self.report_plain(
                 SqlError::new(
                     3998,
@@ -112,6 +114,22 @@ impl<'s> Interpreter<'s> {
             );
         }
         self.end_frame(frame);
+    }
+
+    /// Tells the sink when the session's transaction began or ended
+    /// since it was last told (an atomic block's own transaction is no
+    /// user transaction: its statements tell nothing).
+    pub(super) fn report_transaction(&mut self) {
+        let open = self.session.transaction.is_open();
+        if self.atomic_blocks > 0 || open == self.session.transaction_shown {
+            return;
+        }
+        self.session.transaction_shown = open;
+        self.sink.transaction_changed(match open {
+            true => TransactionEvent::Begin,
+            false if self.session.transaction.committed() => TransactionEvent::Commit,
+            false => TransactionEvent::Rollback,
+        });
     }
 
     /// Gives back what the frame made: its table variables.
@@ -155,6 +173,7 @@ impl<'s> Interpreter<'s> {
             failure.reported = true;
             if failure.rolls_back {
                 self.session.transaction.roll_back_all();
+                self.report_transaction();
             }
             return Err(failure);
         }
@@ -169,6 +188,7 @@ impl<'s> Interpreter<'s> {
         failure.reported = true;
         if failure.rolls_back {
             self.session.transaction.roll_back_all();
+            self.report_transaction();
         }
         match failure.reach {
             Reach::Statement => Ok(()),

@@ -39,6 +39,7 @@ impl Interpreter<'_> {
         let open_transactions = self.session.transaction.count();
         self.session.registration.end_request(open_transactions);
         self.record_outcome(&statement.kind, &outcome);
+        self.report_transaction();
         if let Err(error) = &outcome {
             if crate::cancel::is_cancelled(error) {
                 self.session.take_messages();

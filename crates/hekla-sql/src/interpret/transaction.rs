@@ -25,6 +25,8 @@ pub struct UserTransaction {
     /// IDENTITY restart), each with the number of savepoints there were
     /// when it was made, oldest first.
     undo: Vec<(usize, Undo)>,
+    /// How the last transaction ended: committed, or rolled back.
+    committed: bool,
 }
 
 /// Puts back something a statement of the transaction changed outside
@@ -51,6 +53,12 @@ impl UserTransaction {
 
     pub fn is_open(&self) -> bool {
         self.count > 0
+    }
+
+    /// Whether the last transaction to end was committed (not rolled
+    /// back).
+    pub fn committed(&self) -> bool {
+        self.committed
     }
 
     pub fn is_doomed(&self) -> bool {
@@ -122,13 +130,15 @@ impl UserTransaction {
             1 if self.doomed => Err(hekla_engine::errors::transaction_doomed()),
             1 => {
                 let engine = self.end();
-                match engine {
+                let outcome = match engine {
                     Some(mut tx) => {
                         tx.set_delayed_durability(delayed);
                         tx.commit().map(|_| ())
                     }
                     None => Ok(()),
-                }
+                };
+                self.committed = outcome.is_ok();
+                outcome
             }
             _ => {
                 self.count -= 1;
@@ -226,6 +236,7 @@ impl UserTransaction {
     /// Rolls back whatever is open (the end of a batch with a doomed
     /// transaction, an error that aborts the transaction, a closed session).
     pub fn roll_back_all(&mut self) {
+        self.committed = false;
         self.run_undo(0);
         if let Some(tx) = self.end() {
             tx.rollback();
