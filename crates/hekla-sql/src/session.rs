@@ -384,12 +384,9 @@ impl Session {
         self.registration.publish(&self.options);
         self.prepared.clear();
         self.messages.clear();
-        self.state = SessionState {
-            spid: self.state.spid,
-            login: self.state.login.take(),
-            cancel: self.state.cancel.clone(),
-            ..SessionState::default()
-        };
+        let state = &mut self.state;
+        (state.rowcount, state.error) = (0, 0);
+        (state.identity, state.scope_identity) = (None, None);
     }
 
     /// Something another thread uses to stop the running request (a TDS
