@@ -37,7 +37,15 @@ pub struct DatabaseConfig {
     /// SQL Server: past it, CREATE TABLE and writes fail with Msg 41805.
     /// Default: [`default_memory_limit`], a share of physical memory.
     pub memory_limit_bytes: u64,
+    /// The most memory one request's large values (strings and binaries
+    /// functions build) and operator buffers (sorts, hash tables) may
+    /// take, so one client cannot take the server's memory: past it, Msg
+    /// 701. Default: [`DEFAULT_REQUEST_MEMORY_LIMIT`] (1 GiB).
+    pub request_memory_limit_bytes: u64,
 }
+
+/// The default of [`DatabaseConfig::request_memory_limit_bytes`].
+pub const DEFAULT_REQUEST_MEMORY_LIMIT: u64 = 1 << 30;
 
 impl Default for DatabaseConfig {
     fn default() -> Self {
@@ -45,6 +53,7 @@ impl Default for DatabaseConfig {
             max_transactions: 4096.min(MAX_TRANSACTIONS),
             gc_interval: Some(Duration::from_millis(10)),
             memory_limit_bytes: default_memory_limit(),
+            request_memory_limit_bytes: DEFAULT_REQUEST_MEMORY_LIMIT,
         }
     }
 }
@@ -166,6 +175,8 @@ pub struct Database {
     options: Arc<OptionsCell>,
     /// Present for a database opened from a directory.
     durable: Option<Durable>,
+    /// See [`DatabaseConfig::request_memory_limit_bytes`].
+    request_memory_limit: u64,
 }
 
 /// The durability machinery of a database opened from a directory.
@@ -215,6 +226,7 @@ impl Database {
             gc_thread,
             options: Arc::default(),
             durable: None,
+            request_memory_limit: config.request_memory_limit_bytes,
         }
     }
 
@@ -574,10 +586,15 @@ impl Database {
         self.shared.memory.used()
     }
 
-    /// What is left under the limit: the most one value built by a query
-    /// may take (beyond it, Msg 701).
+    /// What is left under the limit.
     pub fn memory_available(&self) -> u64 {
         self.shared.memory.available()
+    }
+
+    /// The most memory one request may take for what it builds (see
+    /// [`DatabaseConfig::request_memory_limit_bytes`]).
+    pub fn request_memory_limit(&self) -> u64 {
+        self.request_memory_limit
     }
 
     /// The newest commit timestamp handed out.

@@ -68,6 +68,8 @@ pub struct Context<'a> {
     reads: RefCell<crate::statistics::TableReads>,
     /// Rows handled since the cancel flag was last looked at.
     rows_unchecked: Cell<u32>,
+    /// The bytes the statement's operators hold now (see [`MemoryCharge`]).
+    memory_held: Cell<u64>,
 }
 
 /// The session's state as of the statement's start, for `@@SPID`,
@@ -117,6 +119,7 @@ impl<'a> Context<'a> {
             functions: Rc::default(),
             reads: RefCell::default(),
             rows_unchecked: Cell::new(0),
+            memory_held: Cell::new(0),
         }
     }
 
@@ -217,6 +220,7 @@ impl<'a> Context<'a> {
             functions: Rc::clone(&self.functions),
             reads: RefCell::default(),
             rows_unchecked: Cell::new(0),
+            memory_held: Cell::new(0),
         };
         let outcome = body(&call);
         if reads {
@@ -268,6 +272,25 @@ impl<'a> Context<'a> {
             return Err(crate::cancel::cancelled());
         }
         Ok(())
+    }
+
+    /// The most bytes one value a function builds may take: what the
+    /// request's memory limit leaves beside the operators' buffers, and
+    /// no more than the database's memory limit leaves (beyond, Msg 701).
+    pub fn memory_for_value(&self) -> u64 {
+        let engine = self.db.engine();
+        let request = engine
+            .request_memory_limit()
+            .saturating_sub(self.memory_held.get());
+        request.min(engine.memory_available())
+    }
+
+    /// A meter for the memory an operator holds while it runs.
+    pub fn memory_charge(&self) -> MemoryCharge<'_, 'a> {
+        MemoryCharge {
+            context: self,
+            bytes: 0,
+        }
     }
 
     /// The same context, reading `session` for the `@@` functions.
@@ -435,4 +458,47 @@ fn in_use() -> SqlError {
         1,
         "Internal Query Processor Error: the statement's transaction is already in use.",
     )
+}
+
+/// The memory an operator (a sort, a hash table) holds, counted against
+/// the request's memory limit while the operator runs and given back when
+/// it is dropped; past the limit, Msg 701.
+pub struct MemoryCharge<'c, 'a> {
+    context: &'c Context<'a>,
+    bytes: u64,
+}
+
+impl MemoryCharge<'_, '_> {
+    /// Counts a row the operator keeps.
+    pub fn add_row(&mut self, row: &[Value]) -> SqlResult<()> {
+        let bytes = row_bytes(row);
+        let held = self.context.memory_held.get() + bytes;
+        if held > self.context.db.engine().request_memory_limit() {
+            return Err(hekla_engine::errors::insufficient_system_memory());
+        }
+        self.context.memory_held.set(held);
+        self.bytes += bytes;
+        Ok(())
+    }
+}
+
+impl Drop for MemoryCharge<'_, '_> {
+    fn drop(&mut self) {
+        let held = &self.context.memory_held;
+        held.set(held.get().saturating_sub(self.bytes));
+    }
+}
+
+/// About what a kept row takes: its values, and the text and bytes they
+/// point to.
+fn row_bytes(row: &[Value]) -> u64 {
+    let heap: usize = row
+        .iter()
+        .map(|value| match value {
+            Value::String(text) => text.len(),
+            Value::Binary(bytes) => bytes.len(),
+            _ => 0,
+        })
+        .sum();
+    (std::mem::size_of_val(row) + heap) as u64
 }

@@ -55,10 +55,12 @@ impl Scalar {
             ScalarKind::Variable(slot) => Ok(context.variable(*slot)),
             ScalarKind::Arithmetic { op, left, right } => {
                 let (left, right) = (left.eval(row)?, right.eval(row)?);
+                joined_fits(context, &left, &right)?;
                 context.arithmetic(ops::arithmetic(*op, &left, &right, &self.data_type))
             }
             ScalarKind::Concat(left, right) => {
                 let (left, right) = (left.eval(row)?, right.eval(row)?);
+                joined_fits(context, &left, &right)?;
                 // SET CONCAT_NULL_YIELDS_NULL OFF: NULL joins as ''.
                 let joined = match (left, right) {
                     (Value::Null, other) | (other, Value::Null)
@@ -104,7 +106,7 @@ impl Scalar {
                     &values,
                     &self.data_type,
                     &context.options,
-                    context.db.engine().memory_available(),
+                    context.memory_for_value(),
                 ))
             }
             ScalarKind::RuntimeConstant { id, call } => {
@@ -316,3 +318,22 @@ fn subquery_rows(
     }
     Ok(())
 }
+
+/// Msg 701 when joining two strings (or binaries) would build a value
+/// larger than the request's memory allows.
+fn joined_fits(context: &Context, left: &Value, right: &Value) -> SqlResult<()> {
+    let size = |value: &Value| match value {
+        Value::String(text) => text.len() as u64,
+        Value::Binary(bytes) => bytes.len() as u64,
+        _ => 0,
+    };
+    let joined = size(left) + size(right);
+    // Small values cannot pass any limit worth having: no need to look.
+    if joined > SMALL_VALUE && joined > context.memory_for_value() {
+        return Err(hekla_engine::errors::insufficient_system_memory());
+    }
+    Ok(())
+}
+
+/// Values up to this size are never checked against the memory limit.
+const SMALL_VALUE: u64 = 1 << 20;

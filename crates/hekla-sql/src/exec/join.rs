@@ -2,6 +2,7 @@
 //! by the inner side's, tests the join's ON condition on them, and pads
 //! the missing side with NULLs for outer joins.
 
+use super::context::MemoryCharge;
 use super::eval::Inputs;
 use super::hash_table::HashTable;
 use super::run::{for_each, holds, run as run_node, Emit};
@@ -11,10 +12,12 @@ use hekla_types::{encode_key, DataType, SortOrder, SqlResult, Value};
 use std::ops::ControlFlow;
 
 pub fn run(join: &Join, params: &Inputs<'_>, emit: &mut Emit<'_>) -> SqlResult<ControlFlow<()>> {
+    // What the inner side's rows take while the join runs.
+    let mut charge = params.context.memory_charge();
     match &join.method {
         JoinMethod::Rescan => rescan(join, params, emit),
         JoinMethod::Spool => {
-            let inner = build(join, params, None)?;
+            let inner = build(join, params, None, &mut charge)?;
             matched_join(join, params, emit, &inner, None)
         }
         JoinMethod::Hash {
@@ -22,7 +25,7 @@ pub fn run(join: &Join, params: &Inputs<'_>, emit: &mut Emit<'_>) -> SqlResult<C
             inner_keys,
         } => {
             let keys = Keys::new(inner_keys);
-            let inner = build(join, params, Some(&keys))?;
+            let inner = build(join, params, Some(&keys), &mut charge)?;
             matched_join(join, params, emit, &inner, Some(&Keys::new(outer_keys)))
         }
     }
@@ -73,7 +76,12 @@ fn inner_offset(join: &Join, params: &Inputs<'_>) -> usize {
 /// Reads the inner side once (after NULLs in place of the columns before
 /// it, which it cannot read), keeping each row's own columns, keyed by
 /// `keys` if given.
-fn build(join: &Join, params: &Inputs<'_>, keys: Option<&Keys>) -> SqlResult<HashTable> {
+fn build(
+    join: &Join,
+    params: &Inputs<'_>,
+    keys: Option<&Keys>,
+    charge: &mut MemoryCharge,
+) -> SqlResult<HashTable> {
     let offset = inner_offset(join, params);
     let nulls = vec![Value::Null; offset];
     let mut table = HashTable::new(join.inner_width);
@@ -83,6 +91,7 @@ fn build(join: &Join, params: &Inputs<'_>, keys: Option<&Keys>) -> SqlResult<Has
             Some(keys) => keys.encode(&params.with_row(row), &mut key)?,
             None => false,
         };
+        charge.add_row(&row[offset..])?;
         table.push(&row[offset..], keyed.then_some(&key[..]));
         Ok(())
     })?;

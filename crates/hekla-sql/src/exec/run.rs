@@ -120,6 +120,7 @@ pub fn run(node: &Node, params: &Inputs<'_>, emit: &mut Emit<'_>) -> SqlResult<C
         Node::Window { input, calls } => super::window::run(input, calls, params, emit),
         Node::Sort { input, keys, top } => {
             let mut sorter = Sorter::new(keys, *top);
+            let mut charge = params.context.memory_charge();
             let mut values = Vec::with_capacity(keys.len());
             for_each(input, params, &mut |row| {
                 let inputs = params.with_row(row);
@@ -130,6 +131,7 @@ pub fn run(node: &Node, params: &Inputs<'_>, emit: &mut Emit<'_>) -> SqlResult<C
                 // A Top N Sort past its n-th row copies only rows that
                 // still sort before it.
                 if sorter.admits(&values) {
+                    charge.add_row(row)?;
                     sorter.push(std::mem::take(&mut values), row.to_vec());
                 }
                 Ok(())

@@ -65,14 +65,18 @@ impl Matcher {
     }
 
     /// Every occurrence of `find` in `text`, left to right and not
-    /// overlapping, replaced by `with`.
-    pub fn replace(self, text: &str, find: &str, with: &str) -> String {
+    /// overlapping, replaced by `with`; None when the result would take
+    /// more than `memory` bytes.
+    pub fn replace(self, text: &str, find: &str, with: &str, memory: u64) -> Option<String> {
         let text: Vec<char> = text.chars().collect();
         let find: Vec<char> = find.chars().collect();
         let mut out = String::with_capacity(text.len());
         let mut at = 0;
         while at < text.len() {
             if !find.is_empty() && self.matches_at(&text, at, &find) {
+                if (out.len() + with.len()) as u64 > memory {
+                    return None;
+                }
                 out.push_str(with);
                 at += find.len();
             } else {
@@ -80,7 +84,7 @@ impl Matcher {
                 at += 1;
             }
         }
-        out
+        Some(out)
     }
 
     /// `text LIKE pattern [ESCAPE escape]`: the pattern matches all of the
@@ -252,9 +256,13 @@ mod tests {
 
     #[test]
     fn replace_is_left_to_right() {
-        assert_eq!(ci().replace("aaaa", "AA", "b"), "bb");
-        assert_eq!(ci().replace("abcABC", "b", "-"), "a-cA-C");
-        assert_eq!(ci().replace("abc", "", "x"), "abc");
+        assert_eq!(ci().replace("aaaa", "AA", "b", 100).as_deref(), Some("bb"));
+        assert_eq!(
+            ci().replace("abcABC", "b", "-", 100).as_deref(),
+            Some("a-cA-C")
+        );
+        assert_eq!(ci().replace("abc", "", "x", 100).as_deref(), Some("abc"));
+        assert_eq!(ci().replace("aaaa", "a", "xyz", 11), None);
     }
 
     #[test]

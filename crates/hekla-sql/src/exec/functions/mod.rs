@@ -21,9 +21,10 @@ use hekla_types::convert::convert_from;
 use hekla_types::{DataType, Length, SqlResult, Value};
 
 /// `function` of `args`; DATEPART reads the session's DATEFIRST, ISDATE
-/// its DATEFORMAT. REPLICATE, which builds a value of the size it is told,
-/// may take at most `memory` bytes for it (what the database's memory
-/// limit leaves): beyond, Msg 701.
+/// its DATEFORMAT. The string functions that build large values
+/// (REPLICATE, SPACE, REPLACE, STUFF, CONCAT, CONCAT_WS) may take at most
+/// `memory` bytes for one (what the request's and the database's memory
+/// limits leave, `Context::memory_for_value`): beyond, Msg 701.
 pub fn evaluate(
     function: Builtin,
     args: &[Value],

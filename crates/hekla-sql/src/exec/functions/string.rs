@@ -71,8 +71,9 @@ pub(super) fn evaluate(
             sized(at as i64, result_type)
         }
         F::Replace(collation) => {
-            let replaced =
-                Matcher::new(collation).replace(text(&args[0]), text(&args[1]), text(&args[2]));
+            let replaced = Matcher::new(collation)
+                .replace(text(&args[0]), text(&args[1]), text(&args[2]), memory)
+                .ok_or_else(hekla_engine::errors::insufficient_system_memory)?;
             fit(replaced, result_type)?
         }
         F::Replicate => {
@@ -99,14 +100,14 @@ pub(super) fn evaluate(
                 Some(_) => fit(repeated, result_type)?,
             }
         }
-        F::Stuff => return stuff(args, result_type),
+        F::Stuff => return stuff(args, result_type, memory),
         F::Space => {
             let length = count(0);
             if length < 0 {
                 return Ok(Value::Null);
             }
             let limit = bounded_length(result_type).unwrap_or(MAX_BYTES);
-            Value::String(" ".repeat((length as u64).min(limit) as usize))
+            Value::String(repeat(" ", (length as u64).min(limit), memory)?)
         }
         F::Char => match u8::try_from(count(0)) {
             Ok(byte) => convert_from(
@@ -147,12 +148,11 @@ pub(super) fn evaluate(
             None => Value::Null,
         },
         F::QuoteName => quote_name(text(&args[0]), args.get(1).map(text)),
-        F::Concat => Value::String(
-            args.iter()
-                .filter(|a| !a.is_null())
-                .map(text)
-                .collect::<String>(),
-        ),
+        F::Concat => {
+            let parts = args.iter().filter(|a| !a.is_null()).map(text);
+            within(parts.clone().map(str::len).sum(), memory)?;
+            Value::String(parts.collect())
+        }
         F::ConcatWs => {
             let separator = if args[0].is_null() {
                 ""
@@ -164,6 +164,11 @@ pub(super) fn evaluate(
                 .filter(|a| !a.is_null())
                 .map(text)
                 .collect();
+            let separators = separator.len() * joined.len().saturating_sub(1);
+            within(
+                joined.iter().map(|part| part.len()).sum::<usize>() + separators,
+                memory,
+            )?;
             Value::String(joined.join(separator))
         }
         F::Str => str_text(
@@ -192,6 +197,14 @@ fn repeat(unit: &str, times: u64, memory: u64) -> SqlResult<String> {
     Ok(repeated)
 }
 
+/// Msg 701 for a result of `bytes` when only `memory` may be taken.
+fn within(bytes: usize, memory: u64) -> SqlResult<()> {
+    if bytes as u64 > memory {
+        return Err(hekla_engine::errors::insufficient_system_memory());
+    }
+    Ok(())
+}
+
 /// `count` characters of `text` from character `skip` (0-based).
 fn chars(text: &str, skip: i64, count: i64) -> String {
     text.chars()
@@ -218,10 +231,16 @@ fn bounded_length(result_type: &DataType) -> Option<u64> {
 
 /// `STUFF(text, start, length, replacement)`: NULL for a start outside
 /// the text or a negative length; a NULL replacement only deletes.
-fn stuff(args: &[Value], result_type: &DataType) -> SqlResult<Value> {
+fn stuff(args: &[Value], result_type: &DataType, memory: u64) -> SqlResult<Value> {
     if args[..3].iter().any(Value::is_null) {
         return Ok(Value::Null);
     }
+    let replacement = if args[3].is_null() {
+        0
+    } else {
+        text(&args[3]).len()
+    };
+    within(text(&args[0]).len() + replacement, memory)?;
     let value: Vec<char> = text(&args[0]).chars().collect();
     let (start, length) = (integer(&args[1]), integer(&args[2]));
     if start < 1 || start > value.len() as i64 || length < 0 {
