@@ -389,6 +389,11 @@ impl Session {
         (state.identity, state.scope_identity) = (None, None);
     }
 
+    /// The session's id (`@@SPID`; TDS packet headers carry it).
+    pub fn session_id(&self) -> i16 {
+        self.state.spid
+    }
+
     /// Something another thread uses to stop the running request (a TDS
     /// ATTENTION); see [`crate::cancel`].
     pub fn cancel_handle(&self) -> crate::cancel::CancelHandle {

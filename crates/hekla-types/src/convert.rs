@@ -40,6 +40,10 @@ mod text;
 #[cfg(test)]
 mod tests;
 
+/// Windows-1252, the code page of every char/varchar collation hekla has
+/// (the TDS server sends char and varchar in it).
+pub use text::{cp1252_byte, cp1252_char};
+
 use crate::datetime::DateFormat;
 use crate::{Collation, DataType, Length, SqlError, SqlResult, Value};
 

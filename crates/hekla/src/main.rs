@@ -1,6 +1,7 @@
 //! `hekla`: the command-line entry point.
 
 mod bench;
+mod serve;
 mod sql;
 
 use clap::{Parser, Subcommand};
@@ -21,6 +22,8 @@ struct Cli {
 enum Command {
     /// Run a benchmark and print its figures.
     Bench(bench::BenchArgs),
+    /// Serve a data directory to SQL Server clients over TDS.
+    Serve(serve::ServeArgs),
     /// Run T-SQL against a local data directory, like sqlcmd (no server).
     Sql(sql::SqlArgs),
 }
@@ -29,6 +32,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Bench(args) => bench::run(args),
+        Command::Serve(args) => serve::run(args),
         Command::Sql(args) => sql::run(args),
     };
     match result {

@@ -24,7 +24,7 @@ const CP1252_HIGH: [char; 32] = [
 ];
 
 /// The Windows-1252 byte of a character, if it has one.
-pub(super) fn cp1252_byte(c: char) -> Option<u8> {
+pub fn cp1252_byte(c: char) -> Option<u8> {
     let code = u32::from(c);
     if code < 0x80 || (0xA0..=0xFF).contains(&code) {
         return Some(code as u8);
@@ -36,7 +36,7 @@ pub(super) fn cp1252_byte(c: char) -> Option<u8> {
 }
 
 /// The character of a Windows-1252 byte.
-pub(super) fn cp1252_char(byte: u8) -> char {
+pub fn cp1252_char(byte: u8) -> char {
     match byte {
         0x80..=0x9F => CP1252_HIGH[usize::from(byte - 0x80)],
         _ => char::from(byte),

@@ -1,0 +1,314 @@
+//! The [`ResultSink`] that turns what a session reports into TDS tokens.
+//!
+//! It runs on the request's blocking thread and hands complete tokens to
+//! the connection in chunks over a bounded channel (so a large result never
+//! sits whole in memory and a slow client slows the request down). The
+//! last DONE of a request is held back: only at the end is it known to be
+//! the final one, and after an ATTENTION the connection replaces it.
+
+use crate::tokens::{self, done, env, token, Message};
+use hekla_sql::session::{ErrorEvent, ResultColumn};
+use hekla_sql::{ResultSink, TransactionEvent};
+use hekla_types::{DataType, SqlError, Value};
+use tokio::sync::mpsc;
+
+/// Tokens are handed over once this many bytes have collected.
+const CHUNK: usize = 32 * 1024;
+
+/// What DONE tokens a request's statements end with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RequestKind {
+    /// A SQL batch: DONE per statement.
+    Batch,
+    /// An RPC: DONEINPROC per statement, DONEPROC at the end.
+    Rpc,
+}
+
+/// A connection's state the sink needs and updates.
+#[derive(Clone, Debug)]
+pub struct ConnectionState {
+    pub server_name: String,
+    pub database: String,
+    /// The descriptor of the open transaction (ENVCHANGE 8), 0 if none.
+    pub transaction: u64,
+    next_transaction: u64,
+}
+
+impl ConnectionState {
+    pub fn new(server_name: &str, database: &str) -> ConnectionState {
+        ConnectionState {
+            server_name: server_name.to_string(),
+            database: database.to_string(),
+            transaction: 0,
+            next_transaction: 1,
+        }
+    }
+}
+
+pub struct TokenSink {
+    kind: RequestKind,
+    out: Vec<u8>,
+    channel: mpsc::Sender<Vec<u8>>,
+    /// The client has gone: output is dropped.
+    disconnected: bool,
+    columns: Vec<ResultColumn>,
+    /// The last statement's DONE (status, rows), not yet written.
+    pending_done: Option<(u16, u64)>,
+    /// An error since the last DONE.
+    error_since_done: bool,
+    /// An error anywhere in the request.
+    any_error: bool,
+    pub state: ConnectionState,
+    /// An RPC's return status and OUTPUT values, written before DONEPROC.
+    return_status: Option<i32>,
+    return_values: Vec<u8>,
+}
+
+impl TokenSink {
+    pub fn new(
+        kind: RequestKind,
+        channel: mpsc::Sender<Vec<u8>>,
+        state: ConnectionState,
+    ) -> TokenSink {
+        TokenSink {
+            kind,
+            out: Vec::new(),
+            channel,
+            disconnected: false,
+            columns: Vec::new(),
+            pending_done: None,
+            error_since_done: false,
+            any_error: false,
+            state,
+            return_status: None,
+            return_values: Vec::new(),
+        }
+    }
+
+    /// Starts the next RPC of a request that holds several.
+    pub fn start_rpc(&mut self) {
+        self.any_error = false;
+        self.return_status = None;
+        self.return_values.clear();
+    }
+
+    /// A statement that failed gets no `done` call: after its error (and
+    /// any messages that follow it, such as 3621), a DONE with the error
+    /// bit stands for it.
+    fn settle_error(&mut self) {
+        if std::mem::take(&mut self.error_since_done) {
+            self.flush_pending_done();
+            self.pending_done = Some((done::ERROR, 0));
+        }
+    }
+
+    /// Writes the held-back DONE as a non-final one.
+    fn flush_pending_done(&mut self) {
+        if let Some((status, rows)) = self.pending_done.take() {
+            let token = match self.kind {
+                RequestKind::Batch => token::DONE,
+                RequestKind::Rpc => token::DONE_IN_PROC,
+            };
+            tokens::done(&mut self.out, token, status | done::MORE, rows);
+        }
+    }
+
+    /// Hands the collected tokens over once there are enough.
+    fn maybe_send(&mut self) {
+        if self.out.len() >= CHUNK {
+            self.send();
+        }
+    }
+
+    fn send(&mut self) {
+        if self.out.is_empty() {
+            return;
+        }
+        let chunk = std::mem::take(&mut self.out);
+        if !self.disconnected && self.channel.blocking_send(chunk).is_err() {
+            self.disconnected = true;
+        }
+    }
+
+    /// Whether the connection went away (the request may as well stop).
+    pub fn is_disconnected(&self) -> bool {
+        self.disconnected
+    }
+
+    /// Ends an RPC: its held-back DONEINPROC, RETURNSTATUS, RETURNVALUEs
+    /// and its DONEPROC. Everything but the DONEPROC of the request's last
+    /// call is handed over; that one is returned, for the connection to
+    /// write unless the request was cancelled.
+    pub fn finish_rpc(&mut self, last: bool) -> Vec<u8> {
+        self.settle_error();
+        self.flush_pending_done();
+        if let Some(status) = self.return_status {
+            tokens::return_status(&mut self.out, status);
+        }
+        self.out.append(&mut self.return_values);
+        let mut status = if last { done::FINAL } else { done::MORE };
+        if self.any_error {
+            status |= done::ERROR;
+        }
+        let mut done_proc = Vec::new();
+        tokens::done(&mut done_proc, token::DONE_PROC, status, 0);
+        if !last {
+            self.out.append(&mut done_proc);
+        }
+        self.send();
+        done_proc
+    }
+
+    /// Ends a batch: the final DONE (the last statement's, or an empty one)
+    /// is returned rather than sent, for the connection to write unless the
+    /// request was cancelled.
+    pub fn finish_batch(&mut self) -> Vec<u8> {
+        self.settle_error();
+        self.send();
+        let (status, rows) = self.pending_done.take().unwrap_or((done::FINAL, 0));
+        let mut last = Vec::new();
+        tokens::done(&mut last, token::DONE, status, rows);
+        last
+    }
+
+    /// The session was reset (its transaction, if any, rolled back).
+    pub fn reset_acknowledged(&mut self) {
+        self.state.transaction = 0;
+        tokens::env_change_bytes(&mut self.out, env::RESET_CONNECTION_ACK, &[], &[]);
+    }
+
+    /// An error the server itself raises (not from the session).
+    pub fn server_error(&mut self, error: &SqlError) {
+        self.error(&ErrorEvent {
+            error: error.clone(),
+            line: 1,
+            procedure: None,
+        });
+    }
+
+    fn info(&mut self, number: u32, state: u8, text: &str) {
+        Message {
+            number,
+            state,
+            class: 0,
+            text,
+            server: &self.state.server_name,
+            procedure: "",
+            line: 1,
+        }
+        .encode(&mut self.out);
+    }
+}
+
+impl ResultSink for TokenSink {
+    fn columns(&mut self, columns: &[ResultColumn]) {
+        self.settle_error();
+        self.flush_pending_done();
+        self.columns = columns.to_vec();
+        tokens::col_metadata(&mut self.out, columns);
+        self.maybe_send();
+    }
+
+    fn row(&mut self, values: &[Value]) {
+        if let Err(error) = tokens::row(&mut self.out, &self.columns, values) {
+            self.server_error(&error);
+        }
+        self.maybe_send();
+    }
+
+    fn done(&mut self, rows: Option<u64>) {
+        self.flush_pending_done();
+        let mut status = match rows {
+            Some(_) => done::COUNT,
+            None => done::FINAL,
+        };
+        if std::mem::take(&mut self.error_since_done) {
+            status |= done::ERROR;
+        }
+        self.pending_done = Some((status, rows.unwrap_or(0)));
+        self.maybe_send();
+    }
+
+    fn message(&mut self, text: &str) {
+        self.flush_pending_done();
+        self.info(0, 1, text);
+        self.maybe_send();
+    }
+
+    fn error(&mut self, error: &ErrorEvent) {
+        self.flush_pending_done();
+        let e = &error.error;
+        Message {
+            number: e.number,
+            state: e.state,
+            class: e.severity,
+            text: &e.message,
+            server: &self.state.server_name,
+            procedure: error.procedure.as_deref().unwrap_or(""),
+            line: error.line,
+        }
+        .encode(&mut self.out);
+        if e.severity > 10 {
+            self.error_since_done = true;
+            self.any_error = true;
+        }
+        self.maybe_send();
+    }
+
+    fn database_changed(&mut self, database: &str) {
+        self.flush_pending_done();
+        let old = std::mem::replace(&mut self.state.database, database.to_string());
+        tokens::env_change_text(&mut self.out, env::DATABASE, database, &old);
+        self.info(
+            5701,
+            1,
+            &format!("Changed database context to '{database}'."),
+        );
+    }
+
+    fn return_status(&mut self, status: i32) {
+        self.return_status = Some(status);
+    }
+
+    fn output_parameter(
+        &mut self,
+        ordinal: usize,
+        name: &str,
+        data_type: &DataType,
+        value: &Value,
+    ) {
+        let name = if name.is_empty() {
+            String::new()
+        } else {
+            format!("@{name}")
+        };
+        let ordinal = u16::try_from(ordinal).unwrap_or(u16::MAX);
+        let mut encoded = Vec::new();
+        match tokens::return_value(&mut encoded, ordinal, &name, data_type, value) {
+            Ok(()) => self.return_values.append(&mut encoded),
+            Err(error) => self.server_error(&error),
+        }
+    }
+
+    fn transaction_changed(&mut self, event: TransactionEvent) {
+        self.flush_pending_done();
+        let state = &mut self.state;
+        match event {
+            TransactionEvent::Begin => {
+                state.transaction = state.next_transaction;
+                state.next_transaction += 1;
+                let descriptor = state.transaction.to_le_bytes();
+                tokens::env_change_bytes(&mut self.out, env::BEGIN_TRANSACTION, &descriptor, &[]);
+            }
+            TransactionEvent::Commit | TransactionEvent::Rollback => {
+                let kind = if event == TransactionEvent::Commit {
+                    env::COMMIT_TRANSACTION
+                } else {
+                    env::ROLLBACK_TRANSACTION
+                };
+                let descriptor = std::mem::take(&mut state.transaction).to_le_bytes();
+                tokens::env_change_bytes(&mut self.out, kind, &[], &descriptor);
+            }
+        }
+    }
+}
