@@ -33,7 +33,7 @@ EOF
 
 # tsql SERVER USER PASSWORD: runs the batches on stdin; stdout and stderr together.
 tsql_as() {
-    timeout 60 tsql -I "$WORK/freetds.conf" -S "$1" -U "$2" -P "$3" -D master -o fhq -t $'\t' 2>&1
+    timeout 60 tsql -I "$WORK/freetds.conf" -S "$1" -U "$2" -P "$3" -D hekla -o fhq -t $'\t' 2>&1
 }
 sa() { tsql_as hekla_login_tls sa "$HEKLA_SA_PASSWORD"; }
 
@@ -69,28 +69,53 @@ expect_output create_objects \
     "$({ script setup.sql; printf "SELECT COUNT(*) FROM sys.tables WHERE name = '%s_types' AND is_memory_optimized = 1\ngo\n" "$PREFIX"; } | sa)" \
     "1"
 
-# Literal extremes through the batch path: each value printed by FreeTDS's own
-# conversion of the wire format, one SELECT (and line) per column.
+# Literal extremes through the batch path (tsql has no parameters): each value
+# comes back as FreeTDS prints the wire format, one SELECT (and line) per
+# column. FreeTDS prints date and time types to the minute, floats with 17
+# and reals with 9 significant digits, binaries as lower-case hex.
+COLUMNS="c_tinyint, c_smallint, c_int, c_bigint, c_bit, c_dec, c_dec0, c_money, c_smallmoney, c_float, c_real, c_date, c_time, c_datetime, c_datetime2, c_dto, c_sdt, c_char, c_varchar, c_nchar, c_nvarchar, c_varcharmax, c_nvarcharmax, c_varbinarymax, c_binary, c_varbinary, c_guid"
+repeat() { local i; for ((i = 0; i < $2; i++)); do printf '%s' "$1"; done; }
 types_check() {
-    local name=$1 id=$2 values=$3 expected=$4
-    local columns="c_tinyint, c_smallint, c_int, c_bigint, c_bit, c_dec, c_dec0, c_money, c_smallmoney, c_float, c_real, c_date, c_time, c_datetime, c_datetime2, c_dto, c_sdt, c_char, c_varchar, c_nchar, c_nvarchar, c_varcharmax, c_nvarcharmax, c_varbinarymax, c_binary, c_varbinary, c_guid"
-    local out
-    out="$({ printf 'SET NOCOUNT ON\ngo\nINSERT INTO dbo.%s_types (id, %s) VALUES (%s, %s)\ngo\n' "$PREFIX" "$columns" "$id" "$values"
-        for c in ${columns//,/}; do printf 'SELECT %s FROM dbo.%s_types WHERE id = %s\ngo\n' "$c" "$PREFIX" "$id"; done; } | sa)"
+    local name=$1 id=$2 values=$3 expected=$4 out c
+    out="$({
+        printf 'SET NOCOUNT ON\ngo\nINSERT INTO dbo.%s_types (id, %s) VALUES (%s, %s)\ngo\n' "$PREFIX" "$COLUMNS" "$id" "$values"
+        for c in ${COLUMNS//,/}; do printf 'SELECT %s FROM dbo.%s_types WHERE id = %s\ngo\n' "$c" "$PREFIX" "$id"; done
+    } | sa)"
     expect_output "$name" "$out" "$expected"
 }
 
 types_check types_max 2 \
     "255, 32767, 2147483647, 9223372036854775807, 1, 9999999999999999999999999999.9999999999, 99999999999999999999999999999999999999, 922337203685477.5807, 214748.3647, 1.7976931348623157E+308, 3.4028235E+38, '9999-12-31', '23:59:59.9999999', '9999-12-31T23:59:59.997', '9999-12-31T23:59:59.9999999', '9999-12-31T23:59:59.9999999+14:00', '2079-06-06T23:59:00', 'abc', N'café', N'żółw', N'日本語ü', REPLICATE(CAST('xy' AS varchar(max)), 5000), REPLICATE(CAST(N'Ωλ' AS nvarchar(max)), 5000), 0xDEADBEEF, 0xDEADBEEF00010203, 0x00FF, '6F9619FF-8B86-D011-B42D-00C04FC964FF'" \
-    "$(cat "$(dirname "$0")/types_max.expected")"
+    "$(printf '%s\n' 255 32767 2147483647 9223372036854775807 1 \
+        9999999999999999999999999999.9999999999 99999999999999999999999999999999999999 \
+        922337203685477.5807 214748.3647 1.7976931348623157e+308 3.40282347e+38 \
+        'Dec 31 9999 12:00AM' 'Jan  1 1900 11:59PM' 'Dec 31 9999 11:59PM' 'Dec 31 9999 11:59PM' \
+        'Dec 31 9999 11:59PM' 'Jun  6 2079 11:59PM' 'abc       ' 'café' 'żółw      ' '日本語ü' \
+        "$(repeat xy 5000)" "$(repeat Ωλ 5000)" deadbeef deadbeef00010203 00ff \
+        6F9619FF-8B86-D011-B42D-00C04FC964FF)"
+types_check types_min 3 \
+    "0, -32768, -2147483648, -9223372036854775808, 0, -9999999999999999999999999999.9999999999, -99999999999999999999999999999999999999, -922337203685477.5808, -214748.3648, -2.2250738585072014E-308, -1.17549435E-38, '0001-01-01', '00:00:00', '1753-01-01', '0001-01-01', '0001-01-01T00:00:00+00:00', '1900-01-01', '', '', '', '', '', '', 0x, 0x0000000000000000, 0x, '00000000-0000-0000-0000-000000000000'" \
+    "$(printf '%s\n' 0 -32768 -2147483648 -9223372036854775808 0 \
+        -9999999999999999999999999999.9999999999 -99999999999999999999999999999999999999 \
+        -922337203685477.5808 -214748.3648 -2.2250738585072014e-308 -1.17549435e-38 \
+        'Jan  1 1 12:00AM' 'Jan  1 1900 12:00AM' 'Jan  1 1753 12:00AM' 'Jan  1 1 12:00AM' \
+        'Jan  1 1 12:00AM' 'Jan  1 1900 12:00AM' '          ' '' '          ' '' '' '' '' \
+        0000000000000000 '' 00000000-0000-0000-0000-000000000000)"
 types_check types_null 4 \
-    "NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL" \
-    "$(printf 'NULL\n%.0s' $(seq 27) | head -c -1)"
+    "$(repeat 'NULL, ' 26)NULL" \
+    "$(repeat $'NULL\n' 27)"
 
-# EXEC in a batch: tsql prints the RETURNSTATUS token as "(return status = N)".
-expect_output proc_output \
-    "$(printf 'SET NOCOUNT ON\nDECLARE @d INT\nEXEC dbo.%s_double 21, @d OUTPUT\nSELECT @d\ngo\n' "$PREFIX" | sa)" \
-    "$(printf '(return status = 22)\n42')"
+# EXEC in a batch: tsql prints the RETURNSTATUS token as "(return status = N)"
+# unless quiet, so this session runs without -o q.
+proc_out="$(printf 'SET NOCOUNT ON\nDECLARE @d INT\nEXEC dbo.%s_double 21, @d OUTPUT\nSELECT @d\ngo\n' "$PREFIX" |
+    timeout 60 tsql -I "$WORK/freetds.conf" -S hekla_login_tls -U sa -P "$HEKLA_SA_PASSWORD" -D hekla -o fh 2>&1)"
+if ! grep -qx '(return status = 22)' <<<"$proc_out"; then
+    fail proc_output "no '(return status = 22)' line in [$proc_out]"
+elif ! grep -qx '42' <<<"$proc_out"; then
+    fail proc_output "no @d = 42 line in [$proc_out]"
+else
+    ok proc_output
+fi
 echo "n/a tvp: tsql sends no parameters (a table variable in T-SQL is not a TVP)"
 
 for outcome in COMMIT ROLLBACK; do

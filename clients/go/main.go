@@ -42,9 +42,10 @@ func main() {
 	check("tx_rollback", func() error { return transaction(false) })
 	check("unique_violation", uniqueViolation)
 	check("write_conflict", writeConflict)
-	check("cancel", cancel)
 	check("denied", denied)
 	check("wrong_password", wrongPassword)
+	// Last: a cancel the server ignores can hang the driver until the runner's timeout.
+	check("cancel", cancel)
 	if failures > 0 {
 		os.Exit(1)
 	}
@@ -70,7 +71,7 @@ func check(name string, body func() error) {
 
 func dsn(user, password string, tls bool) string {
 	query := url.Values{}
-	query.Set("database", "master")
+	query.Set("database", "hekla")
 	query.Set("dial timeout", "10")
 	if tls {
 		query.Set("encrypt", "true")
@@ -515,7 +516,9 @@ func writeConflict() error {
 	if err := expectError(41302, err); err != nil {
 		return err
 	}
-	if err := b.Rollback(); err != nil {
+	// 41302 says "The transaction was aborted": the server may have ended it
+	// already and answer the rollback with 3903, which is no failure.
+	if err := b.Rollback(); err != nil && expectError(3903, err) != nil {
 		return fmt.Errorf("rollback of the loser: %w", err)
 	}
 	if err := a.Rollback(); err != nil {

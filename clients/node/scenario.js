@@ -47,7 +47,7 @@ function connect({ user = 'sa', password = saPassword, tls = false, onError } = 
     authentication: { type: 'default', options: { userName: user, password } },
     options: {
       port: Number(process.env.HEKLA_PORT),
-      database: 'master',
+      database: 'hekla',
       encrypt: tls,
       trustServerCertificate: true,
       connectTimeout: 10000,
@@ -273,12 +273,22 @@ async function writeConflict() {
     const { rowCount } = await query(a, update);
     expectEqual(1, rowCount, "first update's row count");
     await expectError(41302, query(b, update));
-    await transactionCall(b, 'rollbackTransaction');
+    await rollbackAborted(b);
     await transactionCall(a, 'rollbackTransaction');
     expectEqual(100, await queryValue(a, `SELECT v FROM dbo.${prefix}_kv WHERE id = 1`), 'value after both rolled back');
   } finally {
     await close(a);
     await close(b);
+  }
+}
+
+// 41302 says "The transaction was aborted": the server may have ended the
+// transaction already and answer the rollback with 3903, which is no failure.
+async function rollbackAborted(connection) {
+  try {
+    await transactionCall(connection, 'rollbackTransaction');
+  } catch (err) {
+    if (err.number !== 3903) throw err;
   }
 }
 
@@ -367,9 +377,10 @@ const CHECKS = [
   ['tx_rollback', () => transaction(false)],
   ['unique_violation', uniqueViolation],
   ['write_conflict', writeConflict],
-  ['cancel', cancel],
   ['denied', denied],
   ['wrong_password', wrongPassword],
+  // Last: a cancel the server ignores can hang the driver until the runner's timeout.
+  ['cancel', cancel],
 ];
 
 async function main() {

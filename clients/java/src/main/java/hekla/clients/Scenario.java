@@ -98,7 +98,7 @@ public final class Scenario {
     }
 
     private Connection connect(String user, String password, boolean tls) throws SQLException {
-        String url = "jdbc:sqlserver://" + host + ":" + port + ";databaseName=master;"
+        String url = "jdbc:sqlserver://" + host + ":" + port + ";databaseName=hekla;"
                 + (tls ? "encrypt=true;trustServerCertificate=true;" : "encrypt=false;")
                 + "loginTimeout=10";
         return DriverManager.getConnection(url, user, password);
@@ -162,9 +162,10 @@ public final class Scenario {
             }
         });
         check("write_conflict", this::writeConflict);
-        check("cancel", this::cancel);
         check("denied", this::denied);
         check("wrong_password", () -> expectError(18456, () -> connect("sa", saPassword + "x", false).close()));
+        // Last: a cancel the server ignores can hang the driver until the runner's timeout.
+        check("cancel", this::cancel);
     }
 
     // ---- data types
@@ -400,10 +401,26 @@ public final class Scenario {
                 expectEqual(1, sa.executeUpdate(update), "first update's row count");
                 expectError(41302, () -> sb.executeUpdate(update));
             }
-            b.rollback();
+            rollbackAborted(b);
             a.rollback();
-            a.setAutoCommit(true);
-            expectEqual(100, queryInt(a, "SELECT v FROM dbo." + prefix + "_kv WHERE id = 1"), "value after rollbacks");
+        }
+        try (Connection fresh = connectSa()) {
+            expectEqual(100, queryInt(fresh, "SELECT v FROM dbo." + prefix + "_kv WHERE id = 1"),
+                    "value after both rolled back");
+        }
+    }
+
+    /**
+     * Rolls back a transaction that 41302 ("The transaction was aborted") may have ended already:
+     * then the server answers the rollback with 3903, which is no failure.
+     */
+    private static void rollbackAborted(Connection c) throws SQLException {
+        try {
+            c.rollback();
+        } catch (SQLServerException e) {
+            if (e.getErrorCode() != 3903) {
+                throw e;
+            }
         }
     }
 
