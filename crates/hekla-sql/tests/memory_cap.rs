@@ -84,6 +84,10 @@ fn values_sorts_and_joins_past_the_request_limit_are_701() {
         // A sort of 9.6 MB of rows, and a join's 9.6 MB build side.
         "SELECT id FROM dbo.wide ORDER BY pad, id",
         "SELECT COUNT(*) FROM dbo.wide a INNER HASH JOIN dbo.wide b ON a.pad = b.pad",
+        // Hash aggregation's groups, DISTINCT's and UNION's rows.
+        "SELECT COUNT(*) FROM (SELECT CONCAT(pad, id) AS k FROM dbo.wide GROUP BY CONCAT(pad, id)) g",
+        "SELECT COUNT(*) FROM (SELECT DISTINCT CONCAT(pad, id) AS k FROM dbo.wide) d",
+        "SELECT COUNT(*) FROM (SELECT CONCAT(pad, id) AS k FROM dbo.wide UNION SELECT pad FROM dbo.wide) u",
     ];
     for batch in refused {
         let out = printed(&mut session, batch);

@@ -105,6 +105,8 @@ pub struct Groups<'a> {
     /// allocations a row.
     keys: Vec<Value>,
     encoded: Vec<u8>,
+    /// About what the groups take (see [`Groups::held_bytes`]).
+    held: u64,
 }
 
 impl<'a> Groups<'a> {
@@ -116,7 +118,15 @@ impl<'a> Groups<'a> {
             key_types: key_types(grouping),
             keys: Vec::new(),
             encoded: Vec::new(),
+            held: 0,
         }
+    }
+
+    /// About what the groups made so far take (their keys twice, as
+    /// values and encoded, and their accumulators), for the request's
+    /// memory limit.
+    pub fn held_bytes(&self) -> u64 {
+        self.held
     }
 
     /// Adds one input row to its group (to one group per grouping set).
@@ -171,6 +181,11 @@ impl<'a> Groups<'a> {
             return Ok(position);
         }
         let position = self.groups.len();
+        self.held += (self.encoded.len()
+            + std::mem::size_of::<Group>()
+            + self.grouping.aggregates.len() * std::mem::size_of::<Accumulator>())
+            as u64
+            + super::context::row_bytes(keys);
         self.index.insert(self.encoded.clone(), position);
         self.groups
             .push(Group::new(self.grouping, keys.to_vec(), set));

@@ -471,7 +471,11 @@ pub struct MemoryCharge<'c, 'a> {
 impl MemoryCharge<'_, '_> {
     /// Counts a row the operator keeps.
     pub fn add_row(&mut self, row: &[Value]) -> SqlResult<()> {
-        let bytes = row_bytes(row);
+        self.add_bytes(row_bytes(row))
+    }
+
+    /// Counts `bytes` more the operator keeps.
+    pub fn add_bytes(&mut self, bytes: u64) -> SqlResult<()> {
         let held = self.context.memory_held.get() + bytes;
         if held > self.context.db.engine().request_memory_limit() {
             return Err(hekla_engine::errors::insufficient_system_memory());
@@ -491,7 +495,7 @@ impl Drop for MemoryCharge<'_, '_> {
 
 /// About what a kept row takes: its values, and the text and bytes they
 /// point to.
-fn row_bytes(row: &[Value]) -> u64 {
+pub fn row_bytes(row: &[Value]) -> u64 {
     let heap: usize = row
         .iter()
         .map(|value| match value {

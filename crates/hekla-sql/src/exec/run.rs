@@ -5,6 +5,7 @@
 //! rows of enclosing queries, and the statement's context.
 
 use super::aggregate::Groups;
+use super::context::{Context, MemoryCharge};
 use super::eval::Inputs;
 use super::sort::Sorter;
 use crate::bind::aggregate::{AggregateCall, AggregateFunction, Grouping};
@@ -114,7 +115,12 @@ pub fn run(node: &Node, params: &Inputs<'_>, emit: &mut Emit<'_>) -> SqlResult<C
                 return emit(&row);
             }
             let mut groups = Groups::new(grouping);
-            for_each(input, params, &mut |row| groups.add(&params.with_row(row)))?;
+            let mut charge = params.context.memory_charge();
+            for_each(input, params, &mut |row| {
+                let held = groups.held_bytes();
+                groups.add(&params.with_row(row))?;
+                charge.add_bytes(groups.held_bytes() - held)
+            })?;
             emit_all(groups.finish()?, emit)
         }
         Node::Window { input, calls } => super::window::run(input, calls, params, emit),
@@ -145,7 +151,7 @@ pub fn run(node: &Node, params: &Inputs<'_>, emit: &mut Emit<'_>) -> SqlResult<C
             ties,
         } => top(input, *skip, *limit, ties, params, emit),
         Node::Distinct { input, types } => {
-            let mut seen = RowSet::new(types);
+            let mut seen = RowSet::new(types, params.context);
             run(input, params, &mut |row| {
                 if seen.insert(row)? {
                     emit(row)
@@ -481,7 +487,7 @@ fn set_operation(
             run(right, params, emit)
         }
         SetOperation::Union => {
-            let mut seen = RowSet::new(types);
+            let mut seen = RowSet::new(types, params.context);
             for side in [left, right] {
                 let flow = run(side, params, &mut |row| {
                     if seen.insert(row)? {
@@ -497,10 +503,10 @@ fn set_operation(
             Ok(ControlFlow::Continue(()))
         }
         SetOperation::Except | SetOperation::Intersect => {
-            let mut other = RowSet::new(types);
+            let mut other = RowSet::new(types, params.context);
             for_each(right, params, &mut |row| other.insert(row).map(|_| ()))?;
             let keep_present = op == SetOperation::Intersect;
-            let mut seen = RowSet::new(types);
+            let mut seen = RowSet::new(types, params.context);
             run(left, params, &mut |row| {
                 if other.contains(row)? == keep_present && seen.insert(row)? {
                     emit(row)
@@ -514,16 +520,19 @@ fn set_operation(
 
 /// Rows compared as DISTINCT and the set operators compare them: NULLs
 /// equal, strings by collation (through the key encoding).
-pub struct RowSet {
+pub struct RowSet<'c, 'a> {
     types: Vec<(DataType, SortOrder)>,
     seen: HashSet<Vec<u8>>,
+    /// What the rows kept take, against the request's memory limit.
+    charge: MemoryCharge<'c, 'a>,
 }
 
-impl RowSet {
-    pub fn new(types: &[DataType]) -> Self {
+impl<'c, 'a> RowSet<'c, 'a> {
+    pub fn new(types: &[DataType], context: &'c Context<'a>) -> Self {
         RowSet {
             types: types.iter().map(|t| (*t, SortOrder::Ascending)).collect(),
             seen: HashSet::new(),
+            charge: context.memory_charge(),
         }
     }
 
@@ -536,7 +545,12 @@ impl RowSet {
     /// True if the row was not there yet.
     pub fn insert(&mut self, row: &[Value]) -> SqlResult<bool> {
         let encoded = self.encode(row)?;
-        Ok(self.seen.insert(encoded))
+        let bytes = encoded.len() as u64;
+        let new = self.seen.insert(encoded);
+        if new {
+            self.charge.add_bytes(bytes)?;
+        }
+        Ok(new)
     }
 
     pub fn contains(&self, row: &[Value]) -> SqlResult<bool> {
