@@ -148,3 +148,57 @@ fn waitfor_and_a_cancel_before_the_request() {
     session.cancel_handle().clear();
     assert_eq!(value(&mut session, "SELECT 2"), Value::Int(2));
 }
+
+#[test]
+fn a_cancelled_rpc_sends_no_status() {
+    use hekla_sql::{RpcParameter, RpcValue};
+    let mut session = session();
+    let setup = collect(
+        &mut session,
+        "CREATE PROCEDURE dbo.spin @n int OUTPUT AS BEGIN SET @n = 0; WHILE 1 = 1 SET @n += 1; RETURN 5 END",
+    );
+    assert!(setup.errors.is_empty(), "{:?}", setup.errors);
+    let handle = session.cancel_handle();
+    let canceller = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(100));
+        handle.cancel();
+    });
+    let mut sink = StatusSink::default();
+    session.call(
+        "dbo.spin",
+        vec![RpcParameter {
+            name: Some("n".into()),
+            data_type: hekla_types::DataType::Int,
+            value: RpcValue::Scalar(Value::Null),
+            output: true,
+        }],
+        &mut sink,
+    );
+    canceller.join().expect("the canceller ran");
+    assert_eq!(
+        sink.0, 0,
+        "no return status nor OUTPUT value after a cancel"
+    );
+    session.cancel_handle().clear();
+    assert_eq!(value(&mut session, "SELECT 1"), Value::Int(1));
+}
+
+/// Counts the errors, return statuses and OUTPUT values it is sent.
+#[derive(Default)]
+struct StatusSink(usize);
+
+impl hekla_sql::ResultSink for StatusSink {
+    fn columns(&mut self, _: &[hekla_sql::session::ResultColumn]) {}
+    fn row(&mut self, _: &[Value]) {}
+    fn done(&mut self, _: Option<u64>) {}
+    fn message(&mut self, _: &str) {}
+    fn error(&mut self, _: &hekla_sql::session::ErrorEvent) {
+        self.0 += 1;
+    }
+    fn return_status(&mut self, _: i32) {
+        self.0 += 1;
+    }
+    fn output_parameter(&mut self, _: usize, _: &str, _: &hekla_types::DataType, _: &Value) {
+        self.0 += 1;
+    }
+}

@@ -31,3 +31,22 @@ BEGIN CATCH
 END CATCH
 EXEC sys.sp_flush_log
 GO
+-- Prepared statements: handles from 1 up, kept by the session.
+DECLARE @h int, @n int
+EXEC sp_prepare @h OUTPUT, N'@from int, @n int OUTPUT', N'SELECT @n = COUNT(*) FROM dbo.items WHERE id >= @from'
+EXEC sp_execute @h, 2, @n OUTPUT
+SELECT @h AS handle, @n AS counted
+EXEC sp_execute @h, @from = 3, @n = @n OUTPUT
+SELECT @n AS counted
+EXEC sp_unprepare @h
+EXEC sp_execute @h, 1, @n OUTPUT
+EXEC sp_unprepare @h
+DECLARE @h2 int
+EXEC sp_prepexec @h2 OUTPUT, N'@id int', N'SELECT name FROM dbo.items WHERE id = @id', 1
+SELECT @h2 AS handle
+EXEC sp_execute @h2
+GO
+-- Server cursors are not supported.
+DECLARE @cursor int
+EXEC sp_cursoropen @cursor OUTPUT, N'SELECT 1'
+GO
