@@ -21,7 +21,7 @@ const STATUS: &str = "return status";
 
 impl Interpreter<'_> {
     /// Runs `procedure` with `parameters`, reporting as a batch does.
-    pub fn run_rpc(&mut self, procedure: &str, parameters: Vec<RpcParameter>) {
+    pub fn run_rpc(&mut self, procedure: &str, mut parameters: Vec<RpcParameter>) {
         let mut frame = Frame {
             variables: Variables::for_session(self.session.state.spid),
             level: 0,
@@ -30,7 +30,7 @@ impl Interpreter<'_> {
             return_status: None,
             native: false,
         };
-        let outcome = self.rpc(procedure, &parameters, &mut frame);
+        let outcome = self.rpc(procedure, &mut parameters, &mut frame);
         let outcome = match outcome {
             Err(failure) => self.unwind(failure).map(|()| Flow::Next),
             Ok(()) => {
@@ -41,11 +41,12 @@ impl Interpreter<'_> {
         self.end_batch(outcome, &mut frame);
     }
 
-    /// Binds the parameters and runs the EXEC; Err if it failed.
+    /// Binds the parameters and runs the EXEC; Err if it failed. A
+    /// table-valued parameter's rows are moved into its table variable.
     fn rpc(
         &mut self,
         procedure: &str,
-        parameters: &[RpcParameter],
+        parameters: &mut [RpcParameter],
         frame: &mut Frame,
     ) -> Result<(), Failure> {
         // Line 0, as SQL Server reports an RPC's own errors.
@@ -65,12 +66,12 @@ impl Interpreter<'_> {
     fn bind_rpc(
         &mut self,
         procedure: &str,
-        parameters: &[RpcParameter],
+        parameters: &mut [RpcParameter],
         frame: &mut Frame,
     ) -> SqlResult<ast::Exec> {
         let name = super::call::parse_name(procedure)?;
         let mut args = Vec::with_capacity(parameters.len());
-        for (index, parameter) in parameters.iter().enumerate() {
+        for (index, parameter) in parameters.iter_mut().enumerate() {
             let variable = passed_variable(parameter, index);
             if frame.variables.slot(&variable).is_some()
                 || frame.variables.table(&variable).is_some()
@@ -82,7 +83,7 @@ impl Interpreter<'_> {
                     format!("Parameter '@{variable}' was supplied multiple times."),
                 ));
             }
-            match &parameter.value {
+            match &mut parameter.value {
                 RpcValue::Scalar(value) => {
                     let value = hekla_types::convert::convert(value, &parameter.data_type, None)?;
                     let slot = frame.variables.declare(&variable, parameter.data_type)?;
@@ -95,7 +96,7 @@ impl Interpreter<'_> {
                 } => self.table_parameter(
                     &variable,
                     (type_schema, type_name),
-                    rows.clone(),
+                    std::mem::take(rows),
                     index,
                     frame,
                 )?,
