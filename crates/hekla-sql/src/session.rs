@@ -81,7 +81,8 @@ pub trait ResultSink {
         self.message(&format!("Changed database context to '{database}'."));
     }
     /// An RPC's procedure returned `status` (TDS RETURNSTATUS); it comes
-    /// before the OUTPUT parameters' values, as SQL Server sends them.
+    /// before the OUTPUT parameters' values. A call that failed before its
+    /// procedure ran, or whose error ended the batch, sends neither.
     fn return_status(&mut self, _status: i32) {}
     /// The value of an RPC's OUTPUT parameter (TDS RETURNVALUE), in the
     /// order of the call's parameters: `ordinal` is its 0-based position
