@@ -56,12 +56,17 @@ const TVP_ROW: u8 = 0x01;
 const TVP_DEFAULT_COLUMN: u16 = 0x0200;
 /// SQL Server's limit on a table's columns.
 const MAX_TVP_COLUMNS: u16 = 1024;
+/// Most values one request may carry. Every value takes at least a byte of
+/// the message but a decoded value takes tens, so this bounds what a
+/// request's decoding allocates independently of the message size.
+pub const MAX_VALUES: usize = 2_000_000;
 
 /// Decodes the calls after ALL_HEADERS.
 pub fn decode(reader: &mut Reader) -> WireResult<Vec<RpcCall>> {
     let mut calls = Vec::new();
+    let mut budget = MAX_VALUES;
     loop {
-        calls.push(decode_call(reader)?);
+        calls.push(decode_call(reader, &mut budget)?);
         match reader.peek_u8() {
             None => return Ok(calls),
             Some(BATCH_FLAG | BATCH_FLAG_7_1) => {
@@ -84,7 +89,7 @@ pub fn decode(reader: &mut Reader) -> WireResult<Vec<RpcCall>> {
     }
 }
 
-fn decode_call(reader: &mut Reader) -> WireResult<RpcCall> {
+fn decode_call(reader: &mut Reader, budget: &mut usize) -> WireResult<RpcCall> {
     let name_length = reader.u16()?;
     let procedure = if name_length == 0xFFFF {
         procedure_by_id(reader.u16()?)?.to_string()
@@ -98,7 +103,7 @@ fn decode_call(reader: &mut Reader) -> WireResult<RpcCall> {
             break;
         }
         parameters.push(
-            decode_parameter(reader).map_err(|e| {
+            decode_parameter(reader, budget).map_err(|e| {
                 ProtocolError::new(format!("parameter {}: {e}", parameters.len() + 1))
             })?,
         );
@@ -109,7 +114,15 @@ fn decode_call(reader: &mut Reader) -> WireResult<RpcCall> {
     })
 }
 
-fn decode_parameter(reader: &mut Reader) -> WireResult<RpcParameter> {
+/// Takes `n` values from the request's budget.
+fn spend(budget: &mut usize, n: usize) -> WireResult<()> {
+    *budget = budget.checked_sub(n).ok_or_else(|| {
+        ProtocolError::new(format!("more than {MAX_VALUES} values in one request"))
+    })?;
+    Ok(())
+}
+
+fn decode_parameter(reader: &mut Reader, budget: &mut usize) -> WireResult<RpcParameter> {
     let name = reader.b_varchar()?;
     let status = reader.u8()?;
     if status & ENCRYPTED != 0 {
@@ -124,8 +137,9 @@ fn decode_parameter(reader: &mut Reader) -> WireResult<RpcParameter> {
     }
     let (data_type, value) = if reader.peek_u8() == Some(code::TVP) {
         reader.u8()?;
-        decode_table(reader)?
+        decode_table(reader, budget)?
     } else {
+        spend(budget, 1)?;
         let info = TypeInfo::decode(reader)?;
         let value = info.decode_value(reader)?;
         (info.data_type, RpcValue::Scalar(value))
@@ -139,7 +153,7 @@ fn decode_parameter(reader: &mut Reader) -> WireResult<RpcParameter> {
 }
 
 /// A table-valued parameter: its type's name, columns and rows.
-fn decode_table(reader: &mut Reader) -> WireResult<(DataType, RpcValue)> {
+fn decode_table(reader: &mut Reader, budget: &mut usize) -> WireResult<(DataType, RpcValue)> {
     let database = reader.b_varchar()?;
     if !database.is_empty() {
         return Err(ProtocolError::new(
@@ -159,6 +173,9 @@ fn decode_table(reader: &mut Reader) -> WireResult<(DataType, RpcValue)> {
             let flags = reader.u16()?;
             let info = TypeInfo::decode(reader)?;
             let _name = reader.b_varchar()?;
+            if info.code == code::NULL {
+                return Err(ProtocolError::new("a table column of type NULL"));
+            }
             if flags & TVP_DEFAULT_COLUMN != 0 {
                 return Err(ProtocolError::new(
                     "table-valued parameter columns sent as DEFAULT are not supported",
@@ -178,6 +195,7 @@ fn decode_table(reader: &mut Reader) -> WireResult<(DataType, RpcValue)> {
         match reader.u8()? {
             TVP_END => break,
             TVP_ROW => {
+                spend(budget, columns.len().max(1))?;
                 let mut row = Vec::with_capacity(columns.len());
                 for info in &columns {
                     row.push(info.decode_value(reader)?);

@@ -39,7 +39,7 @@ impl Default for ServerOptions {
             max_connections: 1000,
             login_timeout: Duration::from_secs(30),
             shutdown_grace: Duration::from_secs(10),
-            max_message_size: 64 * 1024 * 1024,
+            max_message_size: 32 * 1024 * 1024,
             server_name: "hekla".to_string(),
         }
     }

@@ -277,7 +277,10 @@ impl DateTimeOffset {
     pub const MAX_OFFSET_MINUTES: i16 = 14 * 60;
 
     pub fn is_valid(self) -> bool {
-        self.utc.is_valid() && self.offset_minutes.abs() <= DateTimeOffset::MAX_OFFSET_MINUTES
+        // unsigned_abs: i16::MIN (from a client's bytes) has no i16 absolute value.
+        self.utc.is_valid()
+            && self.offset_minutes.unsigned_abs()
+                <= DateTimeOffset::MAX_OFFSET_MINUTES.unsigned_abs()
     }
 
     /// The instant written as local time `local` at `offset_minutes` east of

@@ -120,3 +120,37 @@ fn malformed_requests_are_errors() {
         assert!(error.0.contains("not supported"), "{error}");
     }
 }
+
+#[test]
+fn value_budget_bounds_what_a_request_decodes() {
+    // A TVP of one bit column and more rows than the budget allows: each
+    // row is two bytes on the wire, so the message itself is small.
+    let mut wire = vec![
+        1,
+        0,
+        b'p',
+        0,
+        0,
+        0,
+        2,
+        b'@',
+        0,
+        b't',
+        0,
+        0,
+        code::TVP,
+        0,
+        0,
+        1,
+        b'T',
+        0,
+    ];
+    wire.extend_from_slice(&1u16.to_le_bytes());
+    wire.extend_from_slice(&[0, 0, 0, 0, 1, 0, code::BITN, 1, 0, TVP_END]);
+    for _ in 0..=MAX_VALUES {
+        wire.extend_from_slice(&[TVP_ROW, 0]);
+    }
+    wire.push(TVP_END);
+    let error = decode(&mut Reader::new(&wire)).unwrap_err();
+    assert!(error.0.contains("values in one request"), "{error}");
+}

@@ -288,6 +288,8 @@ fn malformed_types_and_values_are_errors() {
             0,
         ], // PLP says 9, has 1
         &[code::DATETIMEN, 8, 8, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF], // ticks past midnight
+        // offset -32768 minutes (found by the fuzzer: it overflowed abs()).
+        &[code::DATETIMEOFFSETN, 0, 8, 0, 0, 0, 0, 0, 0, 0x00, 0x80],
     ];
     for wire in value_errors {
         let mut reader = Reader::new(wire);

@@ -168,3 +168,20 @@ fn rounding_to_a_scale() {
     assert_eq!(DateTime2::MAX.round_to_scale(6), None);
     assert_eq!(DateTime2::MAX.round_to_scale(7), Some(DateTime2::MAX));
 }
+
+#[test]
+fn any_offset_is_checked_without_overflow() {
+    let utc = DateTime2::new(Date::DEFAULT, Time(0));
+    for (offset_minutes, valid) in [
+        (i16::MIN, false),
+        (i16::MAX, false),
+        (-840, true),
+        (841, false),
+    ] {
+        let value = DateTimeOffset {
+            utc,
+            offset_minutes,
+        };
+        assert_eq!(value.is_valid(), valid, "{offset_minutes}");
+    }
+}
