@@ -166,27 +166,28 @@ impl Response {
     pub fn decode(payload: &[u8]) -> WireResult<Response> {
         let mut reader = Reader::new(payload);
         let mut response = Response::default();
-        let mut current: Option<(Vec<TypeInfo>, ResultSet)> = None;
+        // A result set takes its place at its COLMETADATA, so an error
+        // after some of its rows comes after them, as the server sent it.
+        let mut current: Option<(Vec<TypeInfo>, usize)> = None;
         while let Some(byte) = reader.peek_u8() {
             reader.u8()?;
             match byte {
                 token::COLMETADATA => {
-                    if let Some((_, results)) = current.take() {
-                        response.items.push(Item::Results(results));
-                    }
-                    current = Some(col_metadata(&mut reader)?);
+                    let (types, results) = col_metadata(&mut reader)?;
+                    current = Some((types, response.items.len()));
+                    response.items.push(Item::Results(results));
                 }
                 token::ROW | token::NBC_ROW => {
-                    let (types, results) = current
-                        .as_mut()
+                    let (types, index) = current
+                        .as_ref()
                         .ok_or_else(|| ProtocolError::new("row without column metadata"))?;
                     let row = read_row(&mut reader, types, byte == token::NBC_ROW)?;
-                    results.rows.push(row);
+                    if let Some(Item::Results(results)) = response.items.get_mut(*index) {
+                        results.rows.push(row);
+                    }
                 }
                 token::DONE | token::DONE_PROC | token::DONE_IN_PROC => {
-                    if let Some((_, results)) = current.take() {
-                        response.items.push(Item::Results(results));
-                    }
+                    current = None;
                     let status = reader.u16()?;
                     let _command = reader.u16()?;
                     let rows = reader.u64()?;
@@ -253,9 +254,6 @@ impl Response {
                 }
                 other => return Err(ProtocolError::new(format!("unknown token 0x{other:02X}"))),
             }
-        }
-        if let Some((_, results)) = current.take() {
-            response.items.push(Item::Results(results));
         }
         Ok(response)
     }

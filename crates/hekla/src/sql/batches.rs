@@ -4,11 +4,22 @@
 
 use super::variables::{Lexical, Variables};
 use hekla_sql::script::batch_separator;
-use hekla_sql::session::Session;
+use hekla_sql::session::{ResultSink, Session};
 use hekla_sql::text_output::TextSink;
 use std::io;
 
 pub type Sink = TextSink<io::StdoutLock<'static>>;
+
+/// Where batches run: an embedded session, or a server (`-S`).
+pub trait Runner {
+    fn execute(&mut self, batch: &str, sink: &mut dyn ResultSink);
+}
+
+impl Runner for Session {
+    fn execute(&mut self, batch: &str, sink: &mut dyn ResultSink) {
+        Session::execute(self, batch, sink);
+    }
+}
 
 /// What the input should do after a line.
 #[derive(Debug, PartialEq, Eq)]
@@ -21,7 +32,7 @@ pub enum Flow {
 
 /// The batch being gathered and the variables of the run.
 pub struct Batches<'a> {
-    session: &'a mut Session,
+    session: &'a mut dyn Runner,
     sink: &'a mut Sink,
     pub variables: Variables,
     pending: String,
@@ -34,7 +45,7 @@ pub struct Batches<'a> {
 }
 
 impl<'a> Batches<'a> {
-    pub fn new(session: &'a mut Session, sink: &'a mut Sink, variables: Variables) -> Self {
+    pub fn new(session: &'a mut dyn Runner, sink: &'a mut Sink, variables: Variables) -> Self {
         Batches {
             session,
             sink,

@@ -1,4 +1,5 @@
-//! `hekla sql`: a sqlcmd-like runner on a local data directory, no server.
+//! `hekla sql`: a sqlcmd-like runner on a local data directory (no server),
+//! or on a `hekla serve` server with sqlcmd's `-S -U -P [-d] [-N] [-C]`.
 //! `-Q` runs a query and exits, `-i` runs script files, and with neither it
 //! reads batches from standard input: at a terminal with sqlcmd's numbered
 //! prompt (`1>`, `2>` ...), line editing and a history kept across runs,
@@ -6,6 +7,7 @@
 //! variables work in all three (`:SETVAR`, `-v`, `$(name)`).
 
 mod batches;
+mod remote;
 mod variables;
 
 use batches::{Batches, Flow};
@@ -20,8 +22,31 @@ use std::path::PathBuf;
 #[derive(Args)]
 pub struct SqlArgs {
     /// The database directory (created if missing).
-    #[arg(long, value_name = "DIR")]
-    data_dir: PathBuf,
+    #[arg(
+        long,
+        value_name = "DIR",
+        required_unless_present = "server",
+        conflicts_with = "server"
+    )]
+    data_dir: Option<PathBuf>,
+    /// A server to connect to instead: `host`, `host,port` or `tcp:host,port`.
+    #[arg(short = 'S', long = "server", requires_all = ["user", "password"])]
+    server: Option<String>,
+    /// The login name (with -S).
+    #[arg(short = 'U', long = "user", requires = "server")]
+    user: Option<String>,
+    /// The login's password (with -S).
+    #[arg(short = 'P', long = "password", requires = "server")]
+    password: Option<String>,
+    /// The database to use (with -S).
+    #[arg(short = 'd', long = "database", requires = "server")]
+    database: Option<String>,
+    /// Encrypt the connection (with -S).
+    #[arg(short = 'N', long = "encrypt", requires = "server")]
+    encrypt: bool,
+    /// Trust the server's certificate without validating it (with -S).
+    #[arg(short = 'C', long = "trust-server-certificate", requires = "server")]
+    trust_server_certificate: bool,
     /// Run this query (batches separated by GO lines) and exit.
     #[arg(
         short = 'Q',
@@ -59,17 +84,39 @@ pub struct SqlArgs {
     /// The most memory the database's memory-optimized tables may take, in
     /// MiB (past it: Msg 41805, and 701 for a query's large values).
     /// Default: a share of physical memory, as SQL Server sizes it.
-    #[arg(long = "memory-limit-mb", value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long = "memory-limit-mb", value_name = "MIB", conflicts_with = "server", value_parser = clap::value_parser!(u64).range(1..))]
     memory_limit_mb: Option<u64>,
 }
 
 pub fn run(args: SqlArgs) -> Result<(), String> {
-    let mut config = DatabaseConfig::default();
-    if let Some(mib) = args.memory_limit_mb {
-        config.memory_limit_bytes = mib.saturating_mul(1 << 20);
+    match (&args.server, &args.data_dir) {
+        (Some(server), _) => {
+            let mut session = remote::RemoteSession::connect(&remote::Target {
+                server,
+                user: args.user.as_deref().unwrap_or_default(),
+                password: args.password.as_deref().unwrap_or_default(),
+                database: args.database.as_deref(),
+                encrypt: args.encrypt,
+                trust_server_certificate: args.trust_server_certificate,
+            })?;
+            run_batches(&args, &mut session)
+        }
+        (None, Some(dir)) => {
+            let mut config = DatabaseConfig::default();
+            if let Some(mib) = args.memory_limit_mb {
+                config.memory_limit_bytes = mib.saturating_mul(1 << 20);
+            }
+            let db = SqlDatabase::open(dir, config, StorageConfig::default())
+                .map_err(|e| format!("cannot open {}: {}", dir.display(), e.message))?;
+            let mut session = db.session().map_err(|e| e.message)?;
+            run_batches(&args, &mut session)
+        }
+        (None, None) => Err("give --data-dir DIR or -S server".to_string()),
     }
-    let db = SqlDatabase::open(&args.data_dir, config, StorageConfig::default())
-        .map_err(|e| format!("cannot open {}: {}", args.data_dir.display(), e.message))?;
+}
+
+/// Runs the query, the scripts or standard input on `session`.
+fn run_batches(args: &SqlArgs, session: &mut dyn batches::Runner) -> Result<(), String> {
     let options = TextOptions {
         separator: args.separator.clone(),
         trim: args.trim,
@@ -80,9 +127,8 @@ pub fn run(args: SqlArgs) -> Result<(), String> {
     for assignment in &args.variables {
         variables.define(assignment)?;
     }
-    let mut session = db.session().map_err(|e| e.message)?;
     let mut sink = TextSink::new(io::stdout().lock(), options);
-    let mut batches = Batches::new(&mut session, &mut sink, variables);
+    let mut batches = Batches::new(session, &mut sink, variables);
     if let Some(query) = &args.query {
         batches.script(query);
     } else if !args.input.is_empty() {
