@@ -138,10 +138,14 @@ pub async fn read_packet<R: AsyncRead + Unpin>(
     packet_size: u32,
 ) -> Result<(Header, Vec<u8>), ReadError> {
     let mut header = [0u8; HEADER_LEN];
-    let first = stream.read(&mut header).await?;
-    if first == 0 {
-        return Err(ReadError::Closed);
-    }
+    let first = match stream.read(&mut header).await {
+        Ok(0) => return Err(ReadError::Closed),
+        // TLS reports a peer that closed without close_notify this way.
+        Err(error) if error.kind() == io::ErrorKind::UnexpectedEof => {
+            return Err(ReadError::Closed)
+        }
+        other => other?,
+    };
     stream.read_exact(&mut header[first..]).await?;
     let header = Header::parse(header)?;
     if u32::from(header.length) > packet_size {

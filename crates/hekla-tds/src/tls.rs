@@ -193,15 +193,15 @@ impl ServerTls {
         let key = rustls_pemfile::private_key(&mut io::BufReader::new(std::fs::File::open(key)?))?
             .ok_or_else(|| invalid(format!("{}: no private key", key.display())))?;
         let provider = Arc::new(rustls::crypto::ring::default_provider());
-        let mut config = rustls::ServerConfig::builder_with_provider(provider)
-            .with_safe_default_protocol_versions()
+        // TLS 1.2, as SQL Server speaks it inside TDS 7.x (1.3 only comes
+        // with TDS 8): with 1.3 the client's first encrypted record can
+        // overtake its PRELOGIN-wrapped Finished (FreeTDS does so).
+        let config = rustls::ServerConfig::builder_with_provider(provider)
+            .with_protocol_versions(&[&rustls::version::TLS12])
             .map_err(invalid)?
             .with_no_client_auth()
             .with_single_cert(certs, key)
             .map_err(invalid)?;
-        // Tickets would arrive after the handshake, when TDS clients no
-        // longer expect PRELOGIN-framed records.
-        config.send_tls13_tickets = 0;
         Ok(ServerTls {
             config: Arc::new(config),
         })

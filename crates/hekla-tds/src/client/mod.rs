@@ -191,6 +191,14 @@ impl Client {
         matches!(self.stream, Transport::Tls(_))
     }
 
+    /// The TLS version of a fully encrypted connection.
+    pub fn tls_version(&self) -> Option<rustls::ProtocolVersion> {
+        match &self.stream {
+            Transport::Tls(tls) => tls.get_ref().1.protocol_version(),
+            Transport::Plain(_) => None,
+        }
+    }
+
     /// Runs a SQL batch and reads its reply.
     pub async fn batch(&mut self, sql: &str) -> Result<Response, ClientError> {
         self.send_batch(sql).await?;
