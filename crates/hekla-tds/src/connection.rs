@@ -148,9 +148,17 @@ impl Connection {
         let mut attention = false;
         let mut client_gone = false;
         let mut broke_protocol = false;
+        let mut aborted = false;
+        let mut abort = self.context.abort.clone();
         let mut wire = Vec::new();
         loop {
             tokio::select! {
+                // The server's shutdown grace period is over.
+                // (The watch's guard is not Send: drop it inside.)
+                _ = async { abort.wait_for(|&abort| abort).await.is_ok() }, if !aborted => {
+                    aborted = true;
+                    cancel.cancel();
+                }
                 chunk = chunks.recv() => match chunk {
                     Some(bytes) if !attention && !client_gone => {
                         wire.clear();
@@ -193,7 +201,7 @@ impl Connection {
             }
         };
         self.state = state;
-        if client_gone || broke_protocol {
+        if client_gone || broke_protocol || aborted {
             return (Some(session), Next::Close);
         }
         let last = if attention {

@@ -55,6 +55,9 @@ pub struct ServerContext {
     pub server_name: String,
     /// Becomes true when the server stops.
     pub shutdown: watch::Receiver<bool>,
+    /// Becomes true when the grace period is over: running requests are
+    /// cancelled.
+    pub abort: watch::Receiver<bool>,
 }
 
 /// Connections beyond the limit are still answered (17809) up to this
@@ -69,6 +72,7 @@ pub async fn serve(
     stop: impl Future<Output = ()>,
 ) {
     let (shutdown_sender, shutdown) = watch::channel(false);
+    let (abort_sender, abort) = watch::channel(false);
     let context = Arc::new(ServerContext {
         db,
         tls: options.tls.clone(),
@@ -77,6 +81,7 @@ pub async fn serve(
         max_message_size: options.max_message_size,
         server_name: options.server_name.clone(),
         shutdown,
+        abort,
     });
     let open = Arc::new(AtomicUsize::new(0));
     let mut connections = JoinSet::new();
@@ -119,19 +124,31 @@ pub async fn serve(
         ],
     );
     let _ = shutdown_sender.send(true);
-    let finished = tokio::time::timeout(options.shutdown_grace, async {
-        while connections.join_next().await.is_some() {}
-    })
-    .await;
-    if finished.is_err() {
+    if !all_closed(&mut connections, options.shutdown_grace).await {
         log::warn(
-            "requests still running after the grace period; aborting them",
+            "requests still running after the grace period; cancelling them",
             &[("connections", &connections.len())],
         );
-        connections.abort_all();
-        while connections.join_next().await.is_some() {}
+        let _ = abort_sender.send(true);
+        // Cancelled requests stop within a statement or a few thousand rows.
+        if !all_closed(&mut connections, CANCEL_WAIT).await {
+            connections.abort_all();
+            while connections.join_next().await.is_some() {}
+        }
     }
 }
+
+/// Waits up to `wait` for every connection to end; whether they did.
+async fn all_closed(connections: &mut JoinSet<()>, wait: Duration) -> bool {
+    tokio::time::timeout(wait, async {
+        while connections.join_next().await.is_some() {}
+    })
+    .await
+    .is_ok()
+}
+
+/// How long cancelled requests get to stop at shutdown.
+const CANCEL_WAIT: Duration = Duration::from_secs(5);
 
 /// Counts a connection as open until dropped.
 struct OpenConnection(Arc<AtomicUsize>);

@@ -711,3 +711,22 @@ async fn many_clients_at_once() {
     }
     server.stop().await;
 }
+
+#[tokio::test]
+async fn shutdown_cancels_what_outlasts_the_grace_period() {
+    let options = ServerOptions {
+        shutdown_grace: Duration::from_millis(200),
+        ..ServerOptions::default()
+    };
+    let server = TestServer::start(options).await;
+    let mut client = server.connect().await;
+    client
+        .send_batch("DECLARE @i int = 0; WHILE 1 = 1 SET @i += 1;")
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let stopped = tokio::time::timeout(Duration::from_secs(10), server.stop()).await;
+    assert!(stopped.is_ok(), "the endless loop was cancelled");
+    // The connection is closed without a reply.
+    assert!(client.read_response().await.is_err());
+}

@@ -85,8 +85,10 @@ pub fn run(args: ServeArgs) -> Result<(), String> {
         serve(Arc::clone(&db), listener, options, stop_signal()).await;
         Ok::<(), String>(())
     })?;
-    // Every session is gone: closing the database now is a clean close.
-    drop(runtime);
+    // Every session is gone (a request thread still running after the
+    // cancel is not waited for past this): closing the database now is a
+    // clean close.
+    runtime.shutdown_timeout(Duration::from_secs(5));
     drop(db);
     log::info("stopped", &[]);
     Ok(())
