@@ -380,8 +380,17 @@ const CHECKS = [
   ['denied', denied],
   ['wrong_password', wrongPassword],
   // Last: a cancel the server ignores can hang the driver until the runner's timeout.
-  ['cancel', cancel],
+  ['cancel', () => withinDeadline(cancel, 30000)],
 ];
+
+// A driver blocked on a server that never answers fails the check instead of hanging.
+function withinDeadline(body, ms) {
+  let timer;
+  const deadline = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([body(), deadline]).finally(() => clearTimeout(timer));
+}
 
 async function main() {
   let failures = 0;

@@ -165,7 +165,7 @@ public final class Scenario {
         check("denied", this::denied);
         check("wrong_password", () -> expectError(18456, () -> connect("sa", saPassword + "x", false).close()));
         // Last: a cancel the server ignores can hang the driver until the runner's timeout.
-        check("cancel", this::cancel);
+        check("cancel", () -> withinDeadline(this::cancel, 30));
     }
 
     // ---- data types
@@ -413,6 +413,30 @@ public final class Scenario {
         try (Connection fresh = connectSa()) {
             expectEqual(100, queryInt(fresh, "SELECT v FROM dbo." + prefix + "_kv WHERE id = 1"),
                     "value after both rolled back");
+        }
+    }
+
+    /** Runs `body` on another thread: a driver blocked on a server that never answers fails the check. */
+    private static void withinDeadline(Check body, int seconds) throws Exception {
+        java.util.concurrent.ExecutorService runner = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r);
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            runner.submit(() -> {
+                body.run();
+                return null;
+            }).get(seconds, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new AssertionError("no answer within " + seconds + " s");
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
+            throw e.getCause() instanceof Exception cause ? cause : e;
+        } finally {
+            runner.shutdownNow();
         }
     }
 
