@@ -1242,6 +1242,8 @@ pub struct CreatePrincipal {
     pub without_login: bool,
     /// `WITH PASSWORD = '...', ...`.
     pub options: Vec<OptionItem>,
+    /// `ALTER LOGIN name ENABLE` (true) or `DISABLE` (false).
+    pub enable: Option<bool>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

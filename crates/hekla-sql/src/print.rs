@@ -1536,11 +1536,16 @@ impl Display for CreatePrincipal {
         };
         write!(
             f,
-            "{} {kind} {}{}{}{}",
+            "{} {kind} {}{}{}{}{}",
             create_verb(false, self.alter),
             self.name,
             opt(" FOR LOGIN ", self.login.as_ref()),
             flag(self.without_login, " WITHOUT LOGIN"),
+            match self.enable {
+                Some(true) => " ENABLE",
+                Some(false) => " DISABLE",
+                None => "",
+            },
             clause(" WITH ", &self.options)
         )
     }

@@ -142,7 +142,12 @@ impl SqlDatabase {
     fn over(engine: Database) -> SqlResult<Arc<SqlDatabase>> {
         let store = ObjectStore::open(&engine)?;
         let catalog = Catalog::load(&engine, &store)?;
-        let principals = crate::security::Principals::new(store.security().load(&engine)?);
+        let security = store.security();
+        let principals = crate::security::Principals::new(
+            security.load(&engine)?,
+            security.load_members(&engine)?,
+            security.load_permissions(&engine)?,
+        );
         let db = Arc::new(SqlDatabase {
             engine: Arc::new(engine),
             store,
@@ -153,6 +158,7 @@ impl SqlDatabase {
         });
         crate::catalog::view::bind_restored(&db);
         crate::catalog::function::bind_restored(&db);
+        crate::security::grants::forget_missing_objects(&db)?;
         Ok(db)
     }
 
@@ -269,26 +275,34 @@ impl SqlDatabase {
     /// as the login's database user (Msg 4060 if it has none).
     pub fn session_for(self: &Arc<Self>, principal: &Principal) -> SqlResult<Session> {
         let identity = crate::security::logins::identity(self, principal)?;
-        self.session_as(identity)
+        self.session_as(identity, Some(principal.login.clone()))
     }
 
     /// A new session as the database owner (`dbo`, logged in as `sa`), as
     /// the embedded API and `hekla sql --data-dir` run; Msg 17809 when
     /// every session id is taken.
     pub fn session(self: &Arc<Self>) -> SqlResult<Session> {
-        self.session_as(Identity::owner())
+        self.session_as(Identity::default(), None)
     }
 
-    fn session_as(self: &Arc<Self>, identity: Identity) -> SqlResult<Session> {
-        let registration = crate::system_views::sessions::register(self)?;
+    /// A session running as `identity`, connected as `login` (None for
+    /// the embedded API, which has no login: `SUSER_SNAME()` is NULL).
+    fn session_as(
+        self: &Arc<Self>,
+        identity: Identity,
+        login: Option<String>,
+    ) -> SqlResult<Session> {
+        let registration = crate::system_views::sessions::register(self, login.as_deref())?;
         let state = SessionState {
             spid: registration.session_id(),
+            login,
+            principal: identity,
             ..SessionState::default()
         };
         Ok(Session {
             registration,
             db: Arc::clone(self),
-            identity,
+            in_ownership_chain: false,
             options: SetOptions::default(),
             transaction: UserTransaction::default(),
             state,
@@ -316,8 +330,9 @@ pub struct Session {
     /// leaves the registry before its database can go.
     pub(crate) registration: crate::system_views::sessions::SessionHandle,
     pub(crate) db: Arc<SqlDatabase>,
-    /// Its login and database user.
-    pub(crate) identity: Identity,
+    /// Running a stored procedure's statements: the ownership chain spares
+    /// them permission checks (see [`crate::security::access`]).
+    pub(crate) in_ownership_chain: bool,
     /// What SET statements chose.
     pub(crate) options: SetOptions,
     /// BEGIN TRANSACTION ... COMMIT; it may span batches.
@@ -404,7 +419,16 @@ impl Session {
     /// A planner for a statement binding `variables` under the session's
     /// SET options.
     pub(crate) fn planner<'a>(&self, db: &'a SqlDatabase, variables: &'a Variables) -> Planner<'a> {
-        Planner::new(db, variables, self.options.clone())
+        Planner::new(db, variables, self.options.clone()).with_access(self.access())
+    }
+
+    /// The permission checks the session's next statement gets: none for
+    /// `dbo` and inside a procedure's ownership chain.
+    pub(crate) fn access(&self) -> Option<crate::security::access::Access> {
+        if self.in_ownership_chain {
+            return None;
+        }
+        crate::security::access::Access::of(&self.state.principal)
     }
 
     /// The informational messages raised since the last call, in order.

@@ -4,12 +4,37 @@
 
 mod common;
 
-use common::printed as run;
 use hekla_engine::{DatabaseConfig, StorageConfig};
 use hekla_sql::session::SqlDatabase;
 use hekla_sql::Principal;
+use hekla_types::Value;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+
+/// The rows a script returned (values joined by `|`, a line each), then
+/// its errors as sqlcmd prints them.
+fn run(session: &mut hekla_sql::Session, script: &str) -> String {
+    let sent = common::collect(session, script);
+    let mut out = String::new();
+    for row in &sent.rows {
+        let values: Vec<String> = row
+            .iter()
+            .map(|value| match value {
+                Value::Null => "NULL".to_string(),
+                Value::String(text) => text.clone(),
+                Value::Int(n) => n.to_string(),
+                other => format!("{other:?}"),
+            })
+            .collect();
+        out.push_str(&values.join("|"));
+        out.push('\n');
+    }
+    for error in &sent.errors {
+        out.push_str(error);
+        out.push('\n');
+    }
+    out
+}
 
 fn scratch(name: &str) -> PathBuf {
     let dir =
@@ -167,4 +192,313 @@ fn files_under(dir: &Path) -> Vec<PathBuf> {
     }
     assert!(!files.is_empty());
     files
+}
+
+/// The key-value study's setup: a login granted only SELECT, INSERT and
+/// UPDATE on dbo.usertable.
+const KEY_VALUE_SETUP: &str = "
+CREATE TABLE dbo.usertable (YCSB_KEY varchar(255) NOT NULL PRIMARY KEY NONCLUSTERED HASH WITH (BUCKET_COUNT = 1024),
+    FIELD0 varchar(100) NOT NULL) WITH (MEMORY_OPTIMIZED = ON)
+CREATE TABLE dbo.secrets (id int NOT NULL PRIMARY KEY NONCLUSTERED, v int) WITH (MEMORY_OPTIMIZED = ON)
+INSERT dbo.secrets VALUES (1, 42)
+CREATE LOGIN ycsb WITH PASSWORD = 'Ycsb-Passw0rd'
+CREATE USER ycsb FOR LOGIN ycsb
+GRANT SELECT, INSERT, UPDATE ON dbo.usertable TO ycsb
+";
+
+fn denied(permission: &str, object: &str) -> String {
+    format!("Msg 229, Level 14, State 5, Line 1\nThe {permission} permission was denied on the object '{object}', database 'hekla', schema 'dbo'.\n")
+}
+
+fn ycsb_session(db: &Arc<SqlDatabase>) -> hekla_sql::Session {
+    let ycsb = db.authenticate("ycsb", "Ycsb-Passw0rd").unwrap();
+    db.session_for(&ycsb).unwrap()
+}
+
+fn key_value_study_is_enforced(db: &Arc<SqlDatabase>, key: &str) {
+    let mut ycsb = ycsb_session(db);
+    assert_eq!(
+        run(
+            &mut ycsb,
+            &format!("INSERT INTO dbo.usertable (YCSB_KEY, FIELD0) VALUES ('{key}', 'a')")
+        ),
+        ""
+    );
+    assert_eq!(
+        run(
+            &mut ycsb,
+            &format!("UPDATE usertable SET FIELD0 = 'b' WHERE YCSB_KEY = '{key}'")
+        ),
+        ""
+    );
+    assert_eq!(
+        run(
+            &mut ycsb,
+            &format!("SELECT FIELD0 FROM dbo.usertable WHERE YCSB_KEY = '{key}'")
+        ),
+        "b\n"
+    );
+    assert_eq!(
+        run(
+            &mut ycsb,
+            &format!("DELETE FROM dbo.usertable WHERE YCSB_KEY = '{key}'")
+        ),
+        denied("DELETE", "usertable")
+    );
+    assert_eq!(
+        run(&mut ycsb, "SELECT v FROM dbo.secrets"),
+        denied("SELECT", "secrets")
+    );
+    assert_eq!(
+        run(&mut ycsb, "UPDATE dbo.secrets SET v = 0"),
+        denied("UPDATE", "secrets")
+    );
+    assert_eq!(
+        run(
+            &mut ycsb,
+            "INSERT dbo.usertable SELECT CAST(id AS varchar(10)), 'x' FROM dbo.secrets"
+        ),
+        denied("SELECT", "secrets")
+    );
+    assert_eq!(
+        run(&mut ycsb, "CREATE TABLE dbo.mine (id int NOT NULL PRIMARY KEY NONCLUSTERED) WITH (MEMORY_OPTIMIZED = ON)"),
+        "Msg 262, Level 14, State 1, Line 1\nCREATE TABLE permission denied in database 'hekla'.\n"
+    );
+    assert_eq!(
+        run(&mut ycsb, "DROP TABLE dbo.usertable"),
+        "Msg 3701, Level 11, State 5, Line 1\nCannot drop the table 'usertable', because it does not exist or you do not have permission.\n"
+    );
+    assert_eq!(
+        run(&mut ycsb, "TRUNCATE TABLE dbo.usertable"),
+        "Msg 4701, Level 16, State 1, Line 1\nCannot find the object \"dbo.usertable\" because it does not exist or you do not have permissions.\n"
+    );
+    assert_eq!(
+        run(&mut ycsb, "GRANT DELETE ON dbo.usertable TO ycsb"),
+        "Msg 4613, Level 16, State 1, Line 1\nGrantor does not have GRANT permission.\n"
+    );
+    assert_eq!(
+        run(&mut ycsb, "CREATE LOGIN other WITH PASSWORD = 'Other-Passw0rd'"),
+        "Msg 15247, Level 16, State 1, Line 1\nUser does not have permission to perform this action.\n"
+    );
+    // Temporary tables are the session's own.
+    assert_eq!(
+        run(
+            &mut ycsb,
+            "CREATE TABLE #t (a int); INSERT #t VALUES (1); SELECT a FROM #t; DROP TABLE #t"
+        ),
+        "1\n"
+    );
+    assert_eq!(
+        run(&mut ycsb, "SELECT USER_NAME(), SUSER_SNAME(), IS_MEMBER('db_owner'), IS_SRVROLEMEMBER('sysadmin')"),
+        "ycsb|ycsb|0|0\n"
+    );
+}
+
+#[test]
+fn the_key_value_study_login_can_only_do_what_it_was_granted() {
+    let db = SqlDatabase::in_memory().unwrap();
+    let mut dbo = db.session().unwrap();
+    assert_eq!(run(&mut dbo, KEY_VALUE_SETUP), "");
+    key_value_study_is_enforced(&db, "user1");
+}
+
+#[test]
+fn grants_users_and_logins_survive_a_restart() {
+    let dir = scratch("grants");
+    {
+        let db = open(&dir);
+        let mut dbo = db.session().unwrap();
+        assert_eq!(run(&mut dbo, KEY_VALUE_SETUP), "");
+        key_value_study_is_enforced(&db, "before");
+    }
+    let db = open(&dir);
+    key_value_study_is_enforced(&db, "after");
+    drop(db);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn procedures_chain_ownership_but_dynamic_sql_breaks_the_chain() {
+    let db = SqlDatabase::in_memory().unwrap();
+    let mut dbo = db.session().unwrap();
+    assert_eq!(run(&mut dbo, KEY_VALUE_SETUP), "");
+    assert_eq!(
+        run(
+            &mut dbo,
+            "CREATE PROCEDURE dbo.read_secret AS SELECT v FROM dbo.secrets
+GO
+CREATE PROCEDURE dbo.read_secret_dynamically AS EXEC ('SELECT v FROM dbo.secrets')
+GO
+CREATE VIEW dbo.secret_view AS SELECT v FROM dbo.secrets
+GO
+CREATE FUNCTION dbo.secret_value() RETURNS int AS BEGIN RETURN (SELECT v FROM dbo.secrets) END"
+        ),
+        ""
+    );
+    let mut ycsb = ycsb_session(&db);
+    assert_eq!(
+        run(&mut ycsb, "EXEC dbo.read_secret"),
+        denied("EXECUTE", "read_secret")
+    );
+    assert_eq!(
+        run(&mut ycsb, "SELECT v FROM dbo.secret_view"),
+        denied("SELECT", "secret_view")
+    );
+    assert_eq!(
+        run(&mut ycsb, "SELECT dbo.secret_value()"),
+        denied("EXECUTE", "secret_value")
+    );
+    assert_eq!(
+        run(
+            &mut dbo,
+            "GRANT EXECUTE ON dbo.read_secret TO ycsb
+GRANT EXECUTE ON OBJECT::dbo.read_secret_dynamically TO ycsb
+GRANT SELECT ON dbo.secret_view TO ycsb
+GRANT EXECUTE ON dbo.secret_value TO ycsb"
+        ),
+        ""
+    );
+    // dbo owns the procedure, the view, the function and the table: the
+    // chain holds and the table needs no permission of its own.
+    assert_eq!(run(&mut ycsb, "EXEC dbo.read_secret"), "42\n");
+    assert_eq!(run(&mut ycsb, "SELECT v FROM dbo.secret_view"), "42\n");
+    assert_eq!(run(&mut ycsb, "SELECT dbo.secret_value()"), "42\n");
+    // Dynamic SQL runs as the caller: the chain breaks.
+    let denied_inside = run(&mut ycsb, "EXEC dbo.read_secret_dynamically");
+    assert!(
+        denied_inside.starts_with("Msg 229, Level 14, State 5")
+            && denied_inside.contains("The SELECT permission was denied on the object 'secrets'"),
+        "{denied_inside}"
+    );
+    assert_eq!(
+        run(&mut ycsb, "SELECT v FROM dbo.secrets"),
+        denied("SELECT", "secrets")
+    );
+    // A DENY wins over the grant, here through public.
+    assert_eq!(
+        run(&mut dbo, "DENY EXECUTE ON dbo.read_secret TO public"),
+        ""
+    );
+    assert_eq!(
+        run(&mut ycsb, "EXEC dbo.read_secret"),
+        denied("EXECUTE", "read_secret")
+    );
+}
+
+#[test]
+fn roles_grant_to_their_members() {
+    let db = SqlDatabase::in_memory().unwrap();
+    let mut dbo = db.session().unwrap();
+    assert_eq!(run(&mut dbo, KEY_VALUE_SETUP), "");
+    let mut ycsb = ycsb_session(&db);
+    assert_eq!(
+        run(&mut ycsb, "SELECT v FROM dbo.secrets"),
+        denied("SELECT", "secrets")
+    );
+    assert_eq!(
+        run(&mut dbo, "ALTER ROLE db_datareader ADD MEMBER ycsb"),
+        ""
+    );
+    assert_eq!(run(&mut ycsb, "SELECT v FROM dbo.secrets"), "42\n");
+    assert_eq!(
+        run(&mut ycsb, "DELETE dbo.secrets"),
+        denied("DELETE", "secrets")
+    );
+    assert_eq!(
+        run(&mut dbo, "CREATE ROLE writers; GRANT DELETE ON SCHEMA::dbo TO writers; ALTER ROLE writers ADD MEMBER ycsb"),
+        ""
+    );
+    assert_eq!(run(&mut ycsb, "DELETE dbo.secrets WHERE id = 2"), "");
+    assert_eq!(run(&mut dbo, "ALTER ROLE writers DROP MEMBER ycsb"), "");
+    assert_eq!(
+        run(&mut ycsb, "DELETE dbo.secrets WHERE id = 2"),
+        denied("DELETE", "secrets")
+    );
+    // db_ddladmin may create tables.
+    assert_eq!(run(&mut dbo, "ALTER ROLE db_ddladmin ADD MEMBER ycsb"), "");
+    assert_eq!(
+        run(&mut ycsb, "CREATE TABLE dbo.mine (id int NOT NULL PRIMARY KEY NONCLUSTERED) WITH (MEMORY_OPTIMIZED = ON); DROP TABLE dbo.mine"),
+        ""
+    );
+    // db_owner may do anything, but a DENY still applies to it.
+    assert_eq!(
+        run(
+            &mut dbo,
+            "ALTER ROLE db_owner ADD MEMBER ycsb; DENY SELECT ON dbo.secrets TO ycsb"
+        ),
+        ""
+    );
+    assert_eq!(
+        run(&mut ycsb, "SELECT v FROM dbo.secrets"),
+        denied("SELECT", "secrets")
+    );
+    assert_eq!(run(&mut ycsb, "SELECT COUNT(*) FROM dbo.usertable"), "0\n");
+    // A user without CONNECT cannot open the database (db_owner implies
+    // it, as CONTROL on the database does in SQL Server).
+    assert_eq!(run(&mut dbo, "REVOKE CONNECT FROM ycsb"), "");
+    assert!(db
+        .session_for(&db.authenticate("ycsb", "Ycsb-Passw0rd").unwrap())
+        .is_ok());
+    assert_eq!(run(&mut dbo, "ALTER ROLE db_owner DROP MEMBER ycsb"), "");
+    let principal = db.authenticate("ycsb", "Ycsb-Passw0rd").unwrap();
+    assert_eq!(db.session_for(&principal).err().unwrap().number, 4060);
+}
+
+#[test]
+fn logins_change_their_own_password_and_only_that() {
+    let db = SqlDatabase::in_memory().unwrap();
+    let mut dbo = db.session().unwrap();
+    assert_eq!(run(&mut dbo, KEY_VALUE_SETUP), "");
+    let mut ycsb = ycsb_session(&db);
+    let cannot = "Msg 15151, Level 16, State 1, Line 1\nCannot alter the login 'ycsb', because it does not exist or you do not have permission.\n";
+    assert_eq!(
+        run(
+            &mut ycsb,
+            "ALTER LOGIN ycsb WITH PASSWORD = 'New-Passw0rd' OLD_PASSWORD = 'wrong'"
+        ),
+        cannot
+    );
+    assert_eq!(
+        run(&mut ycsb, "ALTER LOGIN ycsb WITH PASSWORD = 'New-Passw0rd'"),
+        cannot
+    );
+    assert_eq!(run(&mut ycsb, "ALTER LOGIN ycsb DISABLE"), cannot);
+    assert_eq!(
+        run(&mut ycsb, "ALTER LOGIN sa WITH PASSWORD = 'Mine-Passw0rd'"),
+        "Msg 15151, Level 16, State 1, Line 1\nCannot alter the login 'sa', because it does not exist or you do not have permission.\n"
+    );
+    assert_eq!(
+        run(
+            &mut ycsb,
+            "ALTER LOGIN ycsb WITH PASSWORD = 'New-Passw0rd' OLD_PASSWORD = 'Ycsb-Passw0rd'"
+        ),
+        ""
+    );
+    login_failed(&db, "ycsb", "Ycsb-Passw0rd");
+    assert!(db.authenticate("ycsb", "New-Passw0rd").is_ok());
+    // An open session keeps its login from being dropped.
+    assert_eq!(
+        run(&mut dbo, "DROP LOGIN ycsb"),
+        "Msg 15434, Level 16, State 1, Line 1\nCould not drop login 'ycsb' as the user is currently logged in.\n"
+    );
+    drop(ycsb);
+    // A disabled login cannot log in: the same 18456.
+    assert_eq!(run(&mut dbo, "ALTER LOGIN ycsb DISABLE"), "");
+    login_failed(&db, "ycsb", "New-Passw0rd");
+    assert_eq!(
+        run(&mut dbo, "ALTER LOGIN ycsb ENABLE; DROP LOGIN ycsb"),
+        ""
+    );
+    login_failed(&db, "ycsb", "New-Passw0rd");
+    // sa gets a password and is enabled by ALTER LOGIN too.
+    login_failed(&db, "sa", "Sa-Passw0rd-1");
+    assert_eq!(
+        run(
+            &mut dbo,
+            "ALTER LOGIN sa WITH PASSWORD = 'Sa-Passw0rd-1'; ALTER LOGIN sa ENABLE"
+        ),
+        ""
+    );
+    assert!(db.authenticate("sa", "Sa-Passw0rd-1").unwrap().is_sysadmin);
+    assert!(!db.ensure_sa_login("Other-Passw0rd").unwrap());
 }

@@ -934,6 +934,21 @@ impl<'a> Binder<'a> {
             (None, Some(planner)) => find(&planner.db.catalog()),
             (None, None) => unreachable!("refused above"),
         };
+        // Taking a sequence's next value needs UPDATE on it.
+        if let (Ok(sequence), Some(planner)) = (&found, self.planner) {
+            if let Some(access) = &planner.access {
+                let object = crate::security::access::ObjectRef {
+                    object_id: sequence.object_id,
+                    schema_id: sequence.schema_id,
+                    name: &sequence.name,
+                };
+                access.require_object(
+                    planner.db,
+                    crate::security::permissions::Permission::Update,
+                    object,
+                )?;
+            }
+        }
         match found {
             Ok(sequence) => Ok(Scalar {
                 data_type: sequence.data_type,

@@ -53,6 +53,18 @@ impl Binder<'_> {
         let Some((function, qualified)) = found else {
             return Err(not_found(&call.name));
         };
+        if let Some(access) = &planner.access {
+            let object = crate::security::access::ObjectRef {
+                object_id: function.object_id,
+                schema_id: function.schema_id,
+                name: &function.name,
+            };
+            access.require_object(
+                planner.db,
+                crate::security::permissions::Permission::Execute,
+                object,
+            )?;
+        }
         crate::catalog::binding::note_module(
             &call.name,
             function.object_id,

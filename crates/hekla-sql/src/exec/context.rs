@@ -95,6 +95,8 @@ pub struct SessionState {
     pub caught: Option<std::sync::Arc<crate::session::ErrorEvent>>,
     /// The login the session connected with; None when embedded.
     pub login: Option<String>,
+    /// Who the session runs as: its login and database user.
+    pub principal: crate::security::Identity,
     /// Set by another thread to stop the running request.
     pub cancel: crate::cancel::CancelHandle,
 }

@@ -21,6 +21,7 @@ use crate::bind::expr::{implicit, Scalar, ScalarKind};
 use crate::catalog::table::TableMeta;
 use crate::catalog::view::change::{Change, Shows, ViewChange};
 use crate::plan::Planner;
+use crate::security::permissions::Permission;
 use crate::session::ResultSink;
 use crate::session_options::SetOptions;
 use hekla_engine::RowId;
@@ -255,6 +256,7 @@ pub(super) fn insert_target(
         DmlTarget::Table { name, hints } => {
             let written = crate::catalog::sequence::written(name);
             let target = Target::named(planner, name, change)?;
+            target.authorize(planner, Permission::Insert)?;
             // The hints are checked; an INSERT reads nothing to isolate.
             match &target {
                 Target::Table(table) => {

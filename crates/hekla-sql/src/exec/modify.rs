@@ -35,6 +35,7 @@ use crate::catalog::view::change::Change;
 use crate::plan::from::{item_at, ItemPath};
 use crate::plan::query::ChangedItem;
 use crate::plan::{from, plan_streaming, Node, Planner};
+use crate::security::permissions::Permission;
 use crate::session::ResultSink;
 use hekla_engine::RowId;
 use hekla_types::{SqlError, SqlResult, Value};
@@ -56,6 +57,10 @@ pub fn update(
     let planner = planner.with_ctes(&update.with);
     let set = assigned_columns(update);
     let target = Target::resolve(&planner, &items, &path, Change::Columns(&set))?;
+    target.authorize(&planner, Permission::Update)?;
+    if update.where_clause.is_some() || update.assignments.iter().any(reads_target) {
+        target.authorize(&planner, Permission::Select)?;
+    }
     let planner = planner.changing(target.planned(&items, &path)?);
     let mut found = Found::bind(
         &planner,
@@ -176,6 +181,10 @@ pub fn delete(
     let (items, path) = from_items(&delete.target, &delete.from)?;
     let planner = planner.with_ctes(&delete.with);
     let target = Target::resolve(&planner, &items, &path, Change::Rows)?;
+    target.authorize(&planner, Permission::Delete)?;
+    if delete.where_clause.is_some() {
+        target.authorize(&planner, Permission::Select)?;
+    }
     let planner = planner.changing(target.planned(&items, &path)?);
     let mut found = Found::bind(
         &planner,
@@ -618,5 +627,24 @@ fn more_below(count: usize, limit: usize) -> ControlFlow<()> {
         ControlFlow::Continue(())
     } else {
         ControlFlow::Break(())
+    }
+}
+
+/// Whether an UPDATE's SET item reads column values, which needs SELECT
+/// on the table as well as UPDATE (as does a WHERE clause): a compound
+/// assignment (`c += 1`), a variable set from the row, or a value naming
+/// a column.
+fn reads_target(assignment: &ast::Assignment) -> bool {
+    fn names_column(expr: &ast::Expr) -> bool {
+        matches!(expr.kind, ast::ExprKind::Column(_))
+            || crate::bind::aggregate::children(expr)
+                .into_iter()
+                .any(names_column)
+    }
+    match assignment {
+        ast::Assignment::Column { op, value, .. } => {
+            *op != ast::AssignOp::Assign || names_column(value)
+        }
+        ast::Assignment::Variable { .. } => true,
     }
 }

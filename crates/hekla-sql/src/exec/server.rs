@@ -5,6 +5,7 @@
 
 use super::context::Context;
 use crate::bind::server::ServerFunction;
+use crate::security::functions as security;
 use crate::session::ErrorEvent;
 use crate::system_views::{self, DATABASE_ID, DATABASE_NAME, MASTER_ID, MASTER_NAME};
 use hekla_types::convert::convert_from;
@@ -79,14 +80,29 @@ pub fn evaluate(
             (Some(database), Some(property)) => database_property(context, database, property)?,
             _ => Value::Null,
         },
-        // Every session acts as the database owner until logins and
-        // permissions exist.
-        UserName => match id(0) {
-            None if args.is_empty() => string("dbo"),
-            Some(1) => string("dbo"),
-            _ => Value::Null,
-        },
+        UserName => {
+            let id = (!args.is_empty()).then(|| id(0));
+            security::user_name(context.db, &session.principal, id)
+        }
+        UserId => {
+            let name = (!args.is_empty()).then(|| text(0));
+            security::user_id(context.db, &session.principal, name)
+        }
         SuserSname => session.login.as_deref().map_or(Value::Null, string),
+        SuserId => {
+            let login = (!args.is_empty()).then(|| text(0));
+            security::suser_id(
+                context.db,
+                &session.principal,
+                session.login.as_deref(),
+                login,
+            )
+        }
+        IsMember => security::is_member(context.db, &session.principal, text(0)),
+        IsSrvRoleMember => {
+            let login = (args.len() > 1).then(|| text(1));
+            security::is_srvrolemember(context.db, &session.principal, text(0), login)
+        }
         Identity => match &session.identity {
             Some(value) => convert_identity(value, result_type)?,
             None => Value::Null,

@@ -7,6 +7,8 @@ use crate::ast;
 use crate::catalog::table::TableMeta;
 use crate::catalog::view::change::{self, Change, ViewChange};
 use crate::plan::Planner;
+use crate::security::access::ObjectRef;
+use crate::security::permissions::Permission;
 use hekla_engine::RowId;
 use hekla_types::{SqlResult, Value};
 use std::sync::Arc;
@@ -27,6 +29,33 @@ impl Target {
         }
         let table = crate::catalog::temp::resolve_table(planner.db, planner.variables, name)?;
         Ok(Target::Table(table))
+    }
+
+    /// Msg 229 unless the session may use `permission` on what the
+    /// statement names: the view, when it changes a table through one
+    /// (the tables below it are in the view's ownership chain).
+    /// Temporary tables and table variables are the session's own.
+    pub fn authorize(&self, planner: &Planner, permission: Permission) -> SqlResult<()> {
+        let Some(access) = &planner.access else {
+            return Ok(());
+        };
+        let object = match self {
+            Target::Table(table) if table.name.starts_with(['#', '@']) => return Ok(()),
+            Target::Table(table) => ObjectRef {
+                object_id: table.object_id,
+                schema_id: table.schema_id,
+                name: &table.name,
+            },
+            Target::View(change) => {
+                let view = change.top.view();
+                ObjectRef {
+                    object_id: view.object_id,
+                    schema_id: view.schema_id,
+                    name: &view.name,
+                }
+            }
+        };
+        access.require_object(planner.db, permission, object)
     }
 
     /// The table changed.

@@ -8,6 +8,7 @@ use super::failure::{Failure, Reach};
 use super::{Flow, Frame, Interpreter};
 use crate::ast::{self, ExprKind};
 use crate::catalog::procedure::{ParameterKind, ProcedureMeta};
+use crate::security::permissions::Permission;
 use hekla_types::{SqlError, SqlResult, Value};
 use std::sync::Arc;
 
@@ -64,6 +65,16 @@ impl Interpreter<'_> {
             |this: &Self, error: SqlError, frame: &Frame| this.failure(error, statement, frame);
         if frame.level >= MAX_NESTING {
             return Err(fail(self, nesting_exceeded(), frame));
+        }
+        if let (false, Some(access)) = (procedure.is_dynamic(), self.session.access()) {
+            let object = crate::security::access::ObjectRef {
+                object_id: procedure.object_id,
+                schema_id: procedure.schema_id,
+                name: &procedure.name,
+            };
+            access
+                .require_object(&self.session.db, Permission::Execute, object)
+                .map_err(|error| fail(self, error, frame))?;
         }
         let bound = self
             .bind_arguments(procedure, arguments, frame)
@@ -305,6 +316,12 @@ impl Interpreter<'_> {
         let temp_mark = self.session.db.temp_tables().mark();
         let outer_scope_identity = self.session.state.scope_identity.take();
         let outer_level = std::mem::replace(&mut self.session.state.nest_level, level);
+        // A stored procedure's statements are in its ownership chain;
+        // dynamic SQL starts a new one, checked as the caller.
+        let outer_chain = std::mem::replace(
+            &mut self.session.in_ownership_chain,
+            !procedure.is_dynamic(),
+        );
         let outcome = match procedure.atomic_block() {
             Some((options, body)) if procedure.native => self.atomic(options, body, &mut callee),
             _ => self.block(&procedure.body, &mut callee),
@@ -312,6 +329,7 @@ impl Interpreter<'_> {
         self.session.options = outer_options;
         self.session.state.scope_identity = outer_scope_identity;
         self.session.state.nest_level = outer_level;
+        self.session.in_ownership_chain = outer_chain;
         let values = outputs
             .into_iter()
             .map(|(caller_slot, slot)| (caller_slot, callee.variables.values()[slot].clone()))

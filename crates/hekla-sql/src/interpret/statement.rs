@@ -33,8 +33,14 @@ impl Interpreter<'_> {
         let measured = reports_statistics(&statement.kind);
         let stopwatch = (measured && self.session.options.statistics_time)
             .then(crate::statistics::Stopwatch::start);
+        let db = Arc::clone(&self.session.db);
+        let dropping = crate::security::ddl::dropped_objects(&db, &statement.kind);
         let outcome = self
             .work(statement, text, frame)
+            .and_then(|rows| {
+                crate::security::grants::forget_dropped(&db, &dropping)?;
+                Ok(rows)
+            })
             .map_err(|error| crate::catalog::temp::present_error(&frame.variables, error));
         let open_transactions = self.session.transaction.count();
         self.session.registration.end_request(open_transactions);
@@ -102,6 +108,12 @@ impl Interpreter<'_> {
         if is_ddl(&statement.kind) && self.session.transaction.is_open() {
             return Err(ddl_in_transaction());
         }
+        crate::security::ddl::check(
+            &db,
+            &self.session.state.principal,
+            self.session.access().as_ref(),
+            &statement.kind,
+        )?;
         match &statement.kind {
             StatementKind::Select(select) => self.select(select, text, frame),
             StatementKind::Insert(insert) if self.session.options.showplan => self
@@ -382,10 +394,38 @@ impl Interpreter<'_> {
                 crate::catalog::statistics::drop(&db, names)?;
                 Ok(None)
             }
-            StatementKind::CreatePrincipal(create)
-                if create.principal == ast::PrincipalKind::Login && !create.alter =>
-            {
-                crate::security::logins::create(&db, &self.session.identity, create)?;
+            StatementKind::CreatePrincipal(create) => {
+                crate::security::principal_statement(&db, &self.session.state.principal, create)?;
+                Ok(None)
+            }
+            StatementKind::AlterRole { role, add, member } => {
+                crate::security::users::alter_role(
+                    &db,
+                    &self.session.state.principal,
+                    role,
+                    *add,
+                    member,
+                )?;
+                Ok(None)
+            }
+            StatementKind::Permission(permission) => {
+                crate::security::grants::run(&db, &self.session.state.principal, permission)?;
+                Ok(None)
+            }
+            StatementKind::Drop {
+                object_type:
+                    object_type @ (ast::DropType::Login | ast::DropType::User | ast::DropType::Role),
+                if_exists,
+                names,
+                ..
+            } => {
+                crate::security::drop_principals(
+                    &db,
+                    &self.session.state.principal,
+                    *object_type,
+                    names,
+                    *if_exists,
+                )?;
                 Ok(None)
             }
             StatementKind::SetOption { options, value } => {

@@ -1033,7 +1033,18 @@ impl Parser<'_> {
                 self.peek().span.line,
             ));
         }
-        let options = self.unparenthesised_options()?;
+        let enable = if principal == PrincipalKind::Login && alter && self.eat_word("ENABLE") {
+            Some(true)
+        } else if principal == PrincipalKind::Login && alter && self.eat_word("DISABLE") {
+            Some(false)
+        } else {
+            None
+        };
+        let options = if enable.is_some() {
+            Vec::new()
+        } else {
+            self.unparenthesised_options()?
+        };
         Ok(StatementKind::CreatePrincipal(Box::new(CreatePrincipal {
             principal,
             alter,
@@ -1041,6 +1052,7 @@ impl Parser<'_> {
             login,
             without_login,
             options,
+            enable,
         })))
     }
 

@@ -21,6 +21,8 @@ use crate::catalog::table::TableMeta;
 use crate::catalog::view::change::Level;
 use crate::exec::access::AccessPath;
 use crate::exec::not_yet;
+use crate::security::access::ObjectRef;
+use crate::security::permissions::Permission;
 use crate::system_views::SystemView;
 use crate::system_views::DATABASE_NAME;
 use hekla_types::{ops, DataType, SqlError, SqlResult};
@@ -226,7 +228,13 @@ impl Planner<'_> {
                         };
                         (source, columns)
                     }
-                    None => self.named_source(name, alias.as_ref(), hints, binder)?,
+                    None => {
+                        // The statement changing the item checks it.
+                        let read = !self
+                            .dml_target
+                            .is_some_and(|target| std::ptr::eq(target.item, item));
+                        self.named_source(name, alias.as_ref(), hints, binder, read)?
+                    }
                 };
                 let (source, columns) = self.mark_target(item, source, columns);
                 leaf(source, columns, binder)
@@ -368,6 +376,15 @@ impl Planner<'_> {
                 format!("Invalid object name '{written}'."),
             ));
         };
+        if let Some(access) = &self.access {
+            let function = &expanded.function;
+            let object = ObjectRef {
+                object_id: function.object_id,
+                schema_id: function.schema_id,
+                name: &function.name,
+            };
+            access.require_object(self.db, Permission::Select, object)?;
+        }
         let qualified = format!("{}.{}", expanded.schema, expanded.function.name);
         let arguments =
             arguments.function_arguments(&expanded.function.parameters, &call.args, &qualified)?;
@@ -411,13 +428,15 @@ impl Planner<'_> {
     }
 
     /// A table, view or CTE by name, with the columns it adds to the scope;
-    /// `hints` are the reference's table hints.
+    /// `hints` are the reference's table hints. A table or view `read`
+    /// needs SELECT on it.
     fn named_source(
         &self,
         name: &ast::ObjectName,
         alias: Option<&ast::Ident>,
         hints: &[ast::TableHint],
         binder: &Binder,
+        read: bool,
     ) -> SqlResult<(Source, Vec<ScopeColumn>)> {
         let object = &name.name().value;
         if name.parts.len() == 1 {
@@ -443,6 +462,9 @@ impl Planner<'_> {
                     scope,
                 ));
             }
+        }
+        if let Some(access) = self.access.as_ref().filter(|_| read) {
+            access.require_named(self.db, Permission::Select, name)?;
         }
         let shown = alias.map_or(object, |a| &a.value).clone();
         let view = table_hints::through_view(hints, || {

@@ -41,6 +41,9 @@ pub struct Planner<'a> {
     pub(crate) hints: std::cell::Cell<QueryHints>,
     /// The session's SET options as the statement starts.
     pub options: SetOptions,
+    /// The permission checks of the statement's session; None for `dbo`
+    /// and inside modules (see [`crate::security::access`]).
+    pub access: Option<crate::security::access::Access>,
 }
 
 /// The FROM item an UPDATE or DELETE changes. A table's rows then end
@@ -83,7 +86,13 @@ impl<'a> Planner<'a> {
             max_recursion: std::cell::Cell::new(DEFAULT_MAX_RECURSION),
             hints: std::cell::Cell::new(QueryHints::default()),
             options,
+            access: None,
         }
+    }
+
+    /// The planner checking what its statement uses with `access`.
+    pub fn with_access(self, access: Option<crate::security::access::Access>) -> Self {
+        Planner { access, ..self }
     }
 
     /// A planner that also sees the CTEs of `with` (an UPDATE's or
@@ -255,6 +264,7 @@ impl<'a> Planner<'a> {
             max_recursion: self.max_recursion.clone(),
             hints: self.hints.clone(),
             options: self.options.clone(),
+            access: self.access.clone(),
         };
         if names_table(&cte.query.body, &cte.name.value) {
             return before.recursive_cte(cte, outer);
@@ -393,6 +403,7 @@ impl<'a> Planner<'a> {
             max_recursion: self.max_recursion.clone(),
             hints: self.hints.clone(),
             options: self.options.clone(),
+            access: self.access.clone(),
         };
         inner.query_body(query, outer)
     }

@@ -9,6 +9,7 @@
 
 use super::messages;
 use super::password::{self, PasswordHash};
+use super::permissions::{self, Class, Permission};
 use super::store::{PrincipalRow, Scope};
 use super::{Identity, Principal};
 use crate::ast::{self, Expr, ExprKind, Literal, OptionValue};
@@ -18,7 +19,6 @@ use crate::catalog::store::now_ms;
 use crate::exec::not_yet;
 use crate::session::SqlDatabase;
 use crate::system_views::DATABASE_NAME;
-use hekla_engine::IsolationLevel;
 use hekla_types::{SqlError, SqlResult};
 
 /// `CREATE LOGIN name WITH PASSWORD = '...' [, CHECK_POLICY = ON | OFF]
@@ -32,7 +32,7 @@ pub fn create(
     if !identity.login.is_sysadmin {
         return Err(messages::no_permission());
     }
-    let options = LoginOptions::read(&create.options)?;
+    let options = LoginOptions::read(&create.options, "CREATE LOGIN")?;
     let Some(password) = options.password else {
         // A login without a password is a Windows or certificate login.
         return Err(not_yet("CREATE LOGIN without PASSWORD"));
@@ -63,8 +63,96 @@ pub fn create(
         created_ms: now,
         modified_ms: now,
     };
-    store(db, &row)?;
+    super::persist(db, |tables, tx| tables.save(tx, &row))?;
     principals.put(row);
+    Ok(())
+}
+
+/// `ALTER LOGIN name ENABLE | DISABLE` or `ALTER LOGIN name WITH
+/// PASSWORD = '...' [OLD_PASSWORD = '...'] [, CHECK_POLICY = ON | OFF]
+/// [, NAME = new] [, DEFAULT_DATABASE = hekla]`. A `sysadmin` may change
+/// any login; any other login only its own password, giving the old one.
+/// Sessions already open keep running (as in SQL Server).
+pub fn alter(db: &SqlDatabase, identity: &Identity, alter: &ast::CreatePrincipal) -> SqlResult<()> {
+    let options = LoginOptions::read(&alter.options, "ALTER LOGIN")?;
+    let name = &alter.name.value;
+    let cannot = || messages::cannot("alter", "login", name);
+    let Some(mut row) = db.principals().login(name).cloned() else {
+        return Err(cannot());
+    };
+    if !identity.login.is_sysadmin {
+        let own_password_only = row.principal_id == identity.login.login_id
+            && options.password.is_some()
+            && alter.enable.is_none()
+            && options.rename.is_none()
+            && options.check_policy.is_none();
+        let old_matches = match (&options.old_password, &row.password) {
+            (Some(old), Some(hash)) => hash.matches(old),
+            _ => false,
+        };
+        if !(own_password_only && old_matches) {
+            return Err(cannot());
+        }
+    }
+    if let Some(enable) = alter.enable {
+        row.is_disabled = !enable;
+    }
+    if let Some(check_policy) = options.check_policy {
+        row.is_policy_checked = check_policy;
+    }
+    if let Some(password) = &options.password {
+        if row.is_policy_checked {
+            check_policy_rules(password)?;
+        }
+        row.password = Some(PasswordHash::new(password)?);
+    }
+    let mut principals = db.principals_mut();
+    if let Some(new_name) = options.rename {
+        if principals
+            .login(&new_name)
+            .is_some_and(|other| other.principal_id != row.principal_id)
+        {
+            return Err(messages::server_principal_exists(&new_name));
+        }
+        row.name = new_name;
+    }
+    // A concurrent DROP LOGIN won: nothing to alter any more.
+    if principals.login_by_id(row.principal_id).is_none() {
+        return Err(cannot());
+    }
+    row.modified_ms = now_ms();
+    super::persist(db, |tables, tx| tables.save(tx, &row))?;
+    principals.put(row);
+    Ok(())
+}
+
+/// `DROP LOGIN name`: `sysadmin` only; not `sa` (15150) nor a login with
+/// an open session (15434). Its database user stays, without a login
+/// (an orphaned user, as in SQL Server).
+pub fn drop(db: &SqlDatabase, identity: &Identity, names: &[ast::ObjectName]) -> SqlResult<()> {
+    for name in names {
+        let name = &name.name().value;
+        let found = db.principals().login(name).cloned();
+        let Some(login) = found.filter(|_| identity.login.is_sysadmin) else {
+            return Err(messages::cannot("drop", "login", name));
+        };
+        if login.principal_id == super::SA_LOGIN_ID {
+            return Err(messages::cannot_built_in("drop", "login", &login.name));
+        }
+        let in_use = crate::system_views::sessions::sessions_of(db)
+            .iter()
+            .any(|session| session.login.as_deref() == Some(login.name.as_str()));
+        if in_use {
+            return Err(messages::login_in_use(&login.name));
+        }
+        let mut principals = db.principals_mut();
+        super::persist(db, |tables, tx| {
+            tables
+                .delete(tx, Scope::Server, login.principal_id)
+                .map(|_| ())
+        })?;
+        principals.remove_login(login.principal_id);
+    }
     Ok(())
 }
 
@@ -93,7 +181,7 @@ pub fn ensure_sa(db: &SqlDatabase, password: &str) -> SqlResult<bool> {
         modified_ms: now,
         ..sa.clone()
     };
-    store(db, &row)?;
+    super::persist(db, |tables, tx| tables.save(tx, &row))?;
     principals.put(row);
     Ok(true)
 }
@@ -131,50 +219,72 @@ pub fn identity(db: &SqlDatabase, principal: &Principal) -> SqlResult<Identity> 
             user_id: super::DBO_USER_ID,
         });
     }
-    match db.principals().user_of_login(principal.login_id) {
-        Some(user) => Ok(Identity {
+    let principals = db.principals();
+    let user = principals
+        .user_of_login(principal.login_id)
+        .map(|user| user.principal_id)
+        // A user whose CONNECT was revoked or denied cannot enter either.
+        .filter(|&user| {
+            let token = principals.token(user);
+            let database = [(Class::Database, 0)];
+            permissions::allowed(
+                principals.permissions(),
+                &token,
+                &database,
+                Permission::Connect,
+            )
+        });
+    match user {
+        Some(user_id) => Ok(Identity {
             login: principal.clone(),
-            user_id: user.principal_id,
+            user_id,
         }),
         None => Err(messages::cannot_open_database(DATABASE_NAME)),
     }
-}
-
-/// Writes `row` in a transaction of its own.
-fn store(db: &SqlDatabase, row: &PrincipalRow) -> SqlResult<()> {
-    let mut tx = db.engine().begin(IsolationLevel::Snapshot)?;
-    db.object_store().security().save(&mut tx, row)?;
-    tx.commit()?;
-    Ok(())
 }
 
 /// What a CREATE / ALTER LOGIN's WITH list says.
 #[derive(Default)]
 struct LoginOptions {
     password: Option<String>,
+    /// `OLD_PASSWORD` (ALTER LOGIN of one's own login).
+    old_password: Option<String>,
     check_policy: Option<bool>,
+    /// `NAME = new` (ALTER LOGIN).
+    rename: Option<String>,
 }
 
 impl LoginOptions {
-    fn read(options: &[ast::OptionItem]) -> SqlResult<LoginOptions> {
+    /// The options of `statement` (`CREATE LOGIN` or `ALTER LOGIN`).
+    fn read(options: &[ast::OptionItem], statement: &str) -> SqlResult<LoginOptions> {
         let mut read = LoginOptions::default();
+        let alter = statement == "ALTER LOGIN";
         for option in options {
             let name = option_name(option);
+            let text = |value: &Expr| string_literal(value).ok_or_else(|| syntax_near(&name));
             match (name.as_str(), &option.value) {
-                ("PASSWORD", Some(OptionValue::Expr(value))) => {
-                    read.password = Some(string_literal(value).ok_or_else(|| syntax_near(&name))?);
+                ("PASSWORD", Some(OptionValue::Expr(value))) => read.password = Some(text(value)?),
+                ("OLD_PASSWORD", Some(OptionValue::Expr(value))) if alter => {
+                    read.old_password = Some(text(value)?);
+                }
+                ("NAME", Some(OptionValue::Words(words))) if alter && words.len() == 1 => {
+                    read.rename = Some(words[0].value.clone());
                 }
                 ("CHECK_POLICY", Some(value)) => read.check_policy = Some(on_off(value, &name)?),
                 ("CHECK_EXPIRATION", Some(value)) => {
                     if on_off(value, &name)? {
-                        return Err(not_yet("CREATE LOGIN ... CHECK_EXPIRATION = ON"));
+                        return Err(not_yet(&format!("{statement} ... CHECK_EXPIRATION = ON")));
                     }
                 }
                 ("DEFAULT_DATABASE", Some(OptionValue::Words(words))) if words.len() == 1 => {
                     default_database(&words[0].value)?;
                 }
-                ("MUST_CHANGE" | "HASHED" | "SID" | "DEFAULT_LANGUAGE" | "CREDENTIAL", _) => {
-                    return Err(not_yet(&format!("CREATE LOGIN ... {name}")));
+                (
+                    "MUST_CHANGE" | "HASHED" | "SID" | "DEFAULT_LANGUAGE" | "CREDENTIAL" | "UNLOCK"
+                    | "NO CREDENTIAL",
+                    _,
+                ) => {
+                    return Err(not_yet(&format!("{statement} ... {name}")));
                 }
                 _ => return Err(syntax_near(&name)),
             }

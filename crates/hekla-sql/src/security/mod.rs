@@ -11,11 +11,18 @@
 //! its database user. The embedded API (`SqlDatabase::session`) runs as
 //! `sa`, a member of `sysadmin`, mapped to the database owner `dbo`.
 
+pub mod access;
+pub(crate) mod ddl;
+pub(crate) mod functions;
+pub(crate) mod grants;
 pub(crate) mod logins;
 mod messages;
 pub mod password;
+pub mod permissions;
 pub(crate) mod principals;
+pub mod securables;
 pub mod store;
+pub(crate) mod users;
 
 pub use principals::Principals;
 
@@ -55,12 +62,60 @@ pub struct Identity {
     pub user_id: i32,
 }
 
-impl Identity {
-    /// The database owner, as `sa` (the embedded API).
-    pub fn owner() -> Identity {
+/// The database owner, as `sa` (the embedded API).
+impl Default for Identity {
+    fn default() -> Identity {
         Identity {
             login: Principal::sa(),
             user_id: DBO_USER_ID,
         }
+    }
+}
+
+/// Runs `change` on the security tables in a transaction of its own and
+/// commits it (callers then apply the change in memory).
+pub(crate) fn persist(
+    db: &crate::session::SqlDatabase,
+    change: impl FnOnce(
+        &store::SecurityTables,
+        &mut hekla_engine::Transaction,
+    ) -> hekla_types::SqlResult<()>,
+) -> hekla_types::SqlResult<()> {
+    let mut tx = db.engine().begin(hekla_engine::IsolationLevel::Snapshot)?;
+    change(db.object_store().security(), &mut tx)?;
+    tx.commit()?;
+    Ok(())
+}
+
+/// CREATE LOGIN / USER / ROLE and ALTER LOGIN.
+pub(crate) fn principal_statement(
+    db: &crate::session::SqlDatabase,
+    identity: &Identity,
+    statement: &crate::ast::CreatePrincipal,
+) -> hekla_types::SqlResult<()> {
+    use crate::ast::PrincipalKind;
+    match (statement.principal, statement.alter) {
+        (PrincipalKind::Login, false) => logins::create(db, identity, statement),
+        (PrincipalKind::User, false) => users::create_user(db, identity, statement),
+        (PrincipalKind::Role, false) => users::create_role(db, identity, statement),
+        (PrincipalKind::Login, true) => logins::alter(db, identity, statement),
+        (PrincipalKind::User, true) => Err(crate::exec::not_yet("ALTER USER")),
+        (PrincipalKind::Role, true) => Err(crate::exec::not_yet("ALTER ROLE ... WITH")),
+    }
+}
+
+/// DROP LOGIN / USER / ROLE.
+pub(crate) fn drop_principals(
+    db: &crate::session::SqlDatabase,
+    identity: &Identity,
+    kind: crate::ast::DropType,
+    names: &[crate::ast::ObjectName],
+    if_exists: bool,
+) -> hekla_types::SqlResult<()> {
+    use crate::ast::DropType;
+    match kind {
+        DropType::User => users::drop(db, identity, false, names, if_exists),
+        DropType::Role => users::drop(db, identity, true, names, if_exists),
+        _ => logins::drop(db, identity, names),
     }
 }

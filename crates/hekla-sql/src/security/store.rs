@@ -2,10 +2,13 @@
 //! `sys` schema, written in ordinary transactions (so logged, checkpointed
 //! and recovered like any data) and read back when the database opens.
 //!
-//! `sys.hekla_principals` holds one row per principal that is not built in,
-//! server-level (logins) and database-level (users, roles) alike, keyed by
-//! scope and principal id. Its password column holds only the salted hash
-//! (see [`super::password`]).
+//! - `sys.hekla_principals`: one row per principal that is not built in,
+//!   server-level (logins) and database-level (users, roles) alike, keyed
+//!   by scope and principal id; its password column holds only the salted
+//!   hash (see [`super::password`]);
+//! - `sys.hekla_role_members`: database role memberships;
+//! - `sys.hekla_permissions`: GRANTs and DENYs, as
+//!   `sys.database_permissions` shows them.
 
 use super::password::PasswordHash;
 use hekla_engine::{
@@ -17,6 +20,8 @@ use std::ops::ControlFlow;
 use std::sync::Arc;
 
 const PRINCIPALS_TABLE: &str = "hekla_principals";
+const MEMBERS_TABLE: &str = "hekla_role_members";
+const PERMISSIONS_TABLE: &str = "hekla_permissions";
 /// Hash buckets of the key index: principals are few.
 const BUCKETS: u64 = 1024;
 
@@ -88,68 +93,253 @@ mod column {
 
 /// The security tables of one database.
 pub struct SecurityTables {
-    principals: Arc<Table>,
+    principals: KeyedTable,
+    /// `sys.hekla_role_members`: `(role_id, member_id)`, database roles.
+    members: KeyedTable,
+    /// `sys.hekla_permissions`: `(class, major_id, grantee_id, type,
+    /// state, grantor_id)`, keyed by the first four.
+    permissions: KeyedTable,
 }
 
 impl SecurityTables {
     /// Finds the tables in schema `schema` of `db`, creating them the first
     /// time (also in a database made before hekla had logins).
     pub fn open(db: &Database, schema: SchemaId, schema_name: &str) -> SqlResult<SecurityTables> {
-        let principals = match db.table_named(schema_name, PRINCIPALS_TABLE) {
-            Some(table) => table,
-            None => db.create_table(principals_def(schema))?,
+        let int = |name| ColumnDef::new(name, DataType::Int, false);
+        let code = |name, len| {
+            ColumnDef::new(
+                name,
+                DataType::Char {
+                    len,
+                    collation: Collation::default(),
+                },
+                false,
+            )
         };
-        Ok(SecurityTables { principals })
+        Ok(SecurityTables {
+            principals: KeyedTable::open(
+                db,
+                (schema, schema_name),
+                PRINCIPALS_TABLE,
+                principal_columns(),
+                2,
+            )?,
+            members: KeyedTable::open(
+                db,
+                (schema, schema_name),
+                MEMBERS_TABLE,
+                vec![int("role_id"), int("member_id")],
+                2,
+            )?,
+            permissions: KeyedTable::open(
+                db,
+                (schema, schema_name),
+                PERMISSIONS_TABLE,
+                vec![
+                    ColumnDef::new("class", DataType::TinyInt, false),
+                    int("major_id"),
+                    int("grantee_id"),
+                    code("type", 4),
+                    code("state", 1),
+                    int("grantor_id"),
+                ],
+                4,
+            )?,
+        })
     }
 
     /// Whether engine table `id` is one of these (never a user table).
     pub fn owns_engine_table(&self, id: u32) -> bool {
-        id == self.principals.id
+        [&self.principals, &self.members, &self.permissions]
+            .iter()
+            .any(|table| table.table.id == id)
     }
 
     /// Every stored principal.
     pub fn load(&self, db: &Database) -> SqlResult<Vec<PrincipalRow>> {
-        let mut tx = db.begin(IsolationLevel::Snapshot)?;
-        let mut rows = Vec::new();
-        let mut damaged = false;
-        tx.scan(&self.principals, |row| {
-            match decode(&row.values()) {
-                Some(principal) => rows.push(principal),
-                None => damaged = true,
-            }
-            ControlFlow::<()>::Continue(())
-        })?;
-        tx.commit()?;
-        if damaged {
-            // The row itself is not shown: it may hold a password hash.
-            return Err(SqlError::new(
-                3414,
-                21,
-                1,
-                "The security catalog holds a principal row hekla cannot read.".to_string(),
-            ));
-        }
-        Ok(rows)
+        // A damaged row is not shown: it may hold a password hash.
+        decoded(self.principals.rows(db)?, decode, "principal")
     }
 
     /// Writes `principal` in place of the row of its scope and id, if
     /// there is one, within `tx`.
     pub fn save(&self, tx: &mut Transaction, principal: &PrincipalRow) -> SqlResult<()> {
-        self.delete(tx, principal.scope, principal.principal_id)?;
-        tx.insert(&self.principals, &encode(principal))?;
-        Ok(())
+        self.principals.put(tx, encode(principal))
     }
 
     /// Removes the row of `scope` and `principal_id` within `tx`; false if
     /// there was none.
     pub fn delete(&self, tx: &mut Transaction, scope: Scope, principal_id: i32) -> SqlResult<bool> {
-        let key = [
-            Value::String(scope.code().to_string()),
-            Value::Int(principal_id),
-        ];
-        match tx.get(&self.principals, 0, &key)? {
+        self.principals.delete(
+            tx,
+            &[
+                Value::String(scope.code().to_string()),
+                Value::Int(principal_id),
+            ],
+        )
+    }
+
+    /// Every `(role_id, member_id)` stored.
+    pub fn load_members(&self, db: &Database) -> SqlResult<Vec<(i32, i32)>> {
+        decoded(
+            self.members.rows(db)?,
+            |values| match values {
+                [Value::Int(role), Value::Int(member)] => Some((*role, *member)),
+                _ => None,
+            },
+            "role membership",
+        )
+    }
+
+    pub fn add_member(&self, tx: &mut Transaction, role: i32, member: i32) -> SqlResult<()> {
+        self.members
+            .put(tx, vec![Value::Int(role), Value::Int(member)])
+    }
+
+    pub fn remove_member(&self, tx: &mut Transaction, role: i32, member: i32) -> SqlResult<bool> {
+        self.members
+            .delete(tx, &[Value::Int(role), Value::Int(member)])
+    }
+
+    /// Every stored permission.
+    pub fn load_permissions(&self, db: &Database) -> SqlResult<Vec<PermissionRow>> {
+        decoded(
+            self.permissions.rows(db)?,
+            PermissionRow::decode,
+            "permission",
+        )
+    }
+
+    /// Writes `permission` in place of the row of its key, if any.
+    pub fn save_permission(
+        &self,
+        tx: &mut Transaction,
+        permission: &PermissionRow,
+    ) -> SqlResult<()> {
+        self.permissions.put(tx, permission.encode())
+    }
+
+    pub fn delete_permission(
+        &self,
+        tx: &mut Transaction,
+        permission: &PermissionRow,
+    ) -> SqlResult<bool> {
+        self.permissions.delete(tx, &permission.encode()[..4])
+    }
+}
+
+/// One stored GRANT or DENY: `sys.database_permissions` without its
+/// descriptions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PermissionRow {
+    /// SQL Server's class: 0 database, 1 object, 3 schema.
+    pub class: u8,
+    pub major_id: i32,
+    pub grantee: i32,
+    /// SQL Server's `type` code (`SL`, `IN`, `CRTB` ...).
+    pub code: String,
+    /// `G` (grant), `W` (grant with grant option) or `D` (deny).
+    pub state: char,
+    pub grantor: i32,
+}
+
+impl PermissionRow {
+    fn encode(&self) -> Vec<Value> {
+        vec![
+            Value::TinyInt(self.class),
+            Value::Int(self.major_id),
+            Value::Int(self.grantee),
+            Value::String(self.code.clone()),
+            Value::String(self.state.to_string()),
+            Value::Int(self.grantor),
+        ]
+    }
+
+    fn decode(values: &[Value]) -> Option<PermissionRow> {
+        match values {
+            [Value::TinyInt(class), Value::Int(major_id), Value::Int(grantee), Value::String(code), Value::String(state), Value::Int(grantor)] => {
+                Some(PermissionRow {
+                    class: *class,
+                    major_id: *major_id,
+                    grantee: *grantee,
+                    code: code.trim_end().to_string(),
+                    state: state.chars().next()?,
+                    grantor: *grantor,
+                })
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Every row of `rows` read by `decode`; Msg 3414 naming `what` if one
+/// cannot be (the row itself is not shown).
+fn decoded<T>(
+    rows: Vec<Vec<Value>>,
+    decode: impl Fn(&[Value]) -> Option<T>,
+    what: &str,
+) -> SqlResult<Vec<T>> {
+    rows.iter()
+        .map(|values| decode(values))
+        .collect::<Option<Vec<T>>>()
+        .ok_or_else(|| {
+            SqlError::new(
+                3414,
+                21,
+                1,
+                format!("The security catalog holds a {what} row hekla cannot read."),
+            )
+        })
+}
+
+/// A hidden engine table whose first `key_len` columns are its key.
+struct KeyedTable {
+    table: Arc<Table>,
+}
+
+impl KeyedTable {
+    fn open(
+        db: &Database,
+        (schema, schema_name): (SchemaId, &str),
+        name: &str,
+        columns: Vec<ColumnDef>,
+        key_len: usize,
+    ) -> SqlResult<KeyedTable> {
+        if let Some(table) = db.table_named(schema_name, name) {
+            return Ok(KeyedTable { table });
+        }
+        let key: Vec<usize> = (0..key_len).collect();
+        let index = IndexDef::hash(&format!("PK_{name}"), &key, BUCKETS, Uniqueness::PrimaryKey);
+        let mut def = TableDef::new(name, columns, vec![index]);
+        def.schema = schema;
+        Ok(KeyedTable {
+            table: db.create_table(def)?,
+        })
+    }
+
+    fn rows(&self, db: &Database) -> SqlResult<Vec<Vec<Value>>> {
+        let mut tx = db.begin(IsolationLevel::Snapshot)?;
+        let mut rows = Vec::new();
+        tx.scan(&self.table, |row| {
+            rows.push(row.values());
+            ControlFlow::<()>::Continue(())
+        })?;
+        tx.commit()?;
+        Ok(rows)
+    }
+
+    /// Writes `values` in place of the row with the same key, if any.
+    fn put(&self, tx: &mut Transaction, values: Vec<Value>) -> SqlResult<()> {
+        let key_len = self.table.def.indexes[0].columns.len();
+        self.delete(tx, &values[..key_len])?;
+        tx.insert(&self.table, &values)?;
+        Ok(())
+    }
+
+    fn delete(&self, tx: &mut Transaction, key: &[Value]) -> SqlResult<bool> {
+        match tx.get(&self.table, 0, key)? {
             Some(row) => {
-                tx.delete(&self.principals, row)?;
+                tx.delete(&self.table, row)?;
                 Ok(true)
             }
             None => Ok(false),
@@ -157,14 +347,14 @@ impl SecurityTables {
     }
 }
 
-fn principals_def(schema: SchemaId) -> TableDef {
+fn principal_columns() -> Vec<ColumnDef> {
     let collation = Collation::default();
     let name = || DataType::NVarChar {
         len: Length::Bounded(128),
         collation,
     };
     let code = DataType::Char { len: 1, collation };
-    let columns = vec![
+    vec![
         ColumnDef::new("scope", code, false),
         ColumnDef::new("principal_id", DataType::Int, false),
         ColumnDef::new("name", name(), false),
@@ -184,16 +374,7 @@ fn principals_def(schema: SchemaId) -> TableDef {
         ColumnDef::new("default_schema", name(), true),
         ColumnDef::new("created_ms", DataType::BigInt, false),
         ColumnDef::new("modified_ms", DataType::BigInt, false),
-    ];
-    let key = IndexDef::hash(
-        "PK_hekla_principals",
-        &[column::SCOPE, column::PRINCIPAL_ID],
-        BUCKETS,
-        Uniqueness::PrimaryKey,
-    );
-    let mut def = TableDef::new(PRINCIPALS_TABLE, columns, vec![key]);
-    def.schema = schema;
-    def
+    ]
 }
 
 fn encode(principal: &PrincipalRow) -> Vec<Value> {

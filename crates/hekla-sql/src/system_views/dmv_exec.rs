@@ -66,8 +66,8 @@ fn sessions_columns() -> Vec<ViewColumn> {
 }
 
 /// One row per session open on this database. The embedded API tells
-/// hekla nothing about the client (host, program, process, driver) and
-/// hekla has no logins, so those columns are NULL. A session that has run
+/// hekla nothing about the client (host, program, process, driver), so
+/// those columns are NULL, and so is the login of an embedded session. A session that has run
 /// nothing yet shows its login time as its last request's start, as SQL
 /// Server does.
 fn sessions_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
@@ -87,7 +87,7 @@ fn sessions_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
                 Value::Null,
                 Value::Null,
                 Value::Null,
-                Value::Null,
+                or_null(session.login.clone(), text),
                 text(status),
                 elapsed_ms(session.logged_in),
                 datetime_ms(session.last_request_start_ms.unwrap_or(session.login_ms)),

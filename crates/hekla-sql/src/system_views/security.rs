@@ -1,15 +1,20 @@
-//! sys.server_principals and sys.sql_logins: logins and server roles,
-//! from [`crate::security`].
+//! Principals and permissions, from [`crate::security`]:
+//! sys.server_principals and sys.sql_logins (logins and server roles),
+//! sys.database_principals, sys.database_role_members and
+//! sys.database_permissions.
 //!
 //! `sid`: SQL Server gives built-in principals one-byte sids (`sa` 0x01,
 //! `public` 0x02, ...) and logins random 16-byte ones; hekla derives every
 //! sid from the principal id (one byte below 256, else the id's four bytes,
 //! big-endian), so the same login has the same sid wherever it shows.
+//! A database user shows its login's sid (`guest` 0x00); users without a
+//! login and roles have no sid here (NULL).
 //! `sys.sql_logins.password_hash` is always NULL: no view shows a hash.
 
 use super::shared::*;
 use super::{Scope, SystemView, ViewColumn};
-use crate::security::principals::FIXED_SERVER_ROLES;
+use crate::security::permissions::{fixed_role, Class, Permission};
+use crate::security::principals::{FIXED_SERVER_ROLES, GUEST_USER_ID};
 use crate::security::store::PrincipalRow;
 use crate::security::SA_LOGIN_ID;
 use crate::session::SqlDatabase;
@@ -129,4 +134,134 @@ fn varbinary(len: u32) -> DataType {
     DataType::VarBinary {
         len: Length::Bounded(len),
     }
+}
+
+pub const DATABASE_PRINCIPALS: SystemView = SystemView {
+    schema: "sys",
+    name: "database_principals",
+    scope: Scope::Database,
+    columns: || {
+        vec![
+            not_null("name", sysname()),
+            not_null("principal_id", DataType::Int),
+            not_null("type", char(1)),
+            nullable("type_desc", nvarchar(60)),
+            nullable("default_schema_name", sysname()),
+            not_null("create_date", DataType::DateTime),
+            not_null("modify_date", DataType::DateTime),
+            nullable("owning_principal_id", DataType::Int),
+            nullable("sid", varbinary(85)),
+            not_null("is_fixed_role", DataType::Bit),
+            not_null("authentication_type", DataType::Int),
+            nullable("authentication_type_desc", nvarchar(60)),
+            nullable("default_language_name", sysname()),
+            nullable("default_language_lcid", DataType::Int),
+            not_null("allow_encrypted_value_modifications", DataType::Bit),
+        ]
+    },
+    rows: database_principals_rows,
+};
+
+fn database_principals_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+    let principals = db.principals();
+    Ok(principals
+        .database_principals()
+        .map(|principal| {
+            let role = principal.principal_type == 'R';
+            let sid = match principal.login_id {
+                Some(login) => sid(login),
+                None if principal.principal_id == GUEST_USER_ID => Value::Binary(vec![0]),
+                None => Value::Null,
+            };
+            let instance = principal.login_id.is_some();
+            vec![
+                text(&principal.name),
+                int(principal.principal_id),
+                padded(&principal.principal_type.to_string(), 1),
+                text(if role { "DATABASE_ROLE" } else { "SQL_USER" }),
+                or_null(principal.default_schema.clone(), text),
+                datetime_ms(principal.created_ms),
+                datetime_ms(principal.modified_ms),
+                or_null(principal.owner_id, int),
+                sid,
+                bit(fixed_role::ALL
+                    .iter()
+                    .any(|&(id, _)| id == principal.principal_id)),
+                int(i32::from(instance)),
+                text(if instance { "INSTANCE" } else { "NONE" }),
+                Value::Null,
+                Value::Null,
+                bit(false),
+            ]
+        })
+        .collect())
+}
+
+pub const DATABASE_ROLE_MEMBERS: SystemView = SystemView {
+    schema: "sys",
+    name: "database_role_members",
+    scope: Scope::Database,
+    columns: || {
+        vec![
+            not_null("role_principal_id", DataType::Int),
+            not_null("member_principal_id", DataType::Int),
+        ]
+    },
+    rows: |db| {
+        Ok(db
+            .principals()
+            .memberships()
+            .map(|(role, member)| vec![int(role), int(member)])
+            .collect())
+    },
+};
+
+pub const DATABASE_PERMISSIONS: SystemView = SystemView {
+    schema: "sys",
+    name: "database_permissions",
+    scope: Scope::Database,
+    columns: || {
+        vec![
+            not_null("class", DataType::TinyInt),
+            nullable("class_desc", nvarchar(60)),
+            not_null("major_id", DataType::Int),
+            not_null("minor_id", DataType::Int),
+            not_null("grantee_principal_id", DataType::Int),
+            not_null("grantor_principal_id", DataType::Int),
+            not_null("type", char(4)),
+            nullable("permission_name", nvarchar(128)),
+            not_null("state", char(1)),
+            nullable("state_desc", nvarchar(60)),
+        ]
+    },
+    rows: database_permissions_rows,
+};
+
+fn database_permissions_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+    let principals = db.principals();
+    Ok(principals
+        .permissions()
+        .iter()
+        .map(|row| {
+            let class = Class::from_code(row.class);
+            let permission = Permission::from_code(&row.code);
+            let state = match row.state {
+                'D' => "DENY",
+                'W' => "GRANT_WITH_GRANT_OPTION",
+                _ => "GRANT",
+            };
+            vec![
+                tinyint(row.class),
+                or_null(class, |class| text(class.description())),
+                int(row.major_id),
+                int(0),
+                int(row.grantee),
+                int(row.grantor),
+                padded(&row.code, 4),
+                or_null(permission, |permission| text(permission.name())),
+                padded(&row.state.to_string(), 1),
+                text(state),
+            ]
+        })
+        .collect())
 }

@@ -7,7 +7,7 @@
 //!
 //! ```ignore
 //! // SqlDatabase::session():
-//! let handle = system_views::sessions::register(self)?; // Msg 17809 past 32,767
+//! let handle = system_views::sessions::register(self, login)?; // Msg 17809 past 32,767
 //! // Session::execute(), around each statement:
 //! handle.begin_request(statement.kind.keywords());
 //! ... run it ...
@@ -51,6 +51,8 @@ pub struct SessionInfo {
     pub options: SetOptions,
     /// `@@TRANCOUNT` as its last statement ended.
     pub open_transactions: u32,
+    /// The login it connected with; None for the embedded API.
+    pub login: Option<String>,
 }
 
 struct Entry {
@@ -82,10 +84,11 @@ pub struct SessionHandle {
     session_id: i16,
 }
 
-/// Registers a new session on `db`. Msg 924 when `db` is in SINGLE_USER
+/// Registers a new session on `db`, connected as `login` (None for the
+/// embedded API). Msg 924 when `db` is in SINGLE_USER
 /// mode and has a session; Msg 17809 when every session id is taken (SQL
 /// Server's limit of 32,767 connections).
-pub fn register(db: &SqlDatabase) -> SqlResult<SessionHandle> {
+pub fn register(db: &SqlDatabase, login: Option<&str>) -> SqlResult<SessionHandle> {
     let mut entries = registry();
     let key = database_key(db);
     let single_user = db.engine().options().user_access == UserAccess::Single;
@@ -128,6 +131,7 @@ pub fn register(db: &SqlDatabase) -> SqlResult<SessionHandle> {
             open_transactions: 0,
             request: None,
             options: SetOptions::default(),
+            login: login.map(str::to_string),
         },
     });
     Ok(SessionHandle { session_id })
@@ -216,9 +220,9 @@ mod tests {
     fn ids_are_the_smallest_free_from_51_and_sessions_belong_to_their_database() {
         let db = SqlDatabase::in_memory().unwrap();
         let other = SqlDatabase::in_memory().unwrap();
-        let a = register(&db).unwrap();
-        let b = register(&db).unwrap();
-        let c = register(&other).unwrap();
+        let a = register(&db, None).unwrap();
+        let b = register(&db, None).unwrap();
+        let c = register(&other, None).unwrap();
         assert!(a.session_id() >= FIRST_SESSION_ID);
         assert_ne!(a.session_id(), b.session_id());
         let ids: Vec<i16> = sessions_of(&db).iter().map(|s| s.session_id).collect();
@@ -239,7 +243,7 @@ mod tests {
     #[test]
     fn requests_are_shown_while_they_run() {
         let db = SqlDatabase::in_memory().unwrap();
-        let handle = register(&db).unwrap();
+        let handle = register(&db, None).unwrap();
         handle.begin_request("A VERY LONG COMMAND NAME THAT GOES ON AND ON");
         let info = &sessions_of(&db)[0];
         let request = info.request.as_ref().unwrap();

@@ -199,7 +199,7 @@ fn scratch_dir(name: &str) -> std::path::PathBuf {
 #[test]
 fn every_row_fits_its_view_in_memory_and_on_disk() {
     let db = sample();
-    let session = sessions::register(&db).unwrap();
+    let session = sessions::register(&db, None).unwrap();
     session.begin_request("SELECT");
     assert!(check_shape(&db, "in memory") > 2048);
 
@@ -504,9 +504,9 @@ fn memory_views_add_up_to_the_engines_figures() {
         &Value::BigInt(heap_bytes / 1024)
     );
     // hekla's own catalog tables (object definitions, IDENTITY and
-    // sequence counters, principals) are listed as system tables, without
-    // object ids.
-    assert_eq!(tables.filter("object_id", &Value::Null).len(), 3);
+    // sequence counters, principals, role members, permissions) are
+    // listed as system tables, without object ids.
+    assert_eq!(tables.filter("object_id", &Value::Null).len(), 5);
 
     let clerks = Rows::read(&db, "sys", "dm_os_memory_clerks");
     assert_eq!(clerks.len(), 1);
@@ -553,8 +553,8 @@ fn transaction_views_follow_the_engine() {
 #[test]
 fn sessions_and_requests_are_the_registered_ones() {
     let db = SqlDatabase::in_memory().unwrap();
-    let idle = sessions::register(&db).unwrap();
-    let busy = sessions::register(&db).unwrap();
+    let idle = sessions::register(&db, None).unwrap();
+    let busy = sessions::register(&db, None).unwrap();
     busy.begin_request("SELECT");
     let sessions = Rows::read(&db, "sys", "dm_exec_sessions");
     assert_eq!(sessions.len(), 2);

@@ -61,7 +61,7 @@
 
 mod edit;
 pub mod gate;
-mod messages;
+pub(crate) mod messages;
 mod rebuild;
 #[cfg(test)]
 mod tests;

@@ -211,6 +211,11 @@ impl ViewChange {
 }
 
 impl Level {
+    /// The view this level changes through.
+    pub fn view(&self) -> &Arc<ViewMeta> {
+        &self.view
+    }
+
     /// `view` (known as `written` where it is used, in schema `schema`) as
     /// `change` changes it, and the table changed.
     fn resolve(
