@@ -100,6 +100,9 @@ public final class Scenario {
     private Connection connect(String user, String password, boolean tls) throws SQLException {
         String url = "jdbc:sqlserver://" + host + ":" + port + ";databaseName=hekla;"
                 + (tls ? "encrypt=true;trustServerCertificate=true;" : "encrypt=false;")
+                // Without it mssql-jdbc sends java.time.LocalTime as a datetime, rounded to 1/300 s
+                // (23:59:59.9999999 becomes the next midnight), as Microsoft documents.
+                + "sendTimeAsDatetime=false;"
                 + "loginTimeout=10";
         return DriverManager.getConnection(url, user, password);
     }
