@@ -5,8 +5,10 @@ mod durability;
 mod engine;
 mod histogram;
 mod parse;
+mod process;
 mod range_index;
 mod report;
+mod server;
 mod sql;
 mod workload;
 
@@ -30,6 +32,8 @@ enum Bench {
     Parse(parse::ParseArgs),
     /// Embedded SQL statements/s: point SELECT, UPDATE by key, 5-row INSERT.
     Sql(sql::SqlBenchArgs),
+    /// Through the wire protocol: requests/s, latency and server CPU per request against PostgreSQL.
+    Server(server::ServerBenchArgs),
 }
 
 pub fn run(args: BenchArgs) -> Result<(), String> {
@@ -42,23 +46,13 @@ pub fn run(args: BenchArgs) -> Result<(), String> {
         Bench::Durability(args) => durability::run(args),
         Bench::Parse(args) => parse::run(args),
         Bench::Sql(args) => sql::run(args),
+        Bench::Server(args) => server::run(args),
     }
 }
 
-/// The process's resident set size in bytes (Linux).
+/// This process's resident set size in bytes (Linux).
 fn resident_bytes() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find_map(|line| line.strip_prefix("VmRSS:"))
-        .and_then(|rest| {
-            rest.trim()
-                .trim_end_matches("kB")
-                .trim()
-                .parse::<u64>()
-                .ok()
-        })
-        .map_or(0, |kb| kb * 1024)
+    process::resident_bytes(std::process::id())
 }
 
 const MIB: f64 = 1024.0 * 1024.0;
