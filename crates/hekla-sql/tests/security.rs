@@ -374,6 +374,28 @@ GRANT EXECUTE ON dbo.secret_value TO ycsb"
         run(&mut ycsb, "SELECT v FROM dbo.secrets"),
         denied("SELECT", "secrets")
     );
+    // The chain covers data access, not DDL: TRUNCATE inside a procedure
+    // needs ALTER of the caller.
+    assert_eq!(
+        run(
+            &mut dbo,
+            "CREATE PROCEDURE dbo.empty_secrets AS TRUNCATE TABLE dbo.secrets
+GO
+GRANT EXECUTE ON dbo.empty_secrets TO ycsb"
+        ),
+        ""
+    );
+    let truncate = run(&mut ycsb, "EXEC dbo.empty_secrets");
+    assert!(
+        truncate.starts_with("Msg 4701, Level 16, State 1"),
+        "{truncate}"
+    );
+    assert_eq!(run(&mut ycsb, "EXEC dbo.read_secret"), "42\n");
+    // OUTPUT INTO a table inserts into it.
+    assert_eq!(
+        run(&mut ycsb, "UPDATE dbo.usertable SET FIELD0 = 'c' OUTPUT inserted.YCSB_KEY, 1 INTO dbo.secrets (id, v)"),
+        denied("INSERT", "secrets")
+    );
     // A DENY wins over the grant, here through public.
     assert_eq!(
         run(&mut dbo, "DENY EXECUTE ON dbo.read_secret TO public"),

@@ -28,6 +28,7 @@ use crate::catalog::table::TableMeta;
 use crate::catalog::view::change::{Shows, ViewChange};
 use crate::plan::query::result_column;
 use crate::plan::Planner;
+use crate::security::permissions::Permission;
 use crate::session::{ResultColumn, ResultSink};
 use hekla_types::{DataType, SqlError, SqlResult, Value};
 use std::sync::Arc;
@@ -255,6 +256,10 @@ impl IntoTable {
             }
         }
         let table = crate::catalog::temp::resolve_target(planner.db, planner.variables, target)?;
+        // Rows go into the table as an INSERT puts them.
+        if let (Some(access), ast::DmlTarget::Table { name, .. }) = (&planner.access, target) {
+            access.require_named(planner.db, Permission::Insert, name)?;
+        }
         let written = match target {
             ast::DmlTarget::Table { name, .. } => crate::catalog::sequence::written(name),
             ast::DmlTarget::Variable(name) => format!("@{name}"),

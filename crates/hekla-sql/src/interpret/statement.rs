@@ -108,10 +108,13 @@ impl Interpreter<'_> {
         if is_ddl(&statement.kind) && self.session.transaction.is_open() {
             return Err(ddl_in_transaction());
         }
+        // DDL is checked against the caller inside procedures too: the
+        // ownership chain covers data access only, as in SQL Server.
+        let caller = &self.session.state.principal;
         crate::security::ddl::check(
             &db,
-            &self.session.state.principal,
-            self.session.access().as_ref(),
+            caller,
+            crate::security::access::Access::of(caller).as_ref(),
             &statement.kind,
         )?;
         match &statement.kind {

@@ -13,7 +13,9 @@
 //! bound without an `Access`, and statements of a procedure run without
 //! one. Dynamic SQL (`EXEC ('...')`, `sp_executesql`) starts a new chain,
 //! as in SQL Server: its statements are checked against the caller, even
-//! inside a procedure.
+//! inside a procedure. The chain covers data access only: DDL inside a
+//! procedure (CREATE, DROP, TRUNCATE ...) is checked against the caller
+//! ([`super::ddl`]), as in SQL Server.
 
 use super::messages;
 use super::permissions::{self, Class, Permission};
