@@ -524,3 +524,36 @@ fn logins_change_their_own_password_and_only_that() {
     assert!(db.authenticate("sa", "Sa-Passw0rd-1").unwrap().is_sysadmin);
     assert!(!db.ensure_sa_login("Other-Passw0rd").unwrap());
 }
+
+#[test]
+fn an_rpc_call_is_checked_like_exec() {
+    let db = SqlDatabase::in_memory().unwrap();
+    let mut dbo = db.session().unwrap();
+    assert_eq!(run(&mut dbo, KEY_VALUE_SETUP), "");
+    assert_eq!(
+        run(
+            &mut dbo,
+            "CREATE PROCEDURE dbo.read_secret AS SELECT v FROM dbo.secrets"
+        ),
+        ""
+    );
+    let mut ycsb = ycsb_session(&db);
+    let mut sink = common::Collect::default();
+    ycsb.call("dbo.read_secret", Vec::new(), &mut sink);
+    assert!(sink.rows.is_empty());
+    assert!(
+        sink.errors.len() == 1
+            && sink.errors[0]
+                .contains("The EXECUTE permission was denied on the object 'read_secret'"),
+        "{:?}",
+        sink.errors
+    );
+    assert_eq!(
+        run(&mut dbo, "GRANT EXECUTE ON dbo.read_secret TO ycsb"),
+        ""
+    );
+    let mut sink = common::Collect::default();
+    ycsb.call("dbo.read_secret", Vec::new(), &mut sink);
+    assert_eq!(sink.rows, vec![vec![Value::Int(42)]]);
+    assert!(sink.errors.is_empty());
+}
