@@ -205,7 +205,12 @@ impl Interpreter<'_> {
                 .as_deref()
                 .is_none_or(|given| given.eq_ignore_ascii_case(name))
         };
-        let Some(first) = arguments.first().filter(|a| named(a, "stmt")) else {
+        // Documented as @stmt; SQL Server's own messages (and drivers such as
+        // tedious) call it @statement, and SQL Server takes both.
+        let Some(first) = arguments
+            .first()
+            .filter(|a| named(a, "stmt") || named(a, "statement"))
+        else {
             return Err(SqlError::new(
                 201,
                 16,

@@ -13,6 +13,12 @@ EXEC sys.sp_executesql N'SELECT name FROM dbo.items WHERE id = @id', N'@id int',
 EXEC sp_executesql N'PRINT ''no parameters'''
 EXEC sp_executesql NULL
 GO
+-- The text by name: @stmt as documented, @statement as SQL Server's own
+-- messages name it (and as drivers send it: tedious calls sp_executesql
+-- with @statement and @params).
+EXEC sp_executesql @stmt = N'SELECT name FROM dbo.items WHERE id = @id', @params = N'@id int', @id = 1
+EXEC sp_executesql @statement = N'SELECT name FROM dbo.items WHERE id = @id', @params = N'@id int', @id = 2
+GO
 -- Dynamic SQL has its own scope: the caller's variables are not visible.
 DECLARE @x int = 5
 EXEC ('SELECT @x')
