@@ -73,6 +73,13 @@ pub trait ResultSink {
     fn done(&mut self, rows: Option<u64>);
     /// PRINT and informational messages.
     fn message(&mut self, text: &str);
+    /// An informational message SQL Server numbers (TDS INFO `number`,
+    /// Level 0, `state`), such as 3621 "The statement has been
+    /// terminated."; a sink without numbers shows the text.
+    fn numbered_message(&mut self, number: u32, state: u8, text: &str) {
+        let _ = (number, state);
+        self.message(text);
+    }
     fn error(&mut self, error: &ErrorEvent);
     /// `USE` made `database` the session's database. SQL Server sends an
     /// environment change (TDS ENVCHANGE) and the informational message

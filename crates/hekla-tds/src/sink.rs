@@ -52,6 +52,8 @@ pub struct TokenSink {
     /// The client has gone: output is dropped.
     disconnected: bool,
     columns: Vec<ResultColumn>,
+    /// A result set was started since the last DONE.
+    result_open: bool,
     /// The last statement's DONE (status, rows), not yet written.
     pending_done: Option<(u16, u64)>,
     /// An error since the last DONE.
@@ -76,6 +78,7 @@ impl TokenSink {
             channel,
             disconnected: false,
             columns: Vec::new(),
+            result_open: false,
             pending_done: None,
             error_since_done: false,
             any_error: false,
@@ -205,6 +208,7 @@ impl ResultSink for TokenSink {
         self.settle_error();
         self.flush_pending_done();
         self.columns = columns.to_vec();
+        self.result_open = true;
         tokens::col_metadata(&mut self.out, columns);
         self.maybe_send();
     }
@@ -216,7 +220,14 @@ impl ResultSink for TokenSink {
         self.maybe_send();
     }
 
+    /// As SQL Server, a DONE ends a result set or carries a row count:
+    /// statements with neither (SET, DECLARE, IF, a DML statement under
+    /// SET NOCOUNT ON) send none, so a loop of them sends nothing at all.
     fn done(&mut self, rows: Option<u64>) {
+        let ends_result = std::mem::take(&mut self.result_open);
+        if rows.is_none() && !ends_result && !self.error_since_done {
+            return;
+        }
         self.flush_pending_done();
         let mut status = match rows {
             Some(_) => done::COUNT,
@@ -229,9 +240,14 @@ impl ResultSink for TokenSink {
         self.maybe_send();
     }
 
+    /// PRINT is message 0, state 1, as SQL Server sends it.
     fn message(&mut self, text: &str) {
+        self.numbered_message(0, 1, text);
+    }
+
+    fn numbered_message(&mut self, number: u32, state: u8, text: &str) {
         self.flush_pending_done();
-        self.info(0, 1, text);
+        self.info(number, state, text);
         self.maybe_send();
     }
 
@@ -310,5 +326,91 @@ impl ResultSink for TokenSink {
                 tokens::env_change_bytes(&mut self.out, kind, &[], &descriptor);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::client::{Item, Response};
+    use hekla_types::SqlError;
+
+    /// Runs `report` against a batch sink and decodes everything it sent.
+    fn tokens(report: impl FnOnce(&mut TokenSink)) -> Response {
+        let (sender, mut receiver) = mpsc::channel(1024);
+        let mut sink = TokenSink::new(
+            RequestKind::Batch,
+            sender,
+            ConnectionState::new("s", "hekla"),
+        );
+        report(&mut sink);
+        let last = sink.finish_batch();
+        drop(sink);
+        let mut all = Vec::new();
+        while let Ok(chunk) = receiver.try_recv() {
+            all.extend_from_slice(&chunk);
+        }
+        all.extend_from_slice(&last);
+        Response::decode(&all).unwrap()
+    }
+
+    fn int_column() -> Vec<ResultColumn> {
+        vec![ResultColumn {
+            name: "x".into(),
+            data_type: DataType::Int,
+            nullable: false,
+        }]
+    }
+
+    #[test]
+    fn statements_without_results_or_counts_send_no_done() {
+        let reply = tokens(|sink| {
+            for _ in 0..10_000 {
+                sink.done(None);
+            }
+        });
+        assert_eq!(reply.items.len(), 1, "only the final DONE");
+    }
+
+    #[test]
+    fn a_result_under_nocount_ends_with_a_done_without_count() {
+        let reply = tokens(|sink| {
+            sink.columns(&int_column());
+            sink.row(&[Value::Int(1)]);
+            sink.done(None);
+            sink.done(Some(3));
+        });
+        let dones = reply.dones();
+        assert_eq!(dones[0].status, done::MORE);
+        assert_eq!(dones[1].status, done::COUNT);
+        assert_eq!(dones[1].rows, 3);
+    }
+
+    #[test]
+    fn a_failed_statement_gets_a_done_with_the_error_bit() {
+        let reply = tokens(|sink| {
+            sink.error(&ErrorEvent {
+                error: SqlError::new(2627, 14, 1, "dup"),
+                line: 1,
+                procedure: None,
+            });
+            sink.numbered_message(3621, 0, "The statement has been terminated.");
+            sink.columns(&int_column());
+            sink.done(Some(0));
+        });
+        let kinds: Vec<&str> = reply
+            .items
+            .iter()
+            .map(|item| match item {
+                Item::Error(_) => "error",
+                Item::Info(_) => "info",
+                Item::Done(d) if d.status & done::ERROR != 0 => "done-error",
+                Item::Done(_) => "done",
+                Item::Results(_) => "results",
+                _ => "other",
+            })
+            .collect();
+        assert_eq!(kinds, ["error", "info", "done-error", "results", "done"]);
+        assert_eq!(reply.infos()[0].number, 3621);
     }
 }

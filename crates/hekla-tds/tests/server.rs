@@ -201,6 +201,18 @@ async fn errors_carry_number_state_class_procedure_and_line() {
     // columns) and its DONE has the error bit.
     assert_eq!(reply.result_sets().len(), 4);
     assert!(reply.dones().iter().any(|d| d.status & done::ERROR != 0));
+    // A statement that fails is followed by INFO 3621, as SQL Server sends.
+    let reply = client
+        .batch(
+            "CREATE TABLE dbo.u (id int NOT NULL PRIMARY KEY NONCLUSTERED) \
+             WITH (MEMORY_OPTIMIZED = ON); INSERT INTO dbo.u VALUES (1), (1)",
+        )
+        .await
+        .unwrap();
+    assert_eq!(reply.errors()[0].number, 2627);
+    let terminated = reply.infos()[0];
+    assert_eq!((terminated.number, terminated.class), (3621, 0));
+    assert_eq!(terminated.text, "The statement has been terminated.");
     let syntax = client.batch("SELECT 1 +").await.unwrap();
     assert_eq!(syntax.errors()[0].number, 102);
     let last = *syntax.dones().last().unwrap();
@@ -729,4 +741,18 @@ async fn shutdown_cancels_what_outlasts_the_grace_period() {
     assert!(stopped.is_ok(), "the endless loop was cancelled");
     // The connection is closed without a reply.
     assert!(client.read_response().await.is_err());
+}
+
+#[tokio::test]
+async fn statements_without_results_send_nothing() {
+    let server = TestServer::start(ServerOptions::default()).await;
+    let mut client = server.connect().await;
+    let reply = client
+        .batch("DECLARE @i int = 0; WHILE @i < 100000 SET @i += 1; SELECT @i AS i")
+        .await
+        .unwrap();
+    // The result set and its DONE, nothing for the 100,000 SETs.
+    assert_eq!(reply.items.len(), 2, "{:?}", reply.dones().len());
+    assert_eq!(reply.rows(), [[Value::Int(100_000)]]);
+    server.stop().await;
 }

@@ -183,7 +183,8 @@ impl<'s> Interpreter<'s> {
         }
         self.sink.error(&failure.event);
         if failure.terminated {
-            self.sink.message("The statement has been terminated.");
+            self.sink
+                .numbered_message(3621, 0, "The statement has been terminated.");
         }
         failure.reported = true;
         if failure.rolls_back {
