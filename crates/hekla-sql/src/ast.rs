@@ -562,10 +562,13 @@ pub enum StatementKind {
     /// `CREATE LOGIN name WITH ...` / `ALTER LOGIN name WITH ...`, and the
     /// same for USER and ROLE (`principal` says which).
     CreatePrincipal(Box<CreatePrincipal>),
+    /// `ALTER [SERVER] ROLE role ADD | DROP MEMBER member`.
     AlterRole {
         role: Ident,
         add: bool,
         member: Ident,
+        /// A server role (`ALTER SERVER ROLE`).
+        server: bool,
     },
     /// GRANT / DENY / REVOKE.
     Permission(Box<Permission>),
@@ -721,7 +724,8 @@ impl StatementKind {
                 (true, PrincipalKind::User) => "ALTER USER",
                 (true, PrincipalKind::Role) => "ALTER ROLE",
             },
-            AlterRole { .. } => "ALTER ROLE",
+            AlterRole { server: false, .. } => "ALTER ROLE",
+            AlterRole { server: true, .. } => "ALTER SERVER ROLE",
             Permission(permission) => match permission.action {
                 PermissionAction::Grant => "GRANT",
                 PermissionAction::Deny => "DENY",

@@ -1808,9 +1808,15 @@ fn fmt_statement(f: &mut Formatter<'_>, statement: &Statement, level: usize) -> 
         S::CreateDatabase(database) => database.fmt(f)?,
         S::AlterDatabase(alter) => alter.fmt(f)?,
         S::CreatePrincipal(principal) => principal.fmt(f)?,
-        S::AlterRole { role, add, member } => write!(
+        S::AlterRole {
+            role,
+            add,
+            member,
+            server,
+        } => write!(
             f,
-            "ALTER ROLE {role} {} MEMBER {member}",
+            "ALTER {}ROLE {role} {} MEMBER {member}",
+            if *server { "SERVER " } else { "" },
             if *add { "ADD" } else { "DROP" }
         )?,
         S::Permission(permission) => permission.fmt(f)?,

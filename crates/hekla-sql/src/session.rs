@@ -153,6 +153,7 @@ impl SqlDatabase {
         let principals = crate::security::Principals::new(
             security.load(&engine)?,
             security.load_members(&engine)?,
+            security.load_server_members(&engine)?,
             security.load_permissions(&engine)?,
         );
         let db = Arc::new(SqlDatabase {

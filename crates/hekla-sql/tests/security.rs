@@ -557,3 +557,54 @@ fn an_rpc_call_is_checked_like_exec() {
     assert_eq!(sink.rows, vec![vec![Value::Int(42)]]);
     assert!(sink.errors.is_empty());
 }
+
+#[test]
+fn a_login_made_sysadmin_runs_as_dbo_after_a_restart_too() {
+    let dir = scratch("sysadmin");
+    {
+        let db = open(&dir);
+        let mut dbo = db.session().unwrap();
+        assert_eq!(
+            run(
+                &mut dbo,
+                "CREATE LOGIN admin2 WITH PASSWORD = 'Adm1n-Passw0rd'
+ALTER SERVER ROLE sysadmin ADD MEMBER admin2"
+            ),
+            ""
+        );
+    }
+    let db = open(&dir);
+    let admin = db.authenticate("admin2", "Adm1n-Passw0rd").unwrap();
+    assert!(admin.is_sysadmin);
+    let mut session = db.session_for(&admin).unwrap();
+    assert_eq!(
+        run(
+            &mut session,
+            "SELECT USER_NAME(), SUSER_SNAME(), IS_SRVROLEMEMBER('sysadmin'), IS_MEMBER('db_owner')"
+        ),
+        "dbo|admin2|1|1\n"
+    );
+    assert_eq!(
+        run(&mut session, "ALTER SERVER ROLE sysadmin DROP MEMBER sa"),
+        "Msg 15405, Level 16, State 1, Line 1\nCannot use the special principal 'sa'.\n"
+    );
+    let mut dbo = db.session().unwrap();
+    assert_eq!(
+        run(&mut dbo, "ALTER SERVER ROLE sysadmin DROP MEMBER admin2"),
+        ""
+    );
+    // The open session keeps its login token; a new login does not.
+    assert_eq!(
+        run(&mut session, "SELECT IS_SRVROLEMEMBER('sysadmin')"),
+        "1\n"
+    );
+    assert!(
+        !db.authenticate("admin2", "Adm1n-Passw0rd")
+            .unwrap()
+            .is_sysadmin
+    );
+    drop(session);
+    drop(dbo);
+    drop(db);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

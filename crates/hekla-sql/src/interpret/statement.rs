@@ -401,8 +401,28 @@ impl Interpreter<'_> {
                 crate::security::principal_statement(&db, &self.session.state.principal, create)?;
                 Ok(None)
             }
-            StatementKind::AlterRole { role, add, member } => {
+            StatementKind::AlterRole {
+                role,
+                add,
+                member,
+                server: false,
+            } => {
                 crate::security::users::alter_role(
+                    &db,
+                    &self.session.state.principal,
+                    role,
+                    *add,
+                    member,
+                )?;
+                Ok(None)
+            }
+            StatementKind::AlterRole {
+                role,
+                add,
+                member,
+                server: true,
+            } => {
+                crate::security::logins::alter_server_role(
                     &db,
                     &self.session.state.principal,
                     role,

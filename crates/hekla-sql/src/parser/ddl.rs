@@ -111,6 +111,10 @@ impl Parser<'_> {
         if self.eat_word("DATABASE") {
             return self.alter_database();
         }
+        let server = self.is_word("SERVER") && self.is_word_at(1, "ROLE");
+        if server {
+            self.advance();
+        }
         if self.is_word("ROLE")
             && self.kind_at(2) == TokenKind::Word
             && self.is_word_at(3, "MEMBER")
@@ -125,7 +129,15 @@ impl Parser<'_> {
             };
             self.expect_word("MEMBER")?;
             let member = self.ident()?;
-            return Ok(StatementKind::AlterRole { role, add, member });
+            return Ok(StatementKind::AlterRole {
+                role,
+                add,
+                member,
+                server,
+            });
+        }
+        if server {
+            return Err(self.error_here());
         }
         if self.eat_word("INDEX") {
             // `ALTER INDEX ix ON t REBUILD` is ALTER TABLE t ALTER INDEX.

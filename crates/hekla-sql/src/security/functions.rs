@@ -83,16 +83,17 @@ pub fn is_srvrolemember(
         return Value::Null;
     };
     let principals = db.principals();
-    let login_id = match login {
-        None => who.login.login_id,
+    // The session's own login answers from its login token.
+    let sysadmin = match login {
+        None => who.login.is_sysadmin,
         Some(name) => match name.and_then(|name| principals.login(name)) {
-            Some(login) => login.principal_id,
+            Some(login) => principals.is_sysadmin(login.principal_id),
             None => return Value::Null,
         },
     };
     let member = match role.1 {
         "public" => true,
-        "sysadmin" => principals.is_sysadmin(login_id),
+        "sysadmin" => sysadmin,
         _ => false,
     };
     Value::Int(i32::from(member))

@@ -10,6 +10,7 @@
 use super::messages;
 use super::password::{self, PasswordHash};
 use super::permissions::{self, Class, Permission};
+use super::principals::{FIXED_SERVER_ROLES, SYSADMIN_ROLE_ID};
 use super::store::{PrincipalRow, Scope};
 use super::{Identity, Principal};
 use crate::ast::{self, Expr, ExprKind, Literal, OptionValue};
@@ -146,12 +147,64 @@ pub fn drop(db: &SqlDatabase, identity: &Identity, names: &[ast::ObjectName]) ->
             return Err(messages::login_in_use(&login.name));
         }
         let mut principals = db.principals_mut();
+        let roles: Vec<i32> = principals
+            .server_memberships()
+            .filter(|&(_, member)| member == login.principal_id)
+            .map(|(role, _)| role)
+            .collect();
         super::persist(db, |tables, tx| {
-            tables
-                .delete(tx, Scope::Server, login.principal_id)
-                .map(|_| ())
+            tables.delete(tx, Scope::Server, login.principal_id)?;
+            for &role in &roles {
+                tables.remove_server_member(tx, role, login.principal_id)?;
+            }
+            Ok(())
         })?;
         principals.remove_login(login.principal_id);
+    }
+    Ok(())
+}
+
+/// `ALTER SERVER ROLE sysadmin ADD | DROP MEMBER login`, `sysadmin`
+/// only. The other fixed server roles give nothing in hekla, so changing
+/// them is 10794; `sa` stays in `sysadmin` (15405). A session keeps what
+/// its login had when it logged in, as SQL Server's login token does.
+pub fn alter_server_role(
+    db: &SqlDatabase,
+    identity: &Identity,
+    role: &ast::Ident,
+    add: bool,
+    member: &ast::Ident,
+) -> SqlResult<()> {
+    let known = FIXED_SERVER_ROLES
+        .iter()
+        .find(|(_, name)| name.eq_ignore_ascii_case(&role.value));
+    let Some(&(role_id, role_name)) = known.filter(|_| identity.login.is_sysadmin) else {
+        return Err(messages::cannot("alter", "server role", &role.value));
+    };
+    if role_id != SYSADMIN_ROLE_ID {
+        return Err(not_yet(&format!("ALTER SERVER ROLE {role_name}")));
+    }
+    let mut principals = db.principals_mut();
+    let verb = if add { "add" } else { "drop" };
+    let login_id = principals
+        .login(&member.value)
+        .map(|login| login.principal_id)
+        .ok_or_else(|| messages::cannot(verb, "principal", &member.value))?;
+    if login_id == super::SA_LOGIN_ID {
+        return Err(messages::special_principal("sa"));
+    }
+    if add {
+        super::persist(db, |tables, tx| {
+            tables.add_server_member(tx, role_id, login_id)
+        })?;
+        principals.add_server_member(role_id, login_id);
+    } else {
+        super::persist(db, |tables, tx| {
+            tables
+                .remove_server_member(tx, role_id, login_id)
+                .map(|_| ())
+        })?;
+        principals.remove_server_member(role_id, login_id);
     }
     Ok(())
 }

@@ -11,6 +11,9 @@ use super::{DBO_USER_ID, SA_LOGIN_ID};
 use crate::system_views::DATABASE_NAME;
 use std::collections::{BTreeMap, BTreeSet};
 
+/// `sysadmin`'s `principal_id`.
+pub const SYSADMIN_ROLE_ID: i32 = 3;
+
 /// SQL Server's fixed server roles and their `principal_id`s. Only
 /// `sysadmin` grants anything in hekla; the others are listed (and hold no
 /// one) so that names and ids match SQL Server's.
@@ -45,6 +48,9 @@ pub struct Principals {
     database: BTreeMap<i32, PrincipalRow>,
     /// Database role memberships: `(role, member)`.
     members: BTreeSet<(i32, i32)>,
+    /// Server role memberships: `(role, login)`; `sa`'s in `sysadmin` is
+    /// built in.
+    server_members: BTreeSet<(i32, i32)>,
     /// Every GRANT and DENY in the database.
     permissions: Vec<PermissionRow>,
 }
@@ -55,6 +61,7 @@ impl Principals {
     pub fn new(
         rows: Vec<PrincipalRow>,
         members: Vec<(i32, i32)>,
+        server_members: Vec<(i32, i32)>,
         permissions: Vec<PermissionRow>,
     ) -> Principals {
         let mut principals = Principals {
@@ -64,12 +71,14 @@ impl Principals {
                 .map(|row| (row.principal_id, row))
                 .collect(),
             members: BTreeSet::from([(fixed_role::DB_OWNER, DBO_USER_ID)]),
+            server_members: BTreeSet::from([(SYSADMIN_ROLE_ID, SA_LOGIN_ID)]),
             permissions,
         };
         for row in rows {
             principals.put(row);
         }
         principals.members.extend(members);
+        principals.server_members.extend(server_members);
         principals
     }
 
@@ -100,10 +109,22 @@ impl Principals {
             .max(FIRST_LOGIN_ID)
     }
 
-    /// Whether login `login_id` is a member of `sysadmin`: `sa` is, as in
-    /// SQL Server; hekla has no way yet to add others.
+    /// Whether login `login_id` is a member of `sysadmin` (`sa` always).
     pub fn is_sysadmin(&self, login_id: i32) -> bool {
-        login_id == SA_LOGIN_ID
+        self.server_members.contains(&(SYSADMIN_ROLE_ID, login_id))
+    }
+
+    /// Every `(server role, login)`.
+    pub fn server_memberships(&self) -> impl Iterator<Item = (i32, i32)> + '_ {
+        self.server_members.iter().copied()
+    }
+
+    pub fn add_server_member(&mut self, role: i32, login: i32) {
+        self.server_members.insert((role, login));
+    }
+
+    pub fn remove_server_member(&mut self, role: i32, login: i32) {
+        self.server_members.remove(&(role, login));
     }
 
     // ---- users and roles ----------------------------------------------
@@ -153,9 +174,10 @@ impl Principals {
         };
     }
 
-    /// Removes a login.
+    /// Removes a login with its server role memberships.
     pub fn remove_login(&mut self, id: i32) {
         self.logins.remove(&id);
+        self.server_members.retain(|&(_, login)| login != id);
     }
 
     /// Removes a user or role with its memberships and the permissions

@@ -7,6 +7,8 @@
 //!   by scope and principal id; its password column holds only the salted
 //!   hash (see [`super::password`]);
 //! - `sys.hekla_role_members`: database role memberships;
+//! - `sys.hekla_server_role_members`: server role memberships (logins in
+//!   `sysadmin` besides `sa`);
 //! - `sys.hekla_permissions`: GRANTs and DENYs, as
 //!   `sys.database_permissions` shows them.
 
@@ -22,6 +24,7 @@ use std::sync::Arc;
 const PRINCIPALS_TABLE: &str = "hekla_principals";
 const MEMBERS_TABLE: &str = "hekla_role_members";
 const PERMISSIONS_TABLE: &str = "hekla_permissions";
+const SERVER_MEMBERS_TABLE: &str = "hekla_server_role_members";
 /// Hash buckets of the key index: principals are few.
 const BUCKETS: u64 = 1024;
 
@@ -96,6 +99,8 @@ pub struct SecurityTables {
     principals: KeyedTable,
     /// `sys.hekla_role_members`: `(role_id, member_id)`, database roles.
     members: KeyedTable,
+    /// `sys.hekla_server_role_members`: `(role_id, login_id)`.
+    server_members: KeyedTable,
     /// `sys.hekla_permissions`: `(class, major_id, grantee_id, type,
     /// state, grantor_id)`, keyed by the first four.
     permissions: KeyedTable,
@@ -131,6 +136,13 @@ impl SecurityTables {
                 vec![int("role_id"), int("member_id")],
                 2,
             )?,
+            server_members: KeyedTable::open(
+                db,
+                (schema, schema_name),
+                SERVER_MEMBERS_TABLE,
+                vec![int("role_id"), int("login_id")],
+                2,
+            )?,
             permissions: KeyedTable::open(
                 db,
                 (schema, schema_name),
@@ -150,9 +162,14 @@ impl SecurityTables {
 
     /// Whether engine table `id` is one of these (never a user table).
     pub fn owns_engine_table(&self, id: u32) -> bool {
-        [&self.principals, &self.members, &self.permissions]
-            .iter()
-            .any(|table| table.table.id == id)
+        [
+            &self.principals,
+            &self.members,
+            &self.server_members,
+            &self.permissions,
+        ]
+        .iter()
+        .any(|table| table.table.id == id)
     }
 
     /// Every stored principal.
@@ -199,6 +216,33 @@ impl SecurityTables {
     pub fn remove_member(&self, tx: &mut Transaction, role: i32, member: i32) -> SqlResult<bool> {
         self.members
             .delete(tx, &[Value::Int(role), Value::Int(member)])
+    }
+
+    /// Every `(server role, login)` stored.
+    pub fn load_server_members(&self, db: &Database) -> SqlResult<Vec<(i32, i32)>> {
+        decoded(
+            self.server_members.rows(db)?,
+            |values| match values {
+                [Value::Int(role), Value::Int(login)] => Some((*role, *login)),
+                _ => None,
+            },
+            "server role membership",
+        )
+    }
+
+    pub fn add_server_member(&self, tx: &mut Transaction, role: i32, login: i32) -> SqlResult<()> {
+        self.server_members
+            .put(tx, vec![Value::Int(role), Value::Int(login)])
+    }
+
+    pub fn remove_server_member(
+        &self,
+        tx: &mut Transaction,
+        role: i32,
+        login: i32,
+    ) -> SqlResult<bool> {
+        self.server_members
+            .delete(tx, &[Value::Int(role), Value::Int(login)])
     }
 
     /// Every stored permission.

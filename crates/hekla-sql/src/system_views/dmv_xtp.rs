@@ -24,8 +24,9 @@ pub struct TableMemory {
     /// The table's object id; None for hekla's own catalog tables
     /// (`sys.hekla_objects`, `sys.hekla_counters` and the security tables
     /// `sys.hekla_principals`, `sys.hekla_role_members`,
-    /// `sys.hekla_permissions`), In-Memory OLTP system tables, which SQL
-    /// Server lists with no object id too.
+    /// `sys.hekla_server_role_members`, `sys.hekla_permissions`),
+    /// In-Memory OLTP system tables, which SQL Server lists with no object
+    /// id too.
     pub object_id: Option<i32>,
     /// The engine's id of the table (`xtp_object_id`).
     pub xtp_object_id: u32,

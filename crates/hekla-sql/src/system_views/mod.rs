@@ -23,7 +23,7 @@
 //! | `information_schema` | INFORMATION_SCHEMA.TABLES, INFORMATION_SCHEMA.COLUMNS, INFORMATION_SCHEMA.VIEWS |
 //! | `dmv_xtp` | sys.dm_db_xtp_* and sys.dm_xtp_transaction_stats |
 //! | `dmv_os` | sys.dm_os_memory_clerks, sys.dm_os_wait_stats, sys.dm_os_buffer_descriptors |
-//! | `security` | sys.server_principals, sys.sql_logins, sys.database_principals, sys.database_role_members, sys.database_permissions |
+//! | `security` | sys.server_principals, sys.sql_logins, sys.server_role_members, sys.database_principals, sys.database_role_members, sys.database_permissions |
 //! | `dmv_exec` | sys.dm_exec_sessions, sys.dm_exec_requests |
 //! | `spt_values` | master.dbo.spt_values |
 
@@ -165,6 +165,7 @@ pub static VIEWS: &[SystemView] = &[
     dmv_resource_governor::RESOURCE_POOLS,
     security::SERVER_PRINCIPALS,
     security::SQL_LOGINS,
+    security::SERVER_ROLE_MEMBERS,
     security::DATABASE_PRINCIPALS,
     security::DATABASE_ROLE_MEMBERS,
     security::DATABASE_PERMISSIONS,

@@ -1,5 +1,6 @@
 //! Principals and permissions, from [`crate::security`]:
-//! sys.server_principals and sys.sql_logins (logins and server roles),
+//! sys.server_principals, sys.sql_logins and sys.server_role_members
+//! (logins and server roles),
 //! sys.database_principals, sys.database_role_members and
 //! sys.database_permissions.
 //!
@@ -265,3 +266,22 @@ fn database_permissions_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
         })
         .collect())
 }
+
+pub const SERVER_ROLE_MEMBERS: SystemView = SystemView {
+    schema: "sys",
+    name: "server_role_members",
+    scope: Scope::Server,
+    columns: || {
+        vec![
+            not_null("role_principal_id", DataType::Int),
+            not_null("member_principal_id", DataType::Int),
+        ]
+    },
+    rows: |db| {
+        Ok(db
+            .principals()
+            .server_memberships()
+            .map(|(role, member)| vec![int(role), int(member)])
+            .collect())
+    },
+};

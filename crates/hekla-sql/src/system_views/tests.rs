@@ -504,9 +504,9 @@ fn memory_views_add_up_to_the_engines_figures() {
         &Value::BigInt(heap_bytes / 1024)
     );
     // hekla's own catalog tables (object definitions, IDENTITY and
-    // sequence counters, principals, role members, permissions) are
-    // listed as system tables, without object ids.
-    assert_eq!(tables.filter("object_id", &Value::Null).len(), 5);
+    // sequence counters, principals, role members, server role members,
+    // permissions) are listed as system tables, without object ids.
+    assert_eq!(tables.filter("object_id", &Value::Null).len(), 6);
 
     let clerks = Rows::read(&db, "sys", "dm_os_memory_clerks");
     assert_eq!(clerks.len(), 1);

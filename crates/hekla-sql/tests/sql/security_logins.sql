@@ -44,3 +44,19 @@ ROLLBACK
 GO
 SELECT COUNT(*) AS logins FROM sys.sql_logins
 GO
+-- sysadmin: sa always; ALTER SERVER ROLE adds others.
+ALTER SERVER ROLE sysadmin ADD MEMBER app
+SELECT role_principal_id, member_principal_id
+FROM sys.server_role_members ORDER BY member_principal_id
+SELECT IS_SRVROLEMEMBER('sysadmin', 'app') AS app, IS_SRVROLEMEMBER('sysadmin', 'ycsb') AS ycsb
+ALTER SERVER ROLE sysadmin DROP MEMBER app
+SELECT COUNT(*) AS sysadmins FROM sys.server_role_members
+GO
+ALTER SERVER ROLE sysadmin DROP MEMBER sa
+GO
+ALTER SERVER ROLE sysadmin ADD MEMBER nobody
+GO
+ALTER SERVER ROLE dbcreator ADD MEMBER app
+GO
+ALTER SERVER ROLE nosuchrole ADD MEMBER app
+GO
