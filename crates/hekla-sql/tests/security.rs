@@ -608,3 +608,37 @@ ALTER SERVER ROLE sysadmin ADD MEMBER admin2"
     drop(db);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// How YCSB's JDBC binding runs its statements: prepared and
+/// parameterized, checked as the statements they run.
+#[test]
+fn prepared_and_parameterized_statements_are_checked_as_the_caller() {
+    let db = SqlDatabase::in_memory().unwrap();
+    let mut dbo = db.session().unwrap();
+    assert_eq!(run(&mut dbo, KEY_VALUE_SETUP), "");
+    let mut ycsb = ycsb_session(&db);
+    assert_eq!(
+        run(
+            &mut ycsb,
+            "EXEC sp_executesql N'INSERT dbo.usertable VALUES (@k, @v)', N'@k varchar(255), @v varchar(100)', 'user7', 'x'
+DECLARE @h int
+EXEC sp_prepare @h OUTPUT, N'@k varchar(255)', N'SELECT FIELD0 FROM dbo.usertable WHERE YCSB_KEY = @k'
+EXEC sp_execute @h, 'user7'"
+        ),
+        "x\n"
+    );
+    assert_eq!(
+        run(&mut ycsb, "EXEC sp_executesql N'DELETE dbo.usertable WHERE YCSB_KEY = @k', N'@k varchar(255)', 'user7'"),
+        "Msg 229, Level 14, State 5, Line 1\nThe DELETE permission was denied on the object 'usertable', database 'hekla', schema 'dbo'.\n"
+    );
+    let prepared_secret = run(
+        &mut ycsb,
+        "DECLARE @h int
+EXEC sp_prepare @h OUTPUT, N'@id int', N'SELECT v FROM dbo.secrets WHERE id = @id'
+EXEC sp_execute @h, 1",
+    );
+    assert!(
+        prepared_secret.contains("The SELECT permission was denied on the object 'secrets'"),
+        "{prepared_secret}"
+    );
+}

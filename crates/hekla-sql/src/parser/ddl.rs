@@ -1039,6 +1039,12 @@ impl Parser<'_> {
                 without_login = true;
             }
         }
+        if principal == PrincipalKind::Role && self.is_word("AUTHORIZATION") {
+            return Err(SyntaxError::unsupported(
+                "CREATE ROLE ... AUTHORIZATION",
+                self.peek().span.line,
+            ));
+        }
         if principal == PrincipalKind::Login && self.is_word("FROM") {
             return Err(SyntaxError::unsupported(
                 "CREATE LOGIN ... FROM",

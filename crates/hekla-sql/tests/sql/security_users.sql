@@ -156,3 +156,6 @@ GO
 DROP LOGIN analyst
 SELECT name FROM sys.server_principals WHERE type = 'S' ORDER BY principal_id
 GO
+-- Valid T-SQL hekla does not run.
+CREATE ROLE owned AUTHORIZATION ycsb
+GO
