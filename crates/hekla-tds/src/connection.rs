@@ -204,13 +204,22 @@ impl Connection {
         if client_gone || broke_protocol || aborted {
             return (Some(session), Next::Close);
         }
-        let last = if attention {
-            cancel.clear();
-            attention_ack()
-        } else {
-            last
-        };
-        let next = self.finish_message(&last).await;
+        if !attention {
+            let next = self.finish_message(&last).await;
+            return (Some(session), next);
+        }
+        // The cancelled request's reply ends (what it had sent, then a
+        // plain final DONE), and the acknowledgement follows as a message
+        // of its own: drivers such as tedious read the message that was
+        // under way as the reply and only the next one as the
+        // acknowledgement; the others read on until they see it.
+        cancel.clear();
+        let mut end = Vec::new();
+        tokens::done(&mut end, token::DONE, done::FINAL, 0);
+        if let Next::Close = self.finish_message(&end).await {
+            return (Some(session), Next::Close);
+        }
+        let next = self.send_attention_ack().await;
         (Some(session), next)
     }
 
@@ -267,6 +276,12 @@ async fn read_messages(
 ) {
     loop {
         let message = read_message(&mut reader, limits).await;
+        if let Ok(message) = &message {
+            log::debug(
+                "message",
+                &[("type", &message.kind), ("status", &message.status), ("bytes", &message.payload.len())],
+            );
+        }
         let stop = message.is_err();
         if sender.send(message).await.is_err() || stop {
             return;

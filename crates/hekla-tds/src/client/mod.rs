@@ -231,6 +231,25 @@ impl Client {
         self.send(kind::ATTENTION, &[]).await
     }
 
+    /// Cancels the running request: sends ATTENTION and reads replies up
+    /// to the one that acknowledges it; returns what came before the
+    /// acknowledgement (the cancelled request's partial reply).
+    pub async fn cancel(&mut self) -> Result<Vec<Response>, ClientError> {
+        self.send_attention().await?;
+        let mut discarded = Vec::new();
+        loop {
+            let reply = self.read_response().await?;
+            let acknowledged = reply
+                .dones()
+                .iter()
+                .any(|done| done.status & crate::tokens::done::ATTENTION != 0);
+            if acknowledged {
+                return Ok(discarded);
+            }
+            discarded.push(reply);
+        }
+    }
+
     /// Sends any message (tests use it for malformed input).
     pub async fn send(&mut self, kind: u8, payload: &[u8]) -> Result<(), ClientError> {
         send(&mut self.stream, kind, payload, self.packet_size).await
