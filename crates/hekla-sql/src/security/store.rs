@@ -175,13 +175,13 @@ impl SecurityTables {
     /// Every stored principal.
     pub fn load(&self, db: &Database) -> SqlResult<Vec<PrincipalRow>> {
         // A damaged row is not shown: it may hold a password hash.
-        decoded(self.principals.rows(db)?, decode, "principal")
+        decoded(self.principals.rows(db)?, decode_principal, "principal")
     }
 
     /// Writes `principal` in place of the row of its scope and id, if
     /// there is one, within `tx`.
     pub fn save(&self, tx: &mut Transaction, principal: &PrincipalRow) -> SqlResult<()> {
-        self.principals.put(tx, encode(principal))
+        self.principals.put(tx, encode_principal(principal))
     }
 
     /// Removes the row of `scope` and `principal_id` within `tx`; false if
@@ -336,7 +336,7 @@ fn decoded<T>(
         })
 }
 
-/// A hidden engine table whose first `key_len` columns are its key.
+/// A hidden engine table keyed (unique hash index) on its first columns.
 struct KeyedTable {
     table: Arc<Table>,
 }
@@ -421,7 +421,7 @@ fn principal_columns() -> Vec<ColumnDef> {
     ]
 }
 
-fn encode(principal: &PrincipalRow) -> Vec<Value> {
+fn encode_principal(principal: &PrincipalRow) -> Vec<Value> {
     let optional_int = |value: Option<i32>| value.map_or(Value::Null, Value::Int);
     let optional_text = |value: &Option<String>| value.clone().map_or(Value::Null, Value::String);
     vec![
@@ -444,7 +444,7 @@ fn encode(principal: &PrincipalRow) -> Vec<Value> {
     ]
 }
 
-fn decode(values: &[Value]) -> Option<PrincipalRow> {
+fn decode_principal(values: &[Value]) -> Option<PrincipalRow> {
     let text = |index: usize| match values.get(index)? {
         Value::String(v) => Some(v.clone()),
         _ => None,
@@ -474,7 +474,10 @@ fn decode(values: &[Value]) -> Option<PrincipalRow> {
     };
     Some(PrincipalRow {
         scope: Scope::from_code(text(column::SCOPE)?.trim_end())?,
-        principal_id: optional_int(column::PRINCIPAL_ID)??,
+        principal_id: match values.get(column::PRINCIPAL_ID)? {
+            Value::Int(id) => *id,
+            _ => return None,
+        },
         name: text(column::NAME)?,
         principal_type: text(column::TYPE)?.chars().next()?,
         owner_id: optional_int(column::OWNER_ID)?,
