@@ -342,10 +342,10 @@ def rollback_aborted(conn):
 
 
 # Both drivers cancel through their query timeout: it sends ATTENTION when no
-# reply has come for that long. A WHILE loop's statements each send a DONE
-# token (SQL Server's do too), so the timeout never fires on one; a WAITFOR
-# sends nothing until it ends. (pytds' cursor.cancel() would read the socket
-# from a second thread while execute() reads it.)
+# reply has come for that long, which any DONE token resets (an assigning
+# SELECT in a loop sends one per row); a WAITFOR sends nothing until it ends.
+# (pytds' cursor.cancel() would read the socket from a second thread while
+# execute() reads it.)
 def cancel():
     conn = DRIVER.connect(timeout=1)
     start = time.monotonic()
