@@ -21,6 +21,10 @@ pub struct RpcParameter {
 #[derive(Clone, Debug, PartialEq)]
 pub enum RpcValue {
     Scalar(Value),
+    /// A NULL without a type (TDS NULLTYPE, what drivers send for an
+    /// untyped nil/None): passed as the literal NULL, so it converts to
+    /// whatever the parameter is (an OUTPUT one is an int variable).
+    UntypedNull,
     /// A table-valued parameter: the table type's name as the client gave
     /// it (an empty schema means dbo) and its rows, one value per column
     /// of the type.

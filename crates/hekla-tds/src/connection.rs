@@ -279,7 +279,11 @@ async fn read_messages(
         if let Ok(message) = &message {
             log::debug(
                 "message",
-                &[("type", &message.kind), ("status", &message.status), ("bytes", &message.payload.len())],
+                &[
+                    ("type", &message.kind),
+                    ("status", &message.status),
+                    ("bytes", &message.payload.len()),
+                ],
             );
         }
         let stop = message.is_err();

@@ -142,7 +142,11 @@ fn decode_parameter(reader: &mut Reader, budget: &mut usize) -> WireResult<RpcPa
         spend(budget, 1)?;
         let info = TypeInfo::decode(reader)?;
         let value = info.decode_value(reader)?;
-        (info.data_type, RpcValue::Scalar(value))
+        if info.code == code::NULL {
+            (info.data_type, RpcValue::UntypedNull)
+        } else {
+            (info.data_type, RpcValue::Scalar(value))
+        }
     };
     Ok(RpcParameter {
         name: (!name.is_empty()).then_some(name),

@@ -773,7 +773,9 @@ async fn attention_stops_a_running_rpc() {
             Value::String("DECLARE @i INT = 0; WHILE 1 = 1 SET @i = @i + 1;".into()),
         ),
     };
-    let mut payload = vec![22, 0, 0, 0, 18, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0];
+    let mut payload = vec![
+        22, 0, 0, 0, 18, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,
+    ];
     hekla_tds::rpc::encode_call(&mut payload, "sp_executesql", &[statement]).unwrap();
     client.send(kind::RPC, &payload).await.unwrap();
     tokio::time::sleep(Duration::from_millis(200)).await;
@@ -781,8 +783,36 @@ async fn attention_stops_a_running_rpc() {
         .await
         .expect("the loop stopped")
         .unwrap();
-    assert_eq!(discarded.len(), 1, "the cancelled reply, then the acknowledgement");
+    assert_eq!(
+        discarded.len(),
+        1,
+        "the cancelled reply, then the acknowledgement"
+    );
     let reply = client.batch("SELECT 5").await.unwrap();
     assert_eq!(reply.rows(), [[Value::Int(5)]]);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn an_untyped_null_parameter_converts_to_the_parameter_type() {
+    let server = TestServer::start(ServerOptions::default()).await;
+    let mut client = server.connect().await;
+    client
+        .batch("CREATE PROCEDURE dbo.takes_date @d date AS SELECT @d AS d")
+        .await
+        .unwrap()
+        .into_result()
+        .unwrap();
+    // dbo.takes_date @d = <NULLTYPE>: go-mssqldb and tiberius send nil so.
+    let mut payload = vec![
+        22, 0, 0, 0, 18, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,
+    ];
+    hekla_tds::rpc::encode_call(&mut payload, "dbo.takes_date", &[]).unwrap();
+    payload.extend_from_slice(&[2, b'@', 0, b'd', 0, 0, hekla_tds::types::code::NULL]);
+    client.send(kind::RPC, &payload).await.unwrap();
+    let reply = client.read_response().await.unwrap();
+    assert!(reply.errors().is_empty(), "{:?}", reply.errors());
+    assert_eq!(reply.rows(), [[Value::Null]]);
+    assert_eq!(reply.result_sets()[0].columns[0].data_type, DataType::Date);
     server.stop().await;
 }

@@ -83,11 +83,18 @@ impl Interpreter<'_> {
                     format!("Parameter '@{variable}' was supplied multiple times."),
                 ));
             }
+            let mut kind = ExprKind::Variable(variable.clone());
             match &mut parameter.value {
                 RpcValue::Scalar(value) => {
                     let value = hekla_types::convert::convert(value, &parameter.data_type, None)?;
                     let slot = frame.variables.declare(&variable, parameter.data_type)?;
                     frame.variables.assign(slot, value);
+                }
+                RpcValue::UntypedNull if !parameter.output => {
+                    kind = ExprKind::Literal(ast::Literal::Null);
+                }
+                RpcValue::UntypedNull => {
+                    frame.variables.declare(&variable, DataType::Int)?;
                 }
                 RpcValue::Table {
                     type_schema,
@@ -104,7 +111,7 @@ impl Interpreter<'_> {
             args.push(ast::ExecArg {
                 name: parameter.bare_name().map(str::to_string),
                 value: ast::Expr {
-                    kind: ExprKind::Variable(variable),
+                    kind,
                     span: Span::default(),
                 },
                 output: parameter.output,
@@ -165,7 +172,8 @@ impl Interpreter<'_> {
         self.sink
             .return_status(i32::try_from(status).unwrap_or_default());
         for (ordinal, parameter) in parameters.iter().enumerate() {
-            if parameter.output && matches!(parameter.value, RpcValue::Scalar(_)) {
+            let scalar = matches!(parameter.value, RpcValue::Scalar(_) | RpcValue::UntypedNull);
+            if parameter.output && scalar {
                 let output = value(&passed_variable(parameter, ordinal));
                 let name = parameter.bare_name().unwrap_or("");
                 self.sink
