@@ -317,6 +317,13 @@ fn execute(session: &mut Session, message: &Message, sink: &mut TokenSink) -> Ve
                     last
                 }
                 Err(error) => {
+                    let head: String = message
+                        .payload
+                        .iter()
+                        .take(4096)
+                        .map(|b| format!("{b:02x}"))
+                        .collect();
+                    log::debug("malformed RPC", &[("error", &error), ("payload", &head)]);
                     sink.server_error(&rpc_stream_error(&error));
                     sink.finish_batch()
                 }

@@ -102,6 +102,13 @@ fn decode_call(reader: &mut Reader, budget: &mut usize) -> WireResult<RpcCall> {
         if matches!(next, BATCH_FLAG | NO_EXEC_FLAG | BATCH_FLAG_7_1) {
             break;
         }
+        if reader.rest().iter().all(|&b| b == 0) {
+            // go-mssqldb writes 16 zero bytes after a NULL uniqueidentifier
+            // (length 0); nothing valid is all zeros (type 0 does not
+            // exist), and SQL Server ignores them.
+            reader.take(reader.remaining())?;
+            break;
+        }
         parameters.push(
             decode_parameter(reader, budget).map_err(|e| {
                 ProtocolError::new(format!("parameter {}: {e}", parameters.len() + 1))

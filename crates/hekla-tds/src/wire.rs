@@ -48,6 +48,11 @@ impl<'a> Reader<'a> {
         self.bytes.len() - self.position
     }
 
+    /// The bytes not read yet.
+    pub fn rest(&self) -> &'a [u8] {
+        &self.bytes[self.position..]
+    }
+
     pub fn is_empty(&self) -> bool {
         self.remaining() == 0
     }

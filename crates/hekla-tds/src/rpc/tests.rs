@@ -154,3 +154,22 @@ fn value_budget_bounds_what_a_request_decodes() {
     let error = decode(&mut Reader::new(&wire)).unwrap_err();
     assert!(error.0.contains("values in one request"), "{error}");
 }
+
+#[test]
+fn zero_padding_after_the_last_parameter_is_ignored() {
+    let mut wire = Vec::new();
+    let guid = ClientParameter {
+        name: "@g".into(),
+        output: false,
+        value: ClientValue::Scalar(DataType::UniqueIdentifier, Value::Null),
+    };
+    encode_call(&mut wire, "p", &[guid]).unwrap();
+    // What go-mssqldb sends for a NULL uniqueidentifier: 16 bytes follow.
+    wire.extend_from_slice(&[0; 16]);
+    let calls = decode(&mut Reader::new(&wire)).unwrap();
+    assert_eq!(calls[0].parameters.len(), 1);
+    assert_eq!(calls[0].parameters[0].value, RpcValue::Scalar(Value::Null));
+    // Anything else after the parameters is still an error.
+    wire.push(1);
+    assert!(decode(&mut Reader::new(&wire)).is_err());
+}
