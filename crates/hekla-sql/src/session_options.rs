@@ -9,7 +9,7 @@
 //!
 //! Options hekla does not store have one value it always runs with:
 //! QUOTED_IDENTIFIER, ANSI_PADDING and ANSI_NULL_DFLT_ON are ON;
-//! IMPLICIT_TRANSACTIONS, NUMERIC_ROUNDABORT and ANSI_NULL_DFLT_OFF OFF.
+//! NUMERIC_ROUNDABORT and ANSI_NULL_DFLT_OFF OFF.
 
 use crate::ast::IsolationLevel;
 use hekla_types::datetime::DateFormat;
@@ -24,6 +24,10 @@ pub struct SetOptions {
     pub showplan: bool,
     /// `SET XACT_ABORT ON`: an error ends the rest of the batch too.
     pub xact_abort: bool,
+    /// `SET IMPLICIT_TRANSACTIONS ON`: outside a transaction, the
+    /// statements SQL Server lists (see `interpret::implicit`) begin
+    /// one, which stays open until COMMIT or ROLLBACK.
+    pub implicit_transactions: bool,
     /// `SET TRANSACTION ISOLATION LEVEL` (an atomic block's level inside
     /// one).
     pub isolation: IsolationLevel,
@@ -80,6 +84,7 @@ impl Default for SetOptions {
             nocount: false,
             showplan: false,
             xact_abort: false,
+            implicit_transactions: false,
             isolation: IsolationLevel::ReadCommitted,
             atomic_block: false,
             ansi_nulls: true,
@@ -121,9 +126,30 @@ impl SetOptions {
         self.date_first = US_ENGLISH_DATE_FIRST;
     }
 
+    /// `SET ANSI_DEFAULTS ON`: ANSI_NULLS, ANSI_WARNINGS,
+    /// CURSOR_CLOSE_ON_COMMIT and IMPLICIT_TRANSACTIONS on (ANSI_PADDING,
+    /// ANSI_NULL_DFLT_ON and QUOTED_IDENTIFIER, the rest of the group, are
+    /// always on in hekla).
+    pub fn set_ansi_defaults(&mut self) {
+        self.ansi_nulls = true;
+        self.ansi_warnings = true;
+        self.cursor_close_on_commit = true;
+        self.implicit_transactions = true;
+    }
+
+    /// Whether every option ANSI_DEFAULTS sets is on
+    /// (sys.dm_exec_sessions' `ansi_defaults`).
+    pub fn ansi_defaults(&self) -> bool {
+        self.ansi_nulls
+            && self.ansi_warnings
+            && self.cursor_close_on_commit
+            && self.implicit_transactions
+    }
+
     /// `@@OPTIONS`: SQL Server's bits for the ON/OFF options.
     pub fn bitmask(&self) -> i32 {
         let bits = [
+            (2, self.implicit_transactions),
             (4, self.cursor_close_on_commit),
             (8, self.ansi_warnings),
             (16, true), // ANSI_PADDING
@@ -162,7 +188,8 @@ mod tests {
         options.nocount = true;
         options.xact_abort = true;
         options.ansi_nulls = false;
-        assert_eq!(options.bitmask(), 5432 + 512 + 16384 - 32);
+        options.implicit_transactions = true;
+        assert_eq!(options.bitmask(), 5432 + 512 + 16384 - 32 + 2);
         assert_eq!(options.isolation_code(), 2);
     }
 }

@@ -5,8 +5,8 @@
 //! and applied to a session's [`SetOptions`].
 //!
 //! A statement changes all its options or, on an error, none. Options
-//! SQL Server has but hekla cannot honour (IMPLICIT_TRANSACTIONS ON,
-//! QUOTED_IDENTIFIER OFF ...) are refused with Msg 10794 rather than
+//! SQL Server has but hekla cannot honour (QUOTED_IDENTIFIER OFF,
+//! NUMERIC_ROUNDABORT ON ...) are refused with Msg 10794 rather than
 //! accepted and ignored. SQL Server finds some of these errors when it
 //! parses the batch (102, 195); hekla finds them when the statement runs.
 
@@ -71,6 +71,9 @@ enum Toggle {
     Fixed(bool),
     /// Refused either way.
     Unsupported,
+    /// ANSI_DEFAULTS: ON sets the options [`SetOptions::ansi_defaults`]
+    /// lists; OFF is refused.
+    AnsiDefaults,
 }
 
 impl Toggle {
@@ -80,6 +83,7 @@ impl Toggle {
             "NOCOUNT" => Field(|o| &mut o.nocount),
             "SHOWPLAN_TEXT" => Field(|o| &mut o.showplan),
             "XACT_ABORT" => Field(|o| &mut o.xact_abort),
+            "IMPLICIT_TRANSACTIONS" => Field(|o| &mut o.implicit_transactions),
             "ANSI_NULLS" => Field(|o| &mut o.ansi_nulls),
             "ANSI_WARNINGS" => Field(|o| &mut o.ansi_warnings),
             "ARITHABORT" => Field(|o| &mut o.arithabort),
@@ -91,7 +95,6 @@ impl Toggle {
             // how columns are created and stored.
             "QUOTED_IDENTIFIER" | "ANSI_PADDING" | "ANSI_NULL_DFLT_ON" => Fixed(true),
             "ANSI_NULL_DFLT_OFF"
-            | "IMPLICIT_TRANSACTIONS"
             | "NUMERIC_ROUNDABORT"
             | "NOEXEC"
             | "PARSEONLY"
@@ -101,8 +104,8 @@ impl Toggle {
             | "REMOTE_PROC_TRANSACTIONS"
             | "NO_BROWSETABLE"
             | "DISABLE_DEF_CNST_CHK" => Fixed(false),
-            // ON turns IMPLICIT_TRANSACTIONS on, OFF QUOTED_IDENTIFIER off.
-            "ANSI_DEFAULTS" => Unsupported,
+            // OFF would turn QUOTED_IDENTIFIER off too.
+            "ANSI_DEFAULTS" => AnsiDefaults,
             _ => return None,
         })
     }
@@ -111,6 +114,7 @@ impl Toggle {
     fn check(&self, name: &Ident, on: bool) -> SqlResult<()> {
         let refused = match self {
             Toggle::Fixed(value) => *value != on,
+            Toggle::AnsiDefaults => !on,
             Toggle::Unsupported => true,
             Toggle::Field(_) | Toggle::NoEffect => false,
         };
@@ -125,8 +129,10 @@ impl Toggle {
     }
 
     fn set(&self, options: &mut SetOptions, on: bool) {
-        if let Toggle::Field(field) = self {
-            *field(options) = on;
+        match self {
+            Toggle::Field(field) => *field(options) = on,
+            Toggle::AnsiDefaults if on => options.set_ansi_defaults(),
+            _ => {}
         }
     }
 }

@@ -641,3 +641,54 @@ fn reset_rolls_back_drops_temp_tables_and_restores_options() {
     let events = execute(&mut session, "BEGIN TRAN; ROLLBACK");
     assert!(events.contains(&Event::Transaction(TransactionEvent::Begin)));
 }
+
+#[test]
+fn implicit_transactions_report_their_begin_and_reset_turns_them_off() {
+    let mut session = session("CREATE TABLE dbo.t (id int NOT NULL PRIMARY KEY)");
+    let transactions = |events: Vec<Event>| {
+        events
+            .into_iter()
+            .filter_map(|event| match event {
+                Event::Transaction(event) => Some(event),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+    };
+    use TransactionEvent::*;
+    // mssql-jdbc's setAutoCommit(false), then its commit().
+    assert_eq!(
+        transactions(execute(&mut session, "SET IMPLICIT_TRANSACTIONS ON")),
+        vec![]
+    );
+    assert_eq!(
+        transactions(execute(&mut session, "SELECT 1")),
+        vec![],
+        "a SELECT that reads no table begins nothing"
+    );
+    assert_eq!(
+        transactions(execute(&mut session, "INSERT dbo.t VALUES (1)")),
+        vec![Begin]
+    );
+    assert_eq!(
+        transactions(execute(&mut session, "INSERT dbo.t VALUES (2)")),
+        vec![]
+    );
+    assert_eq!(
+        transactions(execute(&mut session, "IF @@TRANCOUNT > 0 COMMIT TRAN")),
+        vec![Commit]
+    );
+    assert_eq!(
+        transactions(execute(&mut session, "SELECT COUNT(*) FROM dbo.t")),
+        vec![Begin]
+    );
+    session.reset();
+    let events = execute(
+        &mut session,
+        "SELECT @@OPTIONS & 2 AS implicit, (SELECT COUNT(*) FROM dbo.t) AS committed, @@TRANCOUNT",
+    );
+    assert_eq!(
+        events[1],
+        Event::Row(vec![Value::Int(0), Value::Int(2), Value::Int(0)])
+    );
+    assert!(!events.contains(&Event::Transaction(Begin)), "{events:?}");
+}

@@ -95,7 +95,11 @@ impl Interpreter<'_> {
             frame.variables.assign(slot, Value::Int(status));
         }
         let after = self.session.transaction.count();
-        if after != trancount {
+        // A transaction the procedure's statements began implicitly is no
+        // missing COMMIT: SQL Server raises no 266 for it.
+        let begun_implicitly =
+            self.session.options.implicit_transactions && (trancount, after) == (0, 1);
+        if after != trancount && !begun_implicitly {
             return Err(fail(self, mismatching_count(trancount, after), frame));
         }
         Ok(Flow::Next)

@@ -13,6 +13,7 @@ mod batch_rules;
 mod call;
 mod dynamic;
 pub mod failure;
+mod implicit;
 pub mod prepared;
 mod raise;
 mod rpc;

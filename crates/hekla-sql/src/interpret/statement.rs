@@ -105,6 +105,7 @@ impl Interpreter<'_> {
     ) -> SqlResult<Option<u64>> {
         let db = Arc::clone(&self.session.db);
         let _schema_stability = crate::catalog::alter::stability(&db, &statement.kind);
+        self.begin_implicit_transaction(&statement.kind)?;
         if is_ddl(&statement.kind) && self.session.transaction.is_open() {
             return Err(ddl_in_transaction());
         }

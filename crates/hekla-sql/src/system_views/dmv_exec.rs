@@ -98,11 +98,11 @@ fn sessions_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
                 text(options.date_format.name()),
                 smallint(i16::from(options.date_first)),
                 // hekla always runs with QUOTED_IDENTIFIER, ANSI_NULL_DFLT_ON
-                // and ANSI_PADDING on, never with all of ANSI_DEFAULTS.
+                // and ANSI_PADDING on.
                 bit(true),
                 bit(options.arithabort),
                 bit(true),
-                bit(false),
+                bit(options.ansi_defaults()),
                 bit(options.ansi_warnings),
                 bit(true),
                 bit(options.ansi_nulls),
