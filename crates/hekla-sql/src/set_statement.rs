@@ -69,8 +69,6 @@ enum Toggle {
     /// hekla always runs with it ON (true) or OFF (false): that value is
     /// accepted, the other refused.
     Fixed(bool),
-    /// Refused either way.
-    Unsupported,
     /// ANSI_DEFAULTS: ON sets the options [`SetOptions::ansi_defaults`]
     /// lists; OFF is refused.
     AnsiDefaults,
@@ -115,7 +113,6 @@ impl Toggle {
         let refused = match self {
             Toggle::Fixed(value) => *value != on,
             Toggle::AnsiDefaults => !on,
-            Toggle::Unsupported => true,
             Toggle::Field(_) | Toggle::NoEffect => false,
         };
         if refused {

@@ -33,7 +33,11 @@ impl super::Interpreter<'_> {
 fn begins_transaction(kind: &StatementKind) -> bool {
     use StatementKind::*;
     match kind {
-        Select(select) => query_reads_table(&select.query),
+        // SELECT INTO creates a table.
+        Select(select) => {
+            crate::exec::select_into::target(select).is_some()
+                || query_reads_table(&select.query, &[])
+        }
         Insert(_) | Update(_) | Delete(_) | Truncate(_) => true,
         CreateTable(_)
         | AlterTable(_)
@@ -58,48 +62,77 @@ fn begins_transaction(kind: &StatementKind) -> bool {
 
 /// Whether a query reads a table, view, table variable or table-valued
 /// function anywhere (a subquery included): `SELECT GETDATE()` does not.
-fn query_reads_table(query: &ast::Query) -> bool {
-    query.with.iter().any(|cte| query_reads_table(&cte.query)) || body_reads_table(&query.body)
+/// `ctes` are the common table expressions in scope: their names in FROM
+/// read what their queries read.
+fn query_reads_table(query: &ast::Query, ctes: &[&str]) -> bool {
+    let mut in_scope = ctes.to_vec();
+    for cte in &query.with {
+        // A CTE sees those before it (and, recursive, itself).
+        in_scope.push(&cte.name.value);
+        if query_reads_table(&cte.query, &in_scope) {
+            return true;
+        }
+    }
+    body_reads_table(&query.body, &in_scope)
 }
 
-fn body_reads_table(body: &QueryBody) -> bool {
+fn body_reads_table(body: &QueryBody, ctes: &[&str]) -> bool {
+    let expr_reads = |expr: &ast::Expr| expr_reads_table(expr, ctes);
     match body {
         QueryBody::Select(select) => {
-            select.from.iter().any(source_reads_table)
+            select
+                .from
+                .iter()
+                .any(|source| source_reads_table(source, ctes))
                 || select.items.iter().any(|item| match item {
                     SelectItem::Wildcard { .. } => false,
-                    SelectItem::Expr { expr, .. } => expr_reads_table(expr),
-                    SelectItem::Assign { value, .. } => expr_reads_table(value),
+                    SelectItem::Expr { expr, .. } => expr_reads(expr),
+                    SelectItem::Assign { value, .. } => expr_reads(value),
                 })
-                || select.where_clause.iter().any(expr_reads_table)
-                || select.having.iter().any(expr_reads_table)
+                || select.where_clause.iter().any(expr_reads)
+                || select.having.iter().any(expr_reads)
         }
-        QueryBody::SetOp { left, right, .. } => body_reads_table(left) || body_reads_table(right),
-        QueryBody::Nested(query) => query_reads_table(query),
+        QueryBody::SetOp { left, right, .. } => {
+            body_reads_table(left, ctes) || body_reads_table(right, ctes)
+        }
+        QueryBody::Nested(query) => query_reads_table(query, ctes),
     }
 }
 
-fn source_reads_table(source: &ast::TableRef) -> bool {
+fn source_reads_table(source: &ast::TableRef, ctes: &[&str]) -> bool {
     match &source.kind {
-        TableRefKind::Table { .. } | TableRefKind::Variable { .. } => true,
-        TableRefKind::Function { .. } => true,
-        TableRefKind::Derived { query, .. } => query_reads_table(query),
-        TableRefKind::Values { rows, .. } => rows.iter().flatten().any(expr_reads_table),
+        TableRefKind::Table { name, .. } => {
+            let cte = name.schema().is_none()
+                && ctes
+                    .iter()
+                    .any(|cte| cte.eq_ignore_ascii_case(&name.name().value));
+            !cte
+        }
+        TableRefKind::Variable { .. } | TableRefKind::Function { .. } => true,
+        TableRefKind::Derived { query, .. } => query_reads_table(query, ctes),
+        TableRefKind::Values { rows, .. } => rows
+            .iter()
+            .flatten()
+            .any(|expr| expr_reads_table(expr, ctes)),
         TableRefKind::Join {
             left, right, on, ..
         } => {
-            source_reads_table(left) || source_reads_table(right) || on.iter().any(expr_reads_table)
+            source_reads_table(left, ctes)
+                || source_reads_table(right, ctes)
+                || on.iter().any(|expr| expr_reads_table(expr, ctes))
         }
     }
 }
 
 /// Whether an expression holds a subquery that reads a table.
-fn expr_reads_table(expr: &ast::Expr) -> bool {
+fn expr_reads_table(expr: &ast::Expr, ctes: &[&str]) -> bool {
     let own_query = match &expr.kind {
         ExprKind::Exists(query) | ExprKind::Subquery(query) => Some(query),
         ExprKind::InSubquery { query, .. } | ExprKind::Quantified { query, .. } => Some(query),
         _ => None,
     };
-    own_query.is_some_and(|query| query_reads_table(query))
-        || children(expr).into_iter().any(expr_reads_table)
+    own_query.is_some_and(|query| query_reads_table(query, ctes))
+        || children(expr)
+            .into_iter()
+            .any(|child| expr_reads_table(child, ctes))
 }

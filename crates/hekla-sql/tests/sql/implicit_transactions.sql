@@ -57,6 +57,19 @@ SELECT @@TRANCOUNT AS assignment
 COMMIT
 SELECT v.a FROM (VALUES (1)) AS v (a)
 SELECT @@TRANCOUNT AS values_only
+WITH numbers (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM numbers WHERE n < 3)
+SELECT COUNT(*) AS n FROM numbers
+SELECT @@TRANCOUNT AS cte_of_no_table
+WITH stock AS (SELECT qty FROM dbo.item) SELECT SUM(qty) AS stock FROM stock
+SELECT @@TRANCOUNT AS cte_of_a_table
+COMMIT
+GO
+-- SELECT INTO creates a table: it begins one even without reading any.
+SELECT 1 AS n INTO #made
+SELECT @@TRANCOUNT AS after_select_into
+COMMIT
+DROP TABLE #made
+COMMIT
 GO
 -- INSERT, UPDATE, DELETE: each begins one when none is open; the next
 -- statements join it, and ROLLBACK undoes them all.
