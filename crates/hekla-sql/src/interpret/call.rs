@@ -310,10 +310,17 @@ impl Interpreter<'_> {
                         outputs.push((caller_slot, slot));
                     }
                 }
-                Argument::Table(table) => callee
-                    .variables
-                    .declare_table_parameter(&parameter.name, table, true)
-                    .expect("parameter names are unique"),
+                Argument::Table(table) => {
+                    callee
+                        .variables
+                        .declare_table_parameter(&parameter.name, table, true)
+                        .expect("parameter names are unique");
+                    // Its type goes with it, so the procedure can pass
+                    // it on to another one taking the same type.
+                    if let ParameterKind::Table(type_id) = parameter.kind {
+                        callee.variables.set_table_type(&parameter.name, type_id);
+                    }
+                }
             }
         }
         let outer_options = self.session.options.clone();

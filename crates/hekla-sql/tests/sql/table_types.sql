@@ -125,3 +125,28 @@ GO
 SELECT COUNT(*) AS table_types FROM sys.table_types
 SELECT COUNT(*) AS tt_objects FROM sys.objects WHERE type = 'TT'
 GO
+-- A READONLY parameter passes on to a procedure taking the same type, also
+-- through sp_executesql (how JDBC sends a call with a table-valued
+-- parameter); another table type is still a clash (206).
+CREATE TYPE dbo.order_lines AS TABLE (line_no int, amount decimal(10, 2))
+CREATE TYPE dbo.other_lines AS TABLE (line_no int, amount decimal(10, 2))
+GO
+CREATE PROCEDURE dbo.sum_lines @lines dbo.order_lines READONLY
+AS SELECT COUNT(*) AS line_count, SUM(amount) AS total FROM @lines
+GO
+CREATE PROCEDURE dbo.pass_lines @lines dbo.order_lines READONLY
+AS EXEC dbo.sum_lines @lines
+GO
+CREATE PROCEDURE dbo.pass_other @lines dbo.other_lines READONLY
+AS EXEC dbo.sum_lines @lines
+GO
+DECLARE @l dbo.order_lines, @o dbo.other_lines
+INSERT @l VALUES (1, 1.25), (2, 10.00)
+INSERT @o VALUES (1, 5.00)
+EXEC dbo.pass_lines @l
+EXEC sp_executesql N'EXEC dbo.sum_lines @P0', N'@P0 dbo.order_lines READONLY', @l
+EXEC dbo.pass_other @o
+GO
+DROP PROCEDURE dbo.pass_other, dbo.pass_lines, dbo.sum_lines
+DROP TYPE dbo.order_lines, dbo.other_lines
+GO
