@@ -7,9 +7,9 @@
 //! When the connection ends, however it ends, the session is dropped, which
 //! rolls back its open transaction.
 
+use crate::context::ServerContext;
 use crate::login::ServerTransport;
 use crate::packet::{kind, read_message, status, Limits, Message, PacketWriter, ReadError};
-use crate::server::ServerContext;
 use crate::sink::{ConnectionState, RequestKind, TokenSink};
 use crate::tokens::{self, done, token};
 use crate::wire::{ProtocolError, Reader};

@@ -5,10 +5,12 @@
 //! [`packet`], [`prelogin`], [`login7`], [`types`], [`rpc`], [`request`].
 //! Encoding: [`tokens`], and [`sink`] (a session's results as tokens).
 //! Serving: [`tls`], [`login`] (PRELOGIN to LOGINACK), [`connection`]
-//! (requests), [`server`] (listener, limits, shutdown), [`log`].
+//! (requests), [`server`] (listener, limits, shutdown), [`context`] (what
+//! connections share), [`log`].
 
 pub mod client;
 pub mod connection;
+pub mod context;
 pub mod log;
 pub mod login;
 pub mod login7;

@@ -2,10 +2,10 @@
 //! refused), the TLS handshake if negotiated, and LOGIN7 with SQL
 //! authentication. Nothing else is accepted before a login succeeds.
 
+use crate::context::ServerContext;
 use crate::login7::{Login7, TDS_7_3_A};
 use crate::packet::{self, kind, read_message, Limits, MAX_PACKET_SIZE, MIN_PACKET_SIZE};
 use crate::prelogin::{negotiate, Negotiated, Prelogin};
-use crate::server::ServerContext;
 use crate::tls::{PreloginFramed, Transport};
 use crate::tokens::{self, env, token, Message};
 use crate::types::collation_bytes;

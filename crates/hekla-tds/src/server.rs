@@ -3,6 +3,7 @@
 //! finish within a grace period, then drop every session).
 
 use crate::connection::Connection;
+use crate::context::ServerContext;
 use crate::log;
 use crate::login::login;
 use crate::tls::ServerTls;
@@ -43,21 +44,6 @@ impl Default for ServerOptions {
             server_name: "hekla".to_string(),
         }
     }
-}
-
-/// What every connection shares.
-pub struct ServerContext {
-    pub db: Arc<SqlDatabase>,
-    pub tls: Option<ServerTls>,
-    pub require_encryption: bool,
-    pub max_connections: usize,
-    pub max_message_size: usize,
-    pub server_name: String,
-    /// Becomes true when the server stops.
-    pub shutdown: watch::Receiver<bool>,
-    /// Becomes true when the grace period is over: running requests are
-    /// cancelled.
-    pub abort: watch::Receiver<bool>,
 }
 
 /// Connections beyond the limit are still answered (17809) up to this
