@@ -12,7 +12,7 @@ use crate::log::CommitLog;
 use crate::memory::{default_memory_limit, MemoryBudget};
 use crate::stats::{Counters, DatabaseStats};
 use crate::table::Table;
-use crate::transaction::{IsolationLevel, Transaction};
+use crate::transaction::{Dependencies, IsolationLevel, Transaction};
 use crate::txn_table::{ActiveTransaction, TxnTable, MAX_TRANSACTIONS};
 use crate::word::FIRST_TIMESTAMP;
 use hekla_types::SqlResult;
@@ -388,6 +388,13 @@ impl Database {
 
     pub fn begin(&self, isolation: IsolationLevel) -> SqlResult<Transaction> {
         Transaction::begin(SharedRef(NonNull::from(&*self.shared)), isolation)
+    }
+
+    /// [`Transaction::settle_dependencies`] for the transaction `of`
+    /// stands for, while that transaction is borrowed. Nothing is left to
+    /// wait for once it has ended.
+    pub fn settle_dependencies(&self, of: Dependencies) -> SqlResult<()> {
+        of.settle(&self.shared)
     }
 
     pub fn create_schema(&self, name: &str) -> SqlResult<SchemaId> {

@@ -153,6 +153,9 @@ pub struct ActiveTransaction {
     pub state: TxnState,
     /// Its end (commit) timestamp, once it has taken one.
     pub end_ts: Option<u64>,
+    /// The commit dependencies it is waiting on: transactions it read
+    /// speculatively that have not ended yet.
+    pub pending_dependencies: u32,
 }
 
 /// A newly begun transaction's identity.
@@ -354,6 +357,27 @@ impl TxnTable {
         self.slots[index as usize].abort_now.load(SeqCst)
     }
 
+    /// Waits until every transaction slot `index` read speculatively has
+    /// ended. They are past validation already, so the wait is short.
+    pub fn wait_for_dependencies(&self, index: u32) {
+        let mut spins = 0u32;
+        while self.pending_dependencies(index) > 0 {
+            spins += 1;
+            if spins < 64 {
+                std::hint::spin_loop();
+            } else {
+                std::thread::yield_now();
+            }
+        }
+    }
+
+    /// Whether slot `index` still belongs to transaction `id`.
+    pub fn holds(&self, index: u32, id: u64) -> bool {
+        self.slots
+            .get(index as usize)
+            .is_some_and(|slot| slot.id.load(SeqCst) == id)
+    }
+
     /// Waits until no transaction that has (or may yet take) an end
     /// timestamp at or below `ts` is still preparing: each has then either
     /// appended its commit record to the log or aborted. Preparing is
@@ -397,6 +421,7 @@ impl TxnTable {
                     begin_ts,
                     state,
                     end_ts: (has_end && ts != PENDING_TS).then_some(ts),
+                    pending_dependencies: slot.pending_dependencies.load(SeqCst),
                 })
             })
             .collect()
@@ -474,21 +499,26 @@ mod tests {
         let a = table.begin(&clock).unwrap();
         let b = table.begin(&clock).unwrap();
         let end = table.prepare(b.slot, &clock);
+        // `a` read `b` speculatively.
+        assert!(table.add_dependency(a.slot, a.id, b.id));
         let mut listed = table.active_transactions();
         listed.sort_by_key(|t| t.id);
-        let expected = |id, state, end_ts| ActiveTransaction {
+        let expected = |id, state, end_ts, pending_dependencies| ActiveTransaction {
             id,
             begin_ts: 7,
             state,
             end_ts,
+            pending_dependencies,
         };
         let mut wanted = vec![
-            expected(a.id, TxnState::Active, None),
-            expected(b.id, TxnState::Preparing, Some(end)),
+            expected(a.id, TxnState::Active, None, 1),
+            expected(b.id, TxnState::Preparing, Some(end), 0),
         ];
         wanted.sort_by_key(|t| t.id);
         assert_eq!(listed, wanted);
         table.set_state(b.slot, TxnState::Committed, end);
+        table.resolve_dependents(b.slot, true);
+        assert_eq!(table.pending_dependencies(a.slot), 0);
         table.release(b.slot);
         table.release(a.slot);
         assert!(table.active_transactions().is_empty());

@@ -278,3 +278,100 @@ fn handles_from_speculative_reads_die_with_the_aborted_writer() {
         assert_eq!(reader.commit().unwrap_err().number, DEPENDENCY_FAILURE);
     });
 }
+
+/// A reader holds back what it read speculatively until the writer it
+/// read has ended: settling its dependencies waits for the writer's commit
+/// and fails with 41301 if the writer aborts. The handle to the reader's
+/// dependencies (used while the reader is borrowed) behaves the same.
+#[test]
+fn results_wait_until_the_transactions_read_speculatively_have_ended() {
+    for (writer_commits, by_handle) in [(true, false), (false, false), (true, true), (false, true)]
+    {
+        let db = Database::default();
+        let accounts = create_accounts(&db);
+        seed(&db, &accounts, &[(1, 10)]);
+        let log = Arc::new(GatedLog::default());
+        db.set_commit_log(log.clone()).unwrap();
+        std::thread::scope(|s| {
+            let writer = s.spawn(|| {
+                let mut tx = db.begin(Snapshot).unwrap();
+                set_balance(&mut tx, &accounts, 1, 11).unwrap();
+                tx.commit()
+            });
+            log.wait_until_holding();
+            let mut reader = db.begin(Snapshot).unwrap();
+            assert_eq!(balance(&mut reader, &accounts, 1), Some(11));
+            let pending = |id| {
+                db.active_transactions()
+                    .iter()
+                    .find(|t| t.id == id)
+                    .map(|t| t.pending_dependencies)
+            };
+            assert_eq!(pending(reader.id()), Some(1));
+            let handle = reader.dependencies();
+            let db = &db;
+            let settling = s.spawn(move || {
+                let settled = if by_handle {
+                    db.settle_dependencies(handle)
+                } else {
+                    reader.settle_dependencies()
+                };
+                (reader, settled)
+            });
+            // The writer is held in its commit: nothing can settle yet.
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            assert!(!settling.is_finished(), "settled before the writer ended");
+            log.release(writer_commits);
+            assert_eq!(writer.join().unwrap().is_ok(), writer_commits);
+            let (reader, settled) = settling.join().unwrap();
+            if writer_commits {
+                settled.unwrap();
+                // Settled once, settled for good: at once from now on.
+                reader.settle_dependencies().unwrap();
+                reader.commit().unwrap();
+            } else {
+                expect_msg(
+                    settled,
+                    DEPENDENCY_FAILURE,
+                    "A previous transaction that the current transaction took a dependency on has aborted, and the current transaction can no longer commit.",
+                );
+                assert!(reader.is_active(), "the caller rolls it back");
+                expect_err(reader.settle_dependencies(), DEPENDENCY_FAILURE);
+                expect_err(reader.commit(), DEPENDENCY_FAILURE);
+            }
+            // The reader has ended: its handle has nothing left to wait for.
+            db.settle_dependencies(handle).unwrap();
+        });
+    }
+}
+
+/// Without speculative reads there is nothing to wait for, even while
+/// another transaction is held in its commit; a handle is refused by
+/// another database.
+#[test]
+fn settling_without_speculative_reads_returns_at_once() {
+    let db = Database::default();
+    let accounts = create_accounts(&db);
+    seed(&db, &accounts, &[(1, 10), (2, 20)]);
+    let log = Arc::new(GatedLog::default());
+    db.set_commit_log(log.clone()).unwrap();
+    std::thread::scope(|s| {
+        let writer = s.spawn(|| {
+            let mut tx = db.begin(Snapshot).unwrap();
+            set_balance(&mut tx, &accounts, 1, 11).unwrap();
+            tx.commit()
+        });
+        log.wait_until_holding();
+        // Row 2 is not the writer's: reading it takes no dependency, and
+        // settling returns while the writer is still held.
+        let mut reader = db.begin(Snapshot).unwrap();
+        assert_eq!(balance(&mut reader, &accounts, 2), Some(20));
+        reader.settle_dependencies().unwrap();
+        db.settle_dependencies(reader.dependencies()).unwrap();
+        let other = Database::default();
+        expect_err(other.settle_dependencies(reader.dependencies()), 50000);
+        reader.commit().unwrap();
+        log.release(true);
+        writer.join().unwrap().unwrap();
+    });
+}

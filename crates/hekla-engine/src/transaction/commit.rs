@@ -38,25 +38,11 @@ impl Transaction {
         };
         shared.gc.retire(ts, self.discarded.drain(..));
         shared.txns.resolve_dependents(self.slot, false);
-        self.wait_for_dependencies();
+        shared.txns.wait_for_dependencies(self.slot);
         shared.counters.abort(reason);
         self.status = Status::Aborted;
         // Last: once the slot is free the database may be dropped.
         shared.txns.release(self.slot);
-    }
-
-    /// Waits until every transaction this one read speculatively has ended.
-    /// They are past validation already, so the wait is short.
-    fn wait_for_dependencies(&self) {
-        let mut spins = 0u32;
-        while self.shared.txns.pending_dependencies(self.slot) > 0 {
-            spins += 1;
-            if spins < 64 {
-                std::hint::spin_loop();
-            } else {
-                std::thread::yield_now();
-            }
-        }
     }
 
     /// Ends the transaction without committing.
@@ -92,7 +78,7 @@ impl Transaction {
         if self.has_phantoms(end_ts) {
             return Err(self.fail(AbortReason::SerializableValidation));
         }
-        self.wait_for_dependencies();
+        shared.txns.wait_for_dependencies(self.slot);
         if shared.txns.must_abort(self.slot) {
             return Err(self.fail(AbortReason::CommitDependency));
         }

@@ -15,12 +15,15 @@
 //! SNAPSHOT in one transaction ([`Transaction::set_read_isolation`]), and
 //! commit validates exactly what each read recorded.
 //!
-//! Reads live here; writes in [`write`], commit and abort in [`commit`].
+//! Reads live here; writes in [`write`], commit and abort in [`commit`],
+//! waiting for commit dependencies before commit in [`dependencies`].
 
 mod commit;
+mod dependencies;
 mod ordered;
 mod write;
 
+pub use dependencies::Dependencies;
 pub use ordered::KeyRange;
 
 use crate::database::SharedRef;

@@ -10,9 +10,9 @@ use super::scalar_function::BoundBody;
 use crate::ast;
 use crate::bind::functions::RuntimeConstantId;
 use crate::catalog::table::TableMeta;
-use crate::session::SqlDatabase;
+use crate::session::{ResultSink, SqlDatabase};
 use crate::session_options::SetOptions;
-use hekla_engine::{RowId, Savepoint, Transaction};
+use hekla_engine::{Dependencies, RowId, Savepoint, Transaction};
 use hekla_types::{SqlError, SqlResult, Value};
 use std::cell::{Cell, RefCell, RefMut};
 use std::collections::HashMap;
@@ -32,6 +32,10 @@ pub struct Context<'a> {
     /// False when the transaction is the session's user transaction,
     /// which the statement must not commit.
     owns_transaction: bool,
+    /// The commit dependencies of the transaction last taken through
+    /// [`Context::transaction`], for rows sent while a streaming scan holds
+    /// it (see [`Context::send_row`]).
+    dependencies: Cell<Option<Dependencies>>,
     /// Where the transaction stood when the statement first used it: what
     /// a failing statement rolls back to (statement atomicity).
     statement_start: Cell<Option<Savepoint>>,
@@ -109,6 +113,7 @@ impl<'a> Context<'a> {
             transaction: RefCell::new(None),
             isolation: ReadIsolation::default(),
             owns_transaction: true,
+            dependencies: Cell::new(None),
             statement_start: Cell::new(None),
             cached: RefCell::new(HashMap::new()),
             working: RefCell::new(HashMap::new()),
@@ -207,6 +212,7 @@ impl<'a> Context<'a> {
             transaction: RefCell::new(lent),
             isolation: self.isolation,
             owns_transaction: false,
+            dependencies: Cell::new(None),
             statement_start: Cell::new(None),
             cached: RefCell::new(HashMap::new()),
             working: RefCell::new(HashMap::new()),
@@ -370,7 +376,32 @@ impl<'a> Context<'a> {
         let mut tx = RefMut::map(slot, |tx| tx.as_mut().expect("just begun"));
         // A table read may have left another level in force.
         tx.set_read_isolation(default_level);
+        self.dependencies.set(Some(tx.dependencies()));
         Ok(tx)
+    }
+
+    /// Sends a row to the client once the statement's transaction has no
+    /// unresolved commit dependency: a row read speculatively from a
+    /// transaction still committing waits for its outcome, and if that
+    /// transaction aborted the statement fails with 41301 instead (the
+    /// client never sees a row its transaction could not commit). Every
+    /// row of a result set goes through here.
+    pub fn send_row(&self, sink: &mut dyn ResultSink, row: &[Value]) -> SqlResult<()> {
+        self.settle_dependencies()?;
+        sink.row(row);
+        Ok(())
+    }
+
+    fn settle_dependencies(&self) -> SqlResult<()> {
+        match self.transaction.try_borrow() {
+            Ok(tx) => tx.as_ref().map_or(Ok(()), Transaction::settle_dependencies),
+            // A scan streaming this row holds the transaction; it took it
+            // through `transaction`, which noted its dependencies.
+            Err(_) => match self.dependencies.get() {
+                Some(dependencies) => self.db.engine().settle_dependencies(dependencies),
+                None => Err(in_use()),
+            },
+        }
     }
 
     /// The statement's transaction, set to read `table` at the level its

@@ -213,7 +213,10 @@ impl Output {
                 .iter()
                 .map(|value| value.eval(&inputs))
                 .collect::<SqlResult<Vec<Value>>>()?;
-            sink.row(&TextSize::new(columns, context.options.text_size).fit(&values));
+            context.send_row(
+                sink,
+                &TextSize::new(columns, context.options.text_size).fit(&values),
+            )?;
         }
         Ok(())
     }

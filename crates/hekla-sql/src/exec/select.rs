@@ -1,5 +1,6 @@
 //! SELECT statements: the planned query's rows go to the client as they
-//! are made, long values cut to SET TEXTSIZE.
+//! are made (each once nothing it may depend on is still committing, see
+//! `Context::send_row`), long values cut to SET TEXTSIZE.
 
 use super::context::Context;
 use super::eval::Inputs;
@@ -21,7 +22,7 @@ pub fn run(
     for_each(&plan.root, &Inputs::top(context), &mut |row| {
         // Rows a sort or an aggregate hands on come from no scan.
         context.check_cancel()?;
-        sink.row(&text_size.fit(row));
+        context.send_row(sink, &text_size.fit(row))?;
         count += 1;
         Ok(())
     })?;

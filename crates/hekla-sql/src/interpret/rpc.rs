@@ -3,7 +3,8 @@
 //! the client declared (a table-valued parameter a READONLY table variable
 //! of its table type, filled with the client's rows), and the procedure
 //! runs through the same EXEC path as `EXEC proc @p1, @x = @p2 OUTPUT`
-//! (see [`super::call`]), so every rule of EXEC applies. Then the return
+//! (see [`super::call`]), so every rule of EXEC applies. Then, once the
+//! session's transaction has no unresolved commit dependency, the return
 //! status and the OUTPUT parameters' values go to the sink.
 
 use super::failure::Failure;
@@ -58,7 +59,13 @@ impl Interpreter<'_> {
             Ok(exec) => statement.kind = ast::StatementKind::Exec(Box::new(exec)),
             Err(error) => return Err(self.failure(error, &statement, frame)),
         }
-        self.statement(&statement, frame).map(|_| ())
+        self.statement(&statement, frame)?;
+        // The return status and OUTPUT values may come from speculative
+        // reads of the user transaction: not sent before they are settled.
+        self.session
+            .transaction
+            .settle_dependencies()
+            .map_err(|error| self.failure(error, &statement, frame))
     }
 
     /// The EXEC statement the call stands for, its arguments' variables

@@ -83,6 +83,14 @@ impl UserTransaction {
         self.engine = engine;
     }
 
+    /// Waits for the commit dependencies of what the transaction read (see
+    /// `Transaction::settle_dependencies`): 41301 if it can no longer commit.
+    pub fn settle_dependencies(&self) -> SqlResult<()> {
+        self.engine
+            .as_ref()
+            .map_or(Ok(()), Transaction::settle_dependencies)
+    }
+
     /// Runs `undo` if the transaction, or a savepoint set before now, is
     /// rolled back.
     pub fn on_rollback(&mut self, undo: Undo) {
