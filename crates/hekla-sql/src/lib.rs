@@ -34,7 +34,7 @@ pub use error::SyntaxError;
 pub use parser::parse_batch;
 pub use rpc::{RpcParameter, RpcValue};
 pub use security::Principal;
-pub use session::{ResultSink, Session, SqlDatabase, TransactionEvent};
+pub use session::{ResultSink, Session, SqlDatabase, StatementCommand, TransactionEvent};
 pub use span::Span;
 
 /// `Debug` output of a tree with every span removed, so that trees parsed

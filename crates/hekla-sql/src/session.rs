@@ -71,6 +71,13 @@ pub trait ResultSink {
     /// A statement finished; `rows` is its row count when it has one
     /// (a query or DML) and `SET NOCOUNT` is off.
     fn done(&mut self, rows: Option<u64>);
+    /// [`ResultSink::done`] for a statement of kind `command`: TDS sends
+    /// it as the DONE's CurCmd (mssql-jdbc takes a row count only from a
+    /// DONE whose CurCmd is DML); other sinks need only the row count.
+    fn statement_done(&mut self, command: StatementCommand, rows: Option<u64>) {
+        let _ = command;
+        self.done(rows);
+    }
     /// PRINT and informational messages.
     fn message(&mut self, text: &str);
     /// An informational message SQL Server numbers (TDS INFO `number`,
@@ -107,6 +114,30 @@ pub trait ResultSink {
     /// ENVCHANGE 8, 9, 10): the outermost BEGIN, the final COMMIT, a
     /// ROLLBACK of the whole transaction.
     fn transaction_changed(&mut self, _event: TransactionEvent) {}
+}
+
+/// The kind of statement a DONE ends, for [`ResultSink::statement_done`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StatementCommand {
+    Select,
+    Insert,
+    Update,
+    Delete,
+    /// Anything else: DDL, SET, EXEC, transaction statements, ...
+    Other,
+}
+
+impl StatementCommand {
+    pub fn of(kind: &crate::ast::StatementKind) -> StatementCommand {
+        use crate::ast::StatementKind;
+        match kind {
+            StatementKind::Select(_) => StatementCommand::Select,
+            StatementKind::Insert(_) => StatementCommand::Insert,
+            StatementKind::Update(_) => StatementCommand::Update,
+            StatementKind::Delete(_) => StatementCommand::Delete,
+            _ => StatementCommand::Other,
+        }
+    }
 }
 
 /// What happened to the session's transaction, for

@@ -11,7 +11,7 @@ use crate::context::ServerContext;
 use crate::login::ServerTransport;
 use crate::packet::{kind, read_message, status, Limits, Message, PacketWriter, ReadError};
 use crate::sink::{ConnectionState, RequestKind, TokenSink};
-use crate::tokens::{self, done, token};
+use crate::tokens::{self, command, done, token};
 use crate::wire::{ProtocolError, Reader};
 use crate::{log, request, rpc};
 use hekla_sql::Session;
@@ -215,7 +215,7 @@ impl Connection {
         // acknowledgement; the others read on until they see it.
         cancel.clear();
         let mut end = Vec::new();
-        tokens::done(&mut end, token::DONE, done::FINAL, 0);
+        tokens::done(&mut end, token::DONE, done::FINAL, command::NONE, 0);
         if let Next::Close = self.finish_message(&end).await {
             return (Some(session), Next::Close);
         }
@@ -252,7 +252,7 @@ impl Connection {
             line: 1,
         }
         .encode(&mut reply);
-        tokens::done(&mut reply, token::DONE, done::ERROR, 0);
+        tokens::done(&mut reply, token::DONE, done::ERROR, command::NONE, 0);
         self.packets.start(kind::TABULAR_RESULT);
         self.finish_message(&reply).await
     }
@@ -264,7 +264,7 @@ async fn write_flushed<W: AsyncWrite + Unpin>(writer: &mut W, bytes: &[u8]) -> b
 
 fn attention_ack() -> Vec<u8> {
     let mut out = Vec::new();
-    tokens::done(&mut out, token::DONE, done::ATTENTION, 0);
+    tokens::done(&mut out, token::DONE, done::ATTENTION, command::NONE, 0);
     out
 }
 

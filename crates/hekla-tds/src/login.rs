@@ -145,7 +145,13 @@ pub async fn login(
             for error in &errors {
                 error_token(&mut response, error, &context.server_name);
             }
-            tokens::done(&mut response, token::DONE, tokens::done::ERROR, 0);
+            tokens::done(
+                &mut response,
+                token::DONE,
+                tokens::done::ERROR,
+                tokens::command::NONE,
+                0,
+            );
             // The client may already be gone; the login failed either way.
             let _ = write_message(&mut transport, &response).await;
             Err(LoginFailure {
@@ -266,7 +272,13 @@ fn login_response(record: &Login7, packet_size: u32) -> Vec<u8> {
     if record.has_feature_extension && version >= crate::login7::TDS_7_4 {
         tokens::feature_ext_ack(&mut out);
     }
-    tokens::done(&mut out, token::DONE, tokens::done::FINAL, 0);
+    tokens::done(
+        &mut out,
+        token::DONE,
+        tokens::done::FINAL,
+        tokens::command::NONE,
+        0,
+    );
     out
 }
 

@@ -6,9 +6,9 @@
 //! last DONE of a request is held back: only at the end is it known to be
 //! the final one, and after an ATTENTION the connection replaces it.
 
-use crate::tokens::{self, done, env, token, Message};
+use crate::tokens::{self, command, done, env, token, Message};
 use hekla_sql::session::{ErrorEvent, ResultColumn};
-use hekla_sql::{ResultSink, TransactionEvent};
+use hekla_sql::{ResultSink, StatementCommand, TransactionEvent};
 use hekla_types::{DataType, SqlError, Value};
 use tokio::sync::mpsc;
 
@@ -45,6 +45,14 @@ impl ConnectionState {
     }
 }
 
+/// A DONE's status, CurCmd and row count.
+#[derive(Clone, Copy, Debug)]
+struct PendingDone {
+    status: u16,
+    command: u16,
+    rows: u64,
+}
+
 pub struct TokenSink {
     kind: RequestKind,
     out: Vec<u8>,
@@ -54,8 +62,8 @@ pub struct TokenSink {
     columns: Vec<ResultColumn>,
     /// A result set was started since the last DONE.
     result_open: bool,
-    /// The last statement's DONE (status, rows), not yet written.
-    pending_done: Option<(u16, u64)>,
+    /// The last statement's DONE, not yet written.
+    pending_done: Option<PendingDone>,
     /// An error since the last DONE.
     error_since_done: bool,
     /// An error anywhere in the request.
@@ -101,18 +109,23 @@ impl TokenSink {
     fn settle_error(&mut self) {
         if std::mem::take(&mut self.error_since_done) {
             self.flush_pending_done();
-            self.pending_done = Some((done::ERROR, 0));
+            self.pending_done = Some(PendingDone {
+                status: done::ERROR,
+                command: command::NONE,
+                rows: 0,
+            });
         }
     }
 
     /// Writes the held-back DONE as a non-final one.
     fn flush_pending_done(&mut self) {
-        if let Some((status, rows)) = self.pending_done.take() {
+        if let Some(pending) = self.pending_done.take() {
             let token = match self.kind {
                 RequestKind::Batch => token::DONE,
                 RequestKind::Rpc => token::DONE_IN_PROC,
             };
-            tokens::done(&mut self.out, token, status | done::MORE, rows);
+            let status = pending.status | done::MORE;
+            tokens::done(&mut self.out, token, status, pending.command, pending.rows);
         }
     }
 
@@ -154,7 +167,7 @@ impl TokenSink {
             status |= done::ERROR;
         }
         let mut done_proc = Vec::new();
-        tokens::done(&mut done_proc, token::DONE_PROC, status, 0);
+        tokens::done(&mut done_proc, token::DONE_PROC, status, command::NONE, 0);
         if !last {
             self.out.append(&mut done_proc);
         }
@@ -168,9 +181,19 @@ impl TokenSink {
     pub fn finish_batch(&mut self) -> Vec<u8> {
         self.settle_error();
         self.send();
-        let (status, rows) = self.pending_done.take().unwrap_or((done::FINAL, 0));
+        let last_done = self.pending_done.take().unwrap_or(PendingDone {
+            status: done::FINAL,
+            command: command::NONE,
+            rows: 0,
+        });
         let mut last = Vec::new();
-        tokens::done(&mut last, token::DONE, status, rows);
+        tokens::done(
+            &mut last,
+            token::DONE,
+            last_done.status,
+            last_done.command,
+            last_done.rows,
+        );
         last
     }
 
@@ -224,6 +247,12 @@ impl ResultSink for TokenSink {
     /// statements with neither (SET, DECLARE, IF, a DML statement under
     /// SET NOCOUNT ON) send none, so a loop of them sends nothing at all.
     fn done(&mut self, rows: Option<u64>) {
+        self.statement_done(StatementCommand::Other, rows);
+    }
+
+    /// CurCmd names the statement as SQL Server does: mssql-jdbc's
+    /// `executeUpdate` takes a row count only from a DML command's DONE.
+    fn statement_done(&mut self, statement: StatementCommand, rows: Option<u64>) {
         let ends_result = std::mem::take(&mut self.result_open);
         if rows.is_none() && !ends_result && !self.error_since_done {
             return;
@@ -236,7 +265,11 @@ impl ResultSink for TokenSink {
         if std::mem::take(&mut self.error_since_done) {
             status |= done::ERROR;
         }
-        self.pending_done = Some((status, rows.unwrap_or(0)));
+        self.pending_done = Some(PendingDone {
+            status,
+            command: cur_cmd(statement),
+            rows: rows.unwrap_or(0),
+        });
         self.maybe_send();
     }
 
@@ -326,6 +359,16 @@ impl ResultSink for TokenSink {
                 tokens::env_change_bytes(&mut self.out, kind, &[], &descriptor);
             }
         }
+    }
+}
+
+fn cur_cmd(statement: StatementCommand) -> u16 {
+    match statement {
+        StatementCommand::Select => command::SELECT,
+        StatementCommand::Insert => command::INSERT,
+        StatementCommand::Update => command::UPDATE,
+        StatementCommand::Delete => command::DELETE,
+        StatementCommand::Other => command::NONE,
     }
 }
 

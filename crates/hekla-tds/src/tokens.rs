@@ -121,10 +121,21 @@ impl Message<'_> {
     }
 }
 
-pub fn done(out: &mut Vec<u8>, token: u8, status: u16, row_count: u64) {
+/// A DONE's CurCmd: the statement it ends, in SQL Server's numbering.
+pub mod command {
+    pub const NONE: u16 = 0;
+    pub const SELECT: u16 = 0xC1;
+    pub const INSERT: u16 = 0xC3;
+    pub const DELETE: u16 = 0xC4;
+    pub const UPDATE: u16 = 0xC5;
+    /// EXEC of a procedure (its DONEPROC).
+    pub const EXECUTE: u16 = 0xE0;
+}
+
+pub fn done(out: &mut Vec<u8>, token: u8, status: u16, command: u16, row_count: u64) {
     out.push(token);
     out.extend_from_slice(&status.to_le_bytes());
-    out.extend_from_slice(&0u16.to_le_bytes()); // CurCmd
+    out.extend_from_slice(&command.to_le_bytes());
     out.extend_from_slice(&row_count.to_le_bytes());
 }
 
@@ -204,8 +215,14 @@ mod tests {
     #[test]
     fn done_layout() {
         let mut out = Vec::new();
-        done(&mut out, token::DONE, done::COUNT | done::MORE, 3);
-        assert_eq!(out, [0xFD, 0x11, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0]);
+        done(
+            &mut out,
+            token::DONE,
+            done::COUNT | done::MORE,
+            command::UPDATE,
+            3,
+        );
+        assert_eq!(out, [0xFD, 0x11, 0, 0xC5, 0, 3, 0, 0, 0, 0, 0, 0, 0]);
     }
 
     #[test]

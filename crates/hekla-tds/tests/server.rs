@@ -816,3 +816,37 @@ async fn an_untyped_null_parameter_converts_to_the_parameter_type() {
     assert_eq!(reply.result_sets()[0].columns[0].data_type, DataType::Date);
     server.stop().await;
 }
+
+#[tokio::test]
+async fn done_names_the_statement_in_cur_cmd() {
+    use hekla_tds::tokens::command;
+    let server = TestServer::start(ServerOptions::default()).await;
+    let mut client = server.connect().await;
+    client
+        .batch("CREATE TABLE dbo.cmd (id int NOT NULL PRIMARY KEY NONCLUSTERED) WITH (MEMORY_OPTIMIZED = ON)")
+        .await
+        .unwrap();
+    let reply = client
+        .batch(
+            "INSERT dbo.cmd VALUES (1), (2); UPDATE dbo.cmd SET id += 10; \
+             SELECT id FROM dbo.cmd; DELETE dbo.cmd; SET NOCOUNT ON; PRINT 'x'",
+        )
+        .await
+        .unwrap();
+    let dones: Vec<(u16, Option<u64>)> = reply
+        .dones()
+        .iter()
+        .map(|d| (d.command, d.count()))
+        .collect();
+    assert_eq!(
+        dones,
+        [
+            (command::INSERT, Some(2)),
+            (command::UPDATE, Some(2)),
+            (command::SELECT, Some(2)),
+            (command::DELETE, Some(2)),
+            (command::NONE, None),
+        ]
+    );
+    server.stop().await;
+}

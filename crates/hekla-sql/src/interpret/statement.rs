@@ -15,7 +15,7 @@ use crate::exec::not_yet;
 use crate::exec::variables;
 use crate::interpret::failure::Failure;
 use crate::plan::Planner;
-use crate::session::{show_plan, ResultSink};
+use crate::session::{show_plan, ResultSink, StatementCommand};
 use hekla_types::{DataType, SqlError, SqlResult, Value};
 use std::sync::Arc;
 
@@ -58,8 +58,10 @@ impl Interpreter<'_> {
         let reads = std::mem::take(&mut self.session.reads);
         match outcome {
             Ok(rows) => {
-                self.sink
-                    .done(rows.filter(|_| !self.session.options.nocount));
+                self.sink.statement_done(
+                    StatementCommand::of(&statement.kind),
+                    rows.filter(|_| !self.session.options.nocount),
+                );
                 if measured {
                     for message in reads.messages() {
                         self.sink.message(&message);

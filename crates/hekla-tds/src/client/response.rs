@@ -50,6 +50,8 @@ impl std::fmt::Display for ServerMessage {
 pub struct Done {
     pub token: u8,
     pub status: u16,
+    /// CurCmd: the statement it ends.
+    pub command: u16,
     pub rows: u64,
 }
 
@@ -189,11 +191,12 @@ impl Response {
                 token::DONE | token::DONE_PROC | token::DONE_IN_PROC => {
                     current = None;
                     let status = reader.u16()?;
-                    let _command = reader.u16()?;
+                    let command = reader.u16()?;
                     let rows = reader.u64()?;
                     response.items.push(Item::Done(Done {
                         token: byte,
                         status,
+                        command,
                         rows,
                     }));
                 }
