@@ -106,10 +106,11 @@ types_check types_null 4 \
     "$(repeat $'NULL\n' 27)"
 
 # EXEC in a batch: tsql prints the RETURNSTATUS token as "(return status = N)"
-# unless quiet, so this session runs without -o q.
+# unless quiet, so this session runs without -o q (and its prompts, such as
+# "5> ", come before it on the line).
 proc_out="$(printf 'SET NOCOUNT ON\nDECLARE @d INT\nEXEC dbo.%s_double 21, @d OUTPUT\nSELECT @d\ngo\n' "$PREFIX" |
     timeout 60 tsql -I "$WORK/freetds.conf" -S hekla_login_tls -U sa -P "$HEKLA_SA_PASSWORD" -D hekla -o fh 2>&1)"
-if ! grep -qx '(return status = 22)' <<<"$proc_out"; then
+if ! grep -qE '(^|> )\(return status = 22\)$' <<<"$proc_out"; then
     fail proc_output "no '(return status = 22)' line in [$proc_out]"
 elif ! grep -qx '42' <<<"$proc_out"; then
     fail proc_output "no @d = 42 line in [$proc_out]"

@@ -94,6 +94,13 @@ pub trait ResultSink {
     fn database_changed(&mut self, database: &str) {
         self.message(&format!("Changed database context to '{database}'."));
     }
+    /// A SQL batch's own `EXEC` of a stored procedure starts running it
+    /// (TDS: its statements, and those of procedures it calls, end with
+    /// DONEINPROC). Not for an RPC, whose reply is its procedure's.
+    fn procedure_started(&mut self) {}
+    /// That procedure ended: `status` is its return status (TDS
+    /// RETURNSTATUS, then the EXEC's DONEPROC), None if an error ended it.
+    fn procedure_ended(&mut self, _status: Option<i32>) {}
     /// An RPC's procedure returned `status` (TDS RETURNSTATUS); it comes
     /// before the OUTPUT parameters' values. A call that failed before its
     /// procedure ran, or whose error ended the batch, sends neither.

@@ -45,9 +45,10 @@ impl ConnectionState {
     }
 }
 
-/// A DONE's status, CurCmd and row count.
+/// A DONE (DONEINPROC, DONEPROC): token, status, CurCmd and row count.
 #[derive(Clone, Copy, Debug)]
 struct PendingDone {
+    token: u8,
     status: u16,
     command: u16,
     rows: u64,
@@ -69,6 +70,10 @@ pub struct TokenSink {
     /// An error anywhere in the request.
     any_error: bool,
     pub state: ConnectionState,
+    /// A batch's EXEC is running its procedure: statements end with
+    /// DONEINPROC, and an error among them marks its DONEPROC.
+    in_procedure: bool,
+    procedure_error: bool,
     /// An RPC's return status and OUTPUT values, written before DONEPROC.
     return_status: Option<i32>,
     return_values: Vec<u8>,
@@ -91,6 +96,8 @@ impl TokenSink {
             error_since_done: false,
             any_error: false,
             state,
+            in_procedure: false,
+            procedure_error: false,
             return_status: None,
             return_values: Vec::new(),
         }
@@ -110,6 +117,7 @@ impl TokenSink {
         if std::mem::take(&mut self.error_since_done) {
             self.flush_pending_done();
             self.pending_done = Some(PendingDone {
+                token: self.statement_token(),
                 status: done::ERROR,
                 command: command::NONE,
                 rows: 0,
@@ -120,12 +128,23 @@ impl TokenSink {
     /// Writes the held-back DONE as a non-final one.
     fn flush_pending_done(&mut self) {
         if let Some(pending) = self.pending_done.take() {
-            let token = match self.kind {
-                RequestKind::Batch => token::DONE,
-                RequestKind::Rpc => token::DONE_IN_PROC,
-            };
             let status = pending.status | done::MORE;
-            tokens::done(&mut self.out, token, status, pending.command, pending.rows);
+            tokens::done(
+                &mut self.out,
+                pending.token,
+                status,
+                pending.command,
+                pending.rows,
+            );
+        }
+    }
+
+    /// The token a statement's DONE is: DONEINPROC inside a procedure.
+    fn statement_token(&self) -> u8 {
+        if self.kind == RequestKind::Rpc || self.in_procedure {
+            token::DONE_IN_PROC
+        } else {
+            token::DONE
         }
     }
 
@@ -182,6 +201,7 @@ impl TokenSink {
         self.settle_error();
         self.send();
         let last_done = self.pending_done.take().unwrap_or(PendingDone {
+            token: token::DONE,
             status: done::FINAL,
             command: command::NONE,
             rows: 0,
@@ -189,7 +209,7 @@ impl TokenSink {
         let mut last = Vec::new();
         tokens::done(
             &mut last,
-            token::DONE,
+            last_done.token,
             last_done.status,
             last_done.command,
             last_done.rows,
@@ -266,6 +286,7 @@ impl ResultSink for TokenSink {
             status |= done::ERROR;
         }
         self.pending_done = Some(PendingDone {
+            token: self.statement_token(),
             status,
             command: cur_cmd(statement),
             rows: rows.unwrap_or(0),
@@ -300,6 +321,7 @@ impl ResultSink for TokenSink {
         if e.severity > 10 {
             self.error_since_done = true;
             self.any_error = true;
+            self.procedure_error |= self.in_procedure;
         }
         self.maybe_send();
     }
@@ -313,6 +335,42 @@ impl ResultSink for TokenSink {
             1,
             &format!("Changed database context to '{database}'."),
         );
+    }
+
+    /// Only a batch's EXEC: an RPC's reply is its procedure's already.
+    fn procedure_started(&mut self) {
+        if self.kind == RequestKind::Batch {
+            self.settle_error();
+            self.flush_pending_done();
+            self.in_procedure = true;
+            self.procedure_error = false;
+        }
+    }
+
+    /// RETURNSTATUS, then the EXEC's DONEPROC (held back: it may be the
+    /// request's last), as SQL Server ends `EXEC p` in a batch.
+    fn procedure_ended(&mut self, status: Option<i32>) {
+        if !self.in_procedure {
+            return;
+        }
+        self.settle_error();
+        self.flush_pending_done();
+        self.in_procedure = false;
+        if let Some(status) = status {
+            tokens::return_status(&mut self.out, status);
+        }
+        let error = if std::mem::take(&mut self.procedure_error) {
+            done::ERROR
+        } else {
+            0
+        };
+        self.pending_done = Some(PendingDone {
+            token: token::DONE_PROC,
+            status: done::FINAL | error,
+            command: command::EXECUTE,
+            rows: 0,
+        });
+        self.maybe_send();
     }
 
     fn return_status(&mut self, status: i32) {

@@ -850,3 +850,83 @@ async fn done_names_the_statement_in_cur_cmd() {
     );
     server.stop().await;
 }
+
+/// The reply's tokens in short: "rows", "RETURNSTATUS n", "DONEINPROC
+/// cmd rows", "DONEPROC", "DONE" (rows only with DONE_COUNT, "more" with
+/// DONE_MORE, "error" with DONE_ERROR), "error N".
+fn token_outline(reply: &hekla_tds::client::Response) -> Vec<String> {
+    reply
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            Item::Results(_) => Some("rows".to_string()),
+            Item::ReturnStatus(status) => Some(format!("RETURNSTATUS {status}")),
+            Item::Error(error) => Some(format!("error {}", error.number)),
+            Item::Done(d) => {
+                let name = match d.token {
+                    token::DONE => "DONE",
+                    token::DONE_PROC => "DONEPROC",
+                    _ => "DONEINPROC",
+                };
+                let mut text = format!("{name} {:#x}", d.command);
+                if let Some(rows) = d.count() {
+                    text += &format!(" {rows}");
+                }
+                if d.status & done::MORE != 0 {
+                    text += " more";
+                }
+                if d.status & done::ERROR != 0 {
+                    text += " error";
+                }
+                Some(text)
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn exec_in_a_batch_ends_with_returnstatus_and_doneproc() {
+    let server = TestServer::start(ServerOptions::default()).await;
+    let mut client = server.connect().await;
+    for sql in [
+        "CREATE TABLE dbo.log (id int NOT NULL PRIMARY KEY NONCLUSTERED) WITH (MEMORY_OPTIMIZED = ON)",
+        "CREATE PROCEDURE dbo.inner_p AS BEGIN INSERT dbo.log VALUES (2); RETURN 5 END",
+        "CREATE PROCEDURE dbo.p @id int AS BEGIN SELECT @id AS id; INSERT dbo.log VALUES (@id); \
+         EXEC dbo.inner_p; RETURN 7 END",
+        "CREATE PROCEDURE dbo.fails AS BEGIN INSERT dbo.log VALUES (1); SELECT 1 AS after END",
+    ] {
+        client.batch(sql).await.unwrap().into_result().unwrap();
+    }
+    // Statements of the procedure and of the one it calls end with
+    // DONEINPROC; only the batch's EXEC sends RETURNSTATUS and DONEPROC.
+    let reply = client.batch("EXEC dbo.p 1; SELECT 2 AS two").await.unwrap();
+    assert_eq!(
+        token_outline(&reply),
+        [
+            "rows",
+            "DONEINPROC 0xc1 1 more",
+            "DONEINPROC 0xc3 1 more",
+            "DONEINPROC 0xc3 1 more",
+            "RETURNSTATUS 7",
+            "DONEPROC 0xe0 more",
+            "rows",
+            "DONE 0xc1 1",
+        ]
+    );
+    // An EXEC that ends the batch ends it with its DONEPROC; a statement
+    // failing inside the procedure marks the DONEINPROC and DONEPROC.
+    let reply = client.batch("EXEC dbo.fails").await.unwrap();
+    assert_eq!(
+        token_outline(&reply),
+        [
+            "error 2627",
+            "DONEINPROC 0x0 more error",
+            "rows",
+            "DONEINPROC 0xc1 1 more",
+            "RETURNSTATUS 0",
+            "DONEPROC 0xe0 error",
+        ]
+    );
+    server.stop().await;
+}

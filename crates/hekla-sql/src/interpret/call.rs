@@ -80,7 +80,18 @@ impl Interpreter<'_> {
             .bind_arguments(procedure, arguments, frame)
             .map_err(|error| fail(self, error, frame))?;
         let trancount = self.session.transaction.count();
-        let (status, outputs) = self.call(procedure, bound, frame.level + 1)?;
+        // As SQL Server, only the batch's own EXEC of a stored procedure
+        // reports it (its return status), not nested calls or dynamic SQL.
+        let reported = self.in_sql_batch && frame.level == 0 && !procedure.is_dynamic();
+        if reported {
+            self.sink.procedure_started();
+        }
+        let called = self.call(procedure, bound, frame.level + 1);
+        if reported {
+            self.sink
+                .procedure_ended(called.as_ref().ok().map(|(status, _)| *status));
+        }
+        let (status, outputs) = called?;
         for (slot, value) in outputs {
             let data_type = frame.variables.data_type(slot);
             hekla_types::convert::convert(&value, &data_type, None)

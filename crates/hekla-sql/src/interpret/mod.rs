@@ -61,6 +61,9 @@ pub struct Interpreter<'s> {
     tries: Vec<u8>,
     /// How many atomic blocks are running: an error inside one ends it.
     atomic_blocks: u32,
+    /// Running a SQL batch (not an RPC): its own EXECs of stored
+    /// procedures are reported to the sink as procedure calls.
+    in_sql_batch: bool,
 }
 
 impl<'s> Interpreter<'s> {
@@ -70,6 +73,7 @@ impl<'s> Interpreter<'s> {
             sink,
             tries: Vec::new(),
             atomic_blocks: 0,
+            in_sql_batch: false,
         }
     }
 
@@ -88,7 +92,9 @@ impl<'s> Interpreter<'s> {
             self.report_plain(error, line);
             return;
         }
+        self.in_sql_batch = true;
         let outcome = self.block(&batch.statements, &mut frame);
+        self.in_sql_batch = false;
         self.end_batch(outcome, &mut frame);
     }
 
