@@ -64,7 +64,9 @@ impl Server {
         // SAFETY: kill(2) on our own child's pid has no memory effects.
         unsafe { libc::kill(self.child.id() as i32, libc::SIGTERM) };
         let status = self.child.wait().unwrap();
-        let rest: Vec<String> = self.stderr.try_iter().collect();
+        // Every line: the forwarding thread ends at the pipe's end of file,
+        // which may come after the exit status.
+        let rest: Vec<String> = self.stderr.iter().collect();
         (status.success(), rest)
     }
 }
