@@ -182,12 +182,11 @@ async fn text_of(client: &mut hekla_tds::client::Client, sql: &str) -> String {
 async fn errors_carry_number_state_class_procedure_and_line() {
     let server = TestServer::start(ServerOptions::default()).await;
     let mut client = server.connect().await;
-    client
-        .batch("CREATE PROCEDURE dbo.fails AS BEGIN SELECT 1; SELECT 1/0; END")
-        .await
-        .unwrap()
-        .into_result()
-        .unwrap();
+    common::run_ok(
+        &mut client,
+        "CREATE PROCEDURE dbo.fails AS BEGIN SELECT 1; SELECT 1/0; END",
+    )
+    .await;
     let reply = client
         .batch("SELECT 1\nEXEC dbo.fails\nSELECT 2")
         .await
@@ -304,12 +303,7 @@ async fn required_encryption_refuses_plaintext_clients() {
     let mut client = server.connect_as(&options).await.unwrap();
     assert_eq!(client.server_encryption, Encryption::Required);
     assert!(client.is_encrypted(), "REQ encrypts the whole connection");
-    client
-        .batch("SELECT 1")
-        .await
-        .unwrap()
-        .into_result()
-        .unwrap();
+    common::run_ok(&mut client, "SELECT 1").await;
     server.stop().await;
 }
 
@@ -320,12 +314,7 @@ async fn mars_is_refused_at_prelogin() {
     options.mars = true;
     // The server answers MARS=0 and the login goes on without it.
     let mut client = server.connect_as(&options).await.unwrap();
-    client
-        .batch("SELECT 1")
-        .await
-        .unwrap()
-        .into_result()
-        .unwrap();
+    common::run_ok(&mut client, "SELECT 1").await;
     server.stop().await;
 }
 
@@ -333,24 +322,14 @@ async fn mars_is_refused_at_prelogin() {
 async fn rpc_with_output_parameters_return_status_and_a_table() {
     let server = TestServer::start(ServerOptions::default()).await;
     let mut client = server.connect().await;
-    client
-        .batch(
-            "CREATE TYPE dbo.Lines AS TABLE (n int NOT NULL, label nvarchar(10) NULL, \
+    common::run_ok(
+        &mut client,
+        "CREATE TYPE dbo.Lines AS TABLE (n int NOT NULL, label nvarchar(10) NULL, \
              INDEX ix NONCLUSTERED (n)) WITH (MEMORY_OPTIMIZED = ON)",
-        )
-        .await
-        .unwrap()
-        .into_result()
-        .unwrap();
-    client
-        .batch(
-            "CREATE PROCEDURE dbo.total @lines dbo.Lines READONLY, @sum int OUTPUT AS \
-             BEGIN SELECT @sum = SUM(n) FROM @lines; SELECT COUNT(*) AS c FROM @lines; RETURN 42 END",
-        )
-        .await
-        .unwrap()
-        .into_result()
-        .unwrap();
+    )
+    .await;
+    common::run_ok(&mut client, "CREATE PROCEDURE dbo.total @lines dbo.Lines READONLY, @sum int OUTPUT AS \
+             BEGIN SELECT @sum = SUM(n) FROM @lines; SELECT COUNT(*) AS c FROM @lines; RETURN 42 END").await;
     let lines = ClientParameter {
         name: "@lines".into(),
         output: false,
@@ -431,12 +410,7 @@ async fn malformed_rpc_is_an_error_and_the_connection_goes_on() {
     client.send(kind::RPC, &payload).await.unwrap();
     let reply = client.read_response().await.unwrap();
     assert_eq!(reply.errors()[0].number, 8016);
-    client
-        .batch("SELECT 1")
-        .await
-        .unwrap()
-        .into_result()
-        .unwrap();
+    common::run_ok(&mut client, "SELECT 1").await;
     server.stop().await;
 }
 
@@ -470,15 +444,12 @@ async fn transactions_report_begin_commit_and_rollback() {
 async fn transaction_manager_requests() {
     let server = TestServer::start(ServerOptions::default()).await;
     let mut client = server.connect().await;
-    client
-        .batch(
-            "CREATE TABLE dbo.t (id int NOT NULL PRIMARY KEY NONCLUSTERED) \
+    common::run_ok(
+        &mut client,
+        "CREATE TABLE dbo.t (id int NOT NULL PRIMARY KEY NONCLUSTERED) \
              WITH (MEMORY_OPTIMIZED = ON)",
-        )
-        .await
-        .unwrap()
-        .into_result()
-        .unwrap();
+    )
+    .await;
     let tm = |request: u16, tail: &[u8]| {
         let mut payload = vec![
             22, 0, 0, 0, 18, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,
@@ -500,12 +471,7 @@ async fn transaction_manager_requests() {
             ..
         }
     )));
-    client
-        .batch("INSERT INTO dbo.t WITH (SNAPSHOT) VALUES (1)")
-        .await
-        .unwrap()
-        .into_result()
-        .unwrap();
+    common::run_ok(&mut client, "INSERT INTO dbo.t WITH (SNAPSHOT) VALUES (1)").await;
     client
         .send(kind::TRANSACTION_MANAGER, &tm(8, &[0, 0]))
         .await
@@ -519,12 +485,7 @@ async fn transaction_manager_requests() {
         .await
         .unwrap();
     client.read_response().await.unwrap().into_result().unwrap();
-    client
-        .batch("INSERT INTO dbo.t WITH (SNAPSHOT) VALUES (2)")
-        .await
-        .unwrap()
-        .into_result()
-        .unwrap();
+    common::run_ok(&mut client, "INSERT INTO dbo.t WITH (SNAPSHOT) VALUES (2)").await;
     client
         .send(kind::TRANSACTION_MANAGER, &tm(7, &[0, 0]))
         .await
@@ -569,12 +530,7 @@ async fn attention_stops_a_running_loop() {
 async fn reset_connection_flag_starts_the_session_afresh() {
     let server = TestServer::start(ServerOptions::default()).await;
     let mut client = server.connect().await;
-    client
-        .batch("CREATE TABLE #t (x int); SET NOCOUNT ON")
-        .await
-        .unwrap()
-        .into_result()
-        .unwrap();
+    common::run_ok(&mut client, "CREATE TABLE #t (x int); SET NOCOUNT ON").await;
     let mut payload = vec![
         22, 0, 0, 0, 18, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,
     ];
@@ -627,23 +583,19 @@ async fn connection_limit_refuses_with_17809() {
 async fn garbage_and_disconnects_affect_no_other_client() {
     let server = TestServer::start(ServerOptions::default()).await;
     let mut steady = server.connect().await;
-    steady
-        .batch(
-            "CREATE TABLE dbo.k (id int NOT NULL PRIMARY KEY NONCLUSTERED) \
+    common::run_ok(
+        &mut steady,
+        "CREATE TABLE dbo.k (id int NOT NULL PRIMARY KEY NONCLUSTERED) \
              WITH (MEMORY_OPTIMIZED = ON)",
-        )
-        .await
-        .unwrap()
-        .into_result()
-        .unwrap();
+    )
+    .await;
     // A client that leaves with an open transaction: it is rolled back.
     let mut leaving = server.connect().await;
-    leaving
-        .batch("BEGIN TRAN; INSERT INTO dbo.k WITH (SNAPSHOT) VALUES (1)")
-        .await
-        .unwrap()
-        .into_result()
-        .unwrap();
+    common::run_ok(
+        &mut leaving,
+        "BEGIN TRAN; INSERT INTO dbo.k WITH (SNAPSHOT) VALUES (1)",
+    )
+    .await;
     drop(leaving);
     // A client sending garbage after its login.
     let mut garbage = server.connect().await;
@@ -797,12 +749,11 @@ async fn attention_stops_a_running_rpc() {
 async fn an_untyped_null_parameter_converts_to_the_parameter_type() {
     let server = TestServer::start(ServerOptions::default()).await;
     let mut client = server.connect().await;
-    client
-        .batch("CREATE PROCEDURE dbo.takes_date @d date AS SELECT @d AS d")
-        .await
-        .unwrap()
-        .into_result()
-        .unwrap();
+    common::run_ok(
+        &mut client,
+        "CREATE PROCEDURE dbo.takes_date @d date AS SELECT @d AS d",
+    )
+    .await;
     // dbo.takes_date @d = <NULLTYPE>: go-mssqldb and tiberius send nil so.
     let mut payload = vec![
         22, 0, 0, 0, 18, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,
@@ -896,7 +847,7 @@ async fn exec_in_a_batch_ends_with_returnstatus_and_doneproc() {
          EXEC dbo.inner_p; RETURN 7 END",
         "CREATE PROCEDURE dbo.fails AS BEGIN INSERT dbo.log VALUES (1); SELECT 1 AS after END",
     ] {
-        client.batch(sql).await.unwrap().into_result().unwrap();
+        common::run_ok(&mut client, sql).await;
     }
     // Statements of the procedure and of the one it calls end with
     // DONEINPROC; only the batch's EXEC sends RETURNSTATUS and DONEPROC.

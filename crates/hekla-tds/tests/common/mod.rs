@@ -3,7 +3,7 @@
 #![allow(dead_code)] // each test file uses part of it
 
 use hekla_sql::SqlDatabase;
-use hekla_tds::client::{Client, ClientOptions};
+use hekla_tds::client::{Client, ClientOptions, Response};
 use hekla_tds::server::{serve, ServerOptions};
 use hekla_tds::tls::ServerTls;
 use std::sync::Arc;
@@ -81,4 +81,14 @@ impl Drop for TestServer {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.dir);
     }
+}
+
+/// Runs `sql` on `client`, failing the test on any error; the reply.
+pub async fn run_ok(client: &mut Client, sql: &str) -> Response {
+    client
+        .batch(sql)
+        .await
+        .expect("a reply")
+        .into_result()
+        .unwrap_or_else(|error| panic!("{sql}: {error}"))
 }
