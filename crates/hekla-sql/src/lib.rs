@@ -18,6 +18,7 @@ pub mod lexer;
 pub mod parser;
 pub mod plan;
 pub mod print;
+pub mod result;
 pub mod rpc;
 pub mod script;
 pub mod security;
@@ -32,9 +33,10 @@ pub mod text_output;
 pub use cancel::CancelHandle;
 pub use error::SyntaxError;
 pub use parser::parse_batch;
+pub use result::{ResultSink, StatementCommand, TransactionEvent};
 pub use rpc::{RpcParameter, RpcValue};
 pub use security::Principal;
-pub use session::{ResultSink, Session, SqlDatabase, StatementCommand, TransactionEvent};
+pub use session::{Session, SqlDatabase};
 pub use span::Span;
 
 /// `Debug` output of a tree with every span removed, so that trees parsed

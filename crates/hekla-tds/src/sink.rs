@@ -7,8 +7,7 @@
 //! the final one, and after an ATTENTION the connection replaces it.
 
 use crate::tokens::{self, command, done, env, token, Message};
-use hekla_sql::session::{ErrorEvent, ResultColumn};
-use hekla_sql::{ResultSink, StatementCommand, TransactionEvent};
+use hekla_sql::result::{ErrorEvent, ResultColumn, ResultSink, StatementCommand, TransactionEvent};
 use hekla_types::{DataType, SqlError, Value};
 use tokio::sync::mpsc;
 

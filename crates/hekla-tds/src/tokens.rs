@@ -3,7 +3,7 @@
 
 use crate::types::{encode_type_info, encode_value};
 use crate::wire::{put_b_varbyte, put_b_varchar, put_us_varchar};
-use hekla_sql::session::ResultColumn;
+use hekla_sql::result::ResultColumn;
 use hekla_types::{DataType, SqlResult, Value};
 
 /// Token bytes.

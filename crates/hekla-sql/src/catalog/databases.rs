@@ -8,7 +8,7 @@
 
 use crate::ast::{self, Ident};
 use crate::exec::not_yet;
-use crate::session::ResultSink;
+use crate::result::ResultSink;
 use crate::system_views::{DATABASE_NAME, MASTER_NAME};
 use hekla_types::{SqlError, SqlResult};
 

@@ -10,7 +10,8 @@ use super::scalar_function::BoundBody;
 use crate::ast;
 use crate::bind::functions::RuntimeConstantId;
 use crate::catalog::table::TableMeta;
-use crate::session::{ResultSink, SqlDatabase};
+use crate::result::ResultSink;
+use crate::session::SqlDatabase;
 use crate::session_options::SetOptions;
 use hekla_engine::{Dependencies, RowId, Savepoint, Transaction};
 use hekla_types::{SqlError, SqlResult, Value};
@@ -96,7 +97,7 @@ pub struct SessionState {
     /// `@@NESTLEVEL`: how many procedures deep the statement runs.
     pub nest_level: u8,
     /// The error the innermost running CATCH block handles.
-    pub caught: Option<std::sync::Arc<crate::session::ErrorEvent>>,
+    pub caught: Option<std::sync::Arc<crate::result::ErrorEvent>>,
     /// The login the session connected with; None when embedded.
     pub login: Option<String>,
     /// Who the session runs as: its login and database user.

@@ -28,8 +28,8 @@ use crate::catalog::table::TableMeta;
 use crate::catalog::view::change::{Shows, ViewChange};
 use crate::plan::query::result_column;
 use crate::plan::Planner;
+use crate::result::{ResultColumn, ResultSink};
 use crate::security::permissions::Permission;
-use crate::session::{ResultColumn, ResultSink};
 use hekla_types::{DataType, SqlError, SqlResult, Value};
 use std::sync::Arc;
 

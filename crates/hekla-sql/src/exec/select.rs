@@ -7,7 +7,7 @@ use super::eval::Inputs;
 use super::run::for_each;
 use super::text_size::TextSize;
 use crate::plan::QueryPlan;
-use crate::session::ResultSink;
+use crate::result::ResultSink;
 use hekla_types::SqlResult;
 
 /// Sends the result set; its row count.

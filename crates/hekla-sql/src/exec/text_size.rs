@@ -3,7 +3,7 @@
 //! (varchar a byte a character, nvarchar two a UTF-16 unit). Only what a
 //! result set shows is cut: values stored, assigned or compared are whole.
 
-use crate::session::ResultColumn;
+use crate::result::ResultColumn;
 use hekla_types::{DataType, Length, Value};
 use std::borrow::Cow;
 

@@ -16,7 +16,7 @@
 //! A cancelled request ends the batch unreported (see [`crate::cancel`]).
 //! Inside TRY, an error that would roll back dooms the transaction instead.
 
-use crate::session::ErrorEvent;
+use crate::result::ErrorEvent;
 use hekla_types::SqlError;
 
 /// How far an error unwinds when no TRY catches it.

@@ -24,7 +24,8 @@ pub mod transaction;
 
 use crate::ast::{self, StatementKind};
 use crate::bind::variables::Variables;
-use crate::session::{ErrorEvent, ResultSink, Session, TransactionEvent};
+use crate::result::{ErrorEvent, ResultSink, TransactionEvent};
+use crate::session::Session;
 use failure::{Failure, Reach};
 use hekla_types::{SqlError, SqlResult};
 use std::sync::Arc;

@@ -15,7 +15,8 @@ use crate::exec::not_yet;
 use crate::exec::variables;
 use crate::interpret::failure::Failure;
 use crate::plan::Planner;
-use crate::session::{show_plan, ResultSink, StatementCommand};
+use crate::result::{ResultSink, StatementCommand};
+use crate::session::show_plan;
 use hekla_types::{DataType, SqlError, SqlResult, Value};
 use std::sync::Arc;
 
@@ -59,7 +60,7 @@ impl Interpreter<'_> {
         match outcome {
             Ok(rows) => {
                 self.sink.statement_done(
-                    StatementCommand::of(&statement.kind),
+                    statement_command(&statement.kind),
                     rows.filter(|_| !self.session.options.nocount),
                 );
                 if measured {
@@ -881,5 +882,16 @@ fn is_assignment(select: &ast::SelectStatement) -> bool {
             .iter()
             .any(|item| matches!(item, ast::SelectItem::Assign { .. })),
         _ => false,
+    }
+}
+
+/// The kind of statement a DONE ends, as TDS names it in the DONE's CurCmd.
+fn statement_command(kind: &StatementKind) -> StatementCommand {
+    match kind {
+        StatementKind::Select(_) => StatementCommand::Select,
+        StatementKind::Insert(_) => StatementCommand::Insert,
+        StatementKind::Update(_) => StatementCommand::Update,
+        StatementKind::Delete(_) => StatementCommand::Delete,
+        _ => StatementCommand::Other,
     }
 }

@@ -27,7 +27,7 @@ use crate::bind::aggregate::Grouping;
 use crate::bind::expr::{Leaf, Predicate, Reads, Scalar};
 use crate::catalog::table::TableMeta;
 use crate::exec::access::AccessPath;
-use crate::session::ResultColumn;
+use crate::result::ResultColumn;
 use crate::system_views::SystemView;
 use hekla_types::{ops, DataType};
 use std::cmp::Ordering;

@@ -13,7 +13,8 @@
 
 use super::report::Report;
 use clap::Args;
-use hekla_sql::session::{ErrorEvent, ResultColumn, ResultSink, Session, SqlDatabase};
+use hekla_sql::result::{ErrorEvent, ResultColumn, ResultSink};
+use hekla_sql::session::{Session, SqlDatabase};
 use hekla_types::Value;
 use std::time::{Duration, Instant};
 

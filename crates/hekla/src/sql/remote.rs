@@ -3,7 +3,7 @@
 //! writes to, so the output is the same either way.
 
 use super::batches::Runner;
-use hekla_sql::session::{ErrorEvent, ResultColumn, ResultSink};
+use hekla_sql::result::{ErrorEvent, ResultColumn, ResultSink};
 use hekla_tds::client::{Client, ClientOptions, Item, ServerMessage};
 use hekla_tds::prelogin::Encryption;
 use hekla_types::SqlError;
