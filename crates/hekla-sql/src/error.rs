@@ -1,5 +1,6 @@
 //! Errors the front end reports, worded and numbered as SQL Server does.
 
+use hekla_types::SqlError;
 use std::fmt;
 
 /// A compile-time error in a batch: SQL Server reports these with a number,
@@ -151,3 +152,70 @@ impl fmt::Display for SyntaxError {
 }
 
 impl std::error::Error for SyntaxError {}
+
+/// The kind of thing a Msg 10794 refusal names: SQL Server words the
+/// message "The %S_MSG '%ls' is not supported ...", the first insert
+/// naming what sort of thing the second is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refused {
+    Statement,
+    Feature,
+    Expression,
+}
+
+impl Refused {
+    fn word(self) -> &'static str {
+        match self {
+            Refused::Statement => "statement",
+            Refused::Feature => "feature",
+            Refused::Expression => "expression",
+        }
+    }
+}
+
+/// Msg 10794 for something hekla parses but does not run yet: a clear
+/// refusal, never a silent success.
+pub fn not_supported_yet(kind: Refused, what: impl fmt::Display) -> SqlError {
+    SqlError::new(
+        10794,
+        16,
+        1,
+        format!(
+            "The {} '{what}' is not supported by hekla yet.",
+            kind.word()
+        ),
+    )
+}
+
+/// Msg 208: no object by that name. SQL Server's state says where the
+/// name was looked up (1 in a query, 3 for ALTER PROCEDURE, 6 for ALTER
+/// VIEW and ALTER FUNCTION), so the caller gives it.
+pub fn invalid_object_name(name: &str, state: u8) -> SqlError {
+    SqlError::new(208, 16, state, format!("Invalid object name '{name}'."))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn not_supported_yet_names_the_kind_of_thing_refused() {
+        let error = not_supported_yet(Refused::Feature, "DEFAULT constraints");
+        assert_eq!((error.number, error.severity, error.state), (10794, 16, 1));
+        assert_eq!(
+            error.message,
+            "The feature 'DEFAULT constraints' is not supported by hekla yet."
+        );
+        assert_eq!(
+            not_supported_yet(Refused::Statement, "ALTER USER").message,
+            "The statement 'ALTER USER' is not supported by hekla yet."
+        );
+    }
+
+    #[test]
+    fn invalid_object_name_keeps_the_callers_state() {
+        let error = invalid_object_name("dbo.p", 3);
+        assert_eq!((error.number, error.severity, error.state), (208, 16, 3));
+        assert_eq!(error.message, "Invalid object name 'dbo.p'.");
+    }
+}

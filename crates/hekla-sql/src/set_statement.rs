@@ -11,7 +11,7 @@
 //! parses the batch (102, 195); hekla finds them when the statement runs.
 
 use crate::ast::{Expr, ExprKind, Ident, Literal, OptionValue, UnaryOp};
-use crate::exec::not_yet;
+use crate::error::{not_supported_yet, Refused};
 use crate::session_options::{SetOptions, LANGUAGE, MAX_TEXT_SIZE};
 use hekla_types::datetime::DateFormat;
 use hekla_types::{SqlError, SqlResult, Value};
@@ -117,10 +117,10 @@ impl Toggle {
         };
         if refused {
             let value = if on { "ON" } else { "OFF" };
-            return Err(not_yet(&format!(
-                "SET {} {value}",
-                name.value.to_ascii_uppercase()
-            )));
+            return Err(not_supported_yet(
+                Refused::Statement,
+                format!("SET {} {value}", name.value.to_ascii_uppercase()),
+            ));
         }
         Ok(())
     }
@@ -152,10 +152,10 @@ fn statistics(
             "IO" => io = on,
             "TIME" => time = on,
             "XML" | "PROFILE" if on => {
-                return Err(not_yet(&format!(
-                    "SET STATISTICS {} ON",
-                    kind.value.to_ascii_uppercase()
-                )))
+                return Err(not_supported_yet(
+                    Refused::Statement,
+                    format!("SET STATISTICS {} ON", kind.value.to_ascii_uppercase()),
+                ))
             }
             "XML" | "PROFILE" => {}
             _ => return Err(syntax_near(kind, 1)),
@@ -244,7 +244,12 @@ impl Setting {
             // hekla estimates no costs, so only "no limit" can be kept.
             Setting::QueryGovernorCostLimit => match literal_integer(value) {
                 Some(0) => {}
-                Some(limit) => return Err(not_yet(&format!("SET {upper} {limit}"))),
+                Some(limit) => {
+                    return Err(not_supported_yet(
+                        Refused::Statement,
+                        format!("SET {upper} {limit}"),
+                    ))
+                }
                 None => return Err(syntax_error(&upper, 3)),
             },
             Setting::DateFirst => {
@@ -314,10 +319,18 @@ impl Setting {
             }
             Setting::FipsFlagger => {
                 if switch(value) != Some(false) {
-                    return Err(not_yet(&format!("SET {upper} {value}")));
+                    return Err(not_supported_yet(
+                        Refused::Statement,
+                        format!("SET {upper} {value}"),
+                    ));
                 }
             }
-            Setting::Unsupported => return Err(not_yet(&format!("SET {upper}"))),
+            Setting::Unsupported => {
+                return Err(not_supported_yet(
+                    Refused::Statement,
+                    format!("SET {upper}"),
+                ))
+            }
         }
         Ok(None)
     }

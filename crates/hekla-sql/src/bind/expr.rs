@@ -13,6 +13,7 @@ use super::subquery::SubqueryRef;
 use super::types::{self, TypeContext};
 use super::variables::Variables;
 use crate::ast::{self, BinaryOp, ExprKind, UnaryOp};
+use crate::error::{not_supported_yet, Refused};
 use crate::plan::window::WindowSet;
 use crate::system_views::DATABASE_NAME;
 use hekla_types::convert::{check_implicit, conversion, Conversion};
@@ -530,7 +531,7 @@ impl<'a> Binder<'a> {
                 1,
                 "An expression of non-boolean type specified in a context where a condition is expected.",
             )),
-            _ => Err(not_yet(expr)),
+            _ => Err(not_supported_yet(Refused::Expression, expr)),
         }
     }
 
@@ -615,7 +616,7 @@ impl<'a> Binder<'a> {
                 let all = *quantifier == ast::Quantifier::All;
                 self.quantified(expr, op, all, query)
             }
-            _ if is_predicate(expr) => Err(not_yet(expr)),
+            _ if is_predicate(expr) => Err(not_supported_yet(Refused::Expression, expr)),
             _ => Err(non_boolean()),
         }
     }
@@ -960,14 +961,9 @@ impl<'a> Binder<'a> {
                 1,
                 format!("Object '{other}' is not a sequence object."),
             )),
-            Err(None) => Err(SqlError::new(
-                208,
-                16,
+            Err(None) => Err(crate::error::invalid_object_name(
+                &crate::catalog::sequence::written(name),
                 1,
-                format!(
-                    "Invalid object name '{}'.",
-                    crate::catalog::sequence::written(name)
-                ),
             )),
         }
     }
@@ -1209,25 +1205,5 @@ fn non_boolean() -> SqlError {
         15,
         1,
         "An expression of non-boolean type specified in a context where a condition is expected.",
-    )
-}
-
-/// Msg 10794 naming what is not supported yet.
-pub(super) fn not_yet_text(what: &str) -> SqlError {
-    SqlError::new(
-        10794,
-        16,
-        1,
-        format!("The expression '{what}' is not supported by hekla yet."),
-    )
-}
-
-/// Msg 10794 for expression forms that are parsed but not evaluated yet.
-fn not_yet(expr: &ast::Expr) -> SqlError {
-    SqlError::new(
-        10794,
-        16,
-        1,
-        format!("The expression '{expr}' is not supported by hekla yet."),
     )
 }

@@ -14,6 +14,7 @@ use super::expr::{implicit, Binder, Scalar, ScalarKind};
 use super::variables::Variables;
 use crate::ast::{self, ExprKind};
 use crate::catalog::function::{FunctionMeta, FunctionParameter};
+use crate::error::{not_supported_yet, Refused};
 use hekla_types::{SqlError, SqlResult};
 use std::sync::Arc;
 
@@ -37,7 +38,8 @@ impl Binder<'_> {
         // Expressions bound without a planner are computed apart from any
         // statement (defaults, constraints, TOP and OFFSET counts).
         let Some(planner) = self.planner else {
-            return Err(super::expr::not_yet_text(
+            return Err(not_supported_yet(
+                Refused::Expression,
                 "a user-defined function in a DEFAULT, CHECK, computed column, TOP or OFFSET",
             ));
         };

@@ -21,7 +21,7 @@
 use crate::ast::{self, AlterDatabaseAction, OptionValue};
 use crate::catalog::databases::{named, Named};
 use crate::catalog::procedure::option_name;
-use crate::exec::not_yet;
+use crate::error::{not_supported_yet, Refused};
 use crate::result::{ErrorEvent, ResultSink};
 use crate::session::SqlDatabase;
 use crate::system_views::DATABASE_NAME;
@@ -59,9 +59,17 @@ pub fn alter(
             ..
         } => return Err(second_memory_optimized_filegroup()),
         AlterDatabaseAction::AddFilegroup { .. } => {
-            return Err(not_yet("ALTER DATABASE ADD FILEGROUP"))
+            return Err(not_supported_yet(
+                Refused::Statement,
+                "ALTER DATABASE ADD FILEGROUP",
+            ))
         }
-        AlterDatabaseAction::AddFile { .. } => return Err(not_yet("ALTER DATABASE ADD FILE")),
+        AlterDatabaseAction::AddFile { .. } => {
+            return Err(not_supported_yet(
+                Refused::Statement,
+                "ALTER DATABASE ADD FILE",
+            ))
+        }
     };
     let changes = options
         .iter()
@@ -96,7 +104,8 @@ pub fn alter(
             });
             Err(alter_failed())
         }
-        None => Err(not_yet(
+        None => Err(not_supported_yet(
+            Refused::Statement,
             "ALTER DATABASE SET SINGLE_USER while other sessions are open",
         )),
     }
@@ -126,7 +135,12 @@ fn second_memory_optimized_filegroup() -> SqlError {
 fn check_database(name: &str, line: u32, sink: &mut dyn ResultSink) -> SqlResult<()> {
     match named(name) {
         Named::Current => return Ok(()),
-        Named::System => return Err(not_yet("ALTER DATABASE of a system database")),
+        Named::System => {
+            return Err(not_supported_yet(
+                Refused::Statement,
+                "ALTER DATABASE of a system database",
+            ))
+        }
         Named::Missing => {}
     }
     sink.error(&ErrorEvent {
@@ -178,7 +192,10 @@ impl Change {
             "SINGLE_USER" => Ok(Change::UserAccess(UserAccess::Single)),
             "RESTRICTED_USER" => Ok(Change::UserAccess(UserAccess::Restricted)),
             "MULTI_USER" => Ok(Change::UserAccess(UserAccess::Multi)),
-            other => Err(not_yet(&format!("ALTER DATABASE SET {other}"))),
+            other => Err(not_supported_yet(
+                Refused::Statement,
+                format!("ALTER DATABASE SET {other}"),
+            )),
         }
     }
 

@@ -7,7 +7,7 @@
 //! (911, 3701), and creating a second database is not supported (10794).
 
 use crate::ast::{self, Ident};
-use crate::exec::not_yet;
+use crate::error::{not_supported_yet, Refused};
 use crate::result::ResultSink;
 use crate::system_views::{DATABASE_NAME, MASTER_NAME};
 use hekla_types::{SqlError, SqlResult};
@@ -50,7 +50,10 @@ pub fn not_here(database: &str, statement: &str) -> SqlError {
             2,
             format!("Database '{database}' does not exist."),
         ),
-        Named::Current | Named::System => not_yet(&format!("{statement} in database {database}")),
+        Named::Current | Named::System => not_supported_yet(
+            Refused::Statement,
+            format!("{statement} in database {database}"),
+        ),
     }
 }
 
@@ -62,7 +65,10 @@ pub fn use_database(name: &Ident, sink: &mut dyn ResultSink) -> SqlResult<()> {
             sink.database_changed(DATABASE_NAME);
             Ok(())
         }
-        Named::System => Err(not_yet(&format!("USE {}", name.value))),
+        Named::System => Err(not_supported_yet(
+            Refused::Statement,
+            format!("USE {}", name.value),
+        )),
         Named::Missing => Err(SqlError::new(
             911,
             16,
@@ -94,7 +100,10 @@ pub fn create(create: &ast::CreateDatabase, in_transaction: bool) -> SqlResult<(
             3,
             format!("Database '{name}' already exists. Choose a different database name."),
         )),
-        Named::Missing => Err(not_yet("CREATE DATABASE of a second database")),
+        Named::Missing => Err(not_supported_yet(
+            Refused::Statement,
+            "CREATE DATABASE of a second database",
+        )),
     }
 }
 

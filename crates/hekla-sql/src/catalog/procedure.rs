@@ -19,7 +19,7 @@ use super::user_type::{self, Resolved};
 use super::Catalog;
 use crate::ast::{self, ModuleOption, StatementKind};
 use crate::bind::types::TypeContext;
-use crate::exec::not_yet;
+use crate::error::{not_supported_yet, Refused};
 use crate::session::SqlDatabase;
 use hekla_engine::SchemaId;
 use hekla_types::{Collation, DataType, SqlError, SqlResult};
@@ -186,14 +186,9 @@ pub fn create(db: &SqlDatabase, create: &ast::CreateProcedure, text: &str) -> Sq
         Some(_) if create.alter || create.or_alter => {}
         Some(_) => return Err(hekla_engine::errors::object_exists(&name)),
         None if create.alter => {
-            return Err(SqlError::new(
-                208,
-                16,
+            return Err(crate::error::invalid_object_name(
+                &super::sequence::written(&create.name),
                 3,
-                format!(
-                    "Invalid object name '{}'.",
-                    super::sequence::written(&create.name)
-                ),
             ))
         }
         None if catalog.object_exists(schema_id, &name) => {
@@ -291,7 +286,10 @@ fn is_native(create: &ast::CreateProcedure) -> bool {
 /// What SQL Server requires of a natively compiled procedure.
 fn check_native(create: &ast::CreateProcedure) -> SqlResult<()> {
     if !has_option(create, ModuleOption::SchemaBinding) {
-        return Err(not_yet("NATIVE_COMPILATION without SCHEMABINDING"));
+        return Err(not_supported_yet(
+            Refused::Statement,
+            "NATIVE_COMPILATION without SCHEMABINDING",
+        ));
     }
     let [ast::Statement {
         kind: StatementKind::AtomicBlock { options, .. },

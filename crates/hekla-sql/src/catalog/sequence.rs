@@ -18,6 +18,7 @@ use super::store::{ObjectType, StoredObject};
 use super::{stored_object, Catalog};
 use crate::ast::{self, SequenceOption};
 use crate::bind::types::{self, TypeContext};
+use crate::error::{not_supported_yet, Refused};
 use crate::session::SqlDatabase;
 use crate::system_views::DATABASE_NAME;
 use hekla_engine::{Database, SchemaId, Table};
@@ -310,7 +311,10 @@ impl Options {
 /// catalog.
 pub fn create(db: &SqlDatabase, create: &ast::CreateSequence, text: &str) -> SqlResult<()> {
     if create.name.other_database(DATABASE_NAME).is_some() {
-        return Err(crate::exec::not_yet("CREATE SEQUENCE with a database name"));
+        return Err(not_supported_yet(
+            Refused::Statement,
+            "CREATE SEQUENCE with a database name",
+        ));
     }
     let mut catalog = db.catalog_mut();
     let schema_id = catalog.schema_of(&create.name)?;

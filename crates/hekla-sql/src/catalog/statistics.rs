@@ -12,7 +12,7 @@ use super::store::ObjectType;
 use super::table::TableMeta;
 use super::{stored_object, Catalog};
 use crate::ast::{self, ObjectName, OptionItem};
-use crate::exec::not_yet;
+use crate::error::{not_supported_yet, Refused};
 use crate::session::SqlDatabase;
 use crate::system_views::DATABASE_NAME;
 use hekla_types::{SqlError, SqlResult};
@@ -165,7 +165,10 @@ pub fn update(
                 .statistics_of(table.object_id)
                 .any(|s| s.name.eq_ignore_ascii_case(&target.value));
         if !known {
-            return Err(not_yet("UPDATE STATISTICS of statistics that do not exist"));
+            return Err(not_supported_yet(
+                Refused::Statement,
+                "UPDATE STATISTICS of statistics that do not exist",
+            ));
         }
     }
     Ok(())
@@ -240,10 +243,13 @@ fn table_part(name: &ObjectName) -> Option<ObjectName> {
 /// 10794).
 fn find_table(catalog: &Catalog, name: &ObjectName) -> SqlResult<Arc<TableMeta>> {
     if crate::catalog::temp::is_temp(name) {
-        return Err(not_yet("statistics on temporary tables"));
+        return Err(not_supported_yet(
+            Refused::Statement,
+            "statistics on temporary tables",
+        ));
     }
     if crate::catalog::view::names_view(catalog, name) {
-        return Err(not_yet("statistics on views"));
+        return Err(not_supported_yet(Refused::Statement, "statistics on views"));
     }
     let found = name
         .other_database(DATABASE_NAME)
@@ -297,10 +303,10 @@ fn read_options(options: &[OptionItem], update: bool) -> SqlResult<bool> {
             (["NORECOMPUTE"], None) => no_recompute = true,
             ([word], None) if update && ["RESAMPLE", "ALL", "COLUMNS", "INDEX"].contains(word) => {}
             _ => {
-                return Err(not_yet(&format!(
-                    "the statistics option {}",
-                    words.join(" ")
-                )))
+                return Err(not_supported_yet(
+                    Refused::Statement,
+                    format!("the statistics option {}", words.join(" ")),
+                ))
             }
         }
     }

@@ -11,6 +11,7 @@ use crate::ast::{self, ConstraintKind, OptionValue, TableElement};
 use crate::bind::expr::{assignment_type, implicit, Binder, Reads, Scalar};
 use crate::bind::types::TypeContext;
 use crate::bind::variables::Variables;
+use crate::error::{not_supported_yet, Refused};
 use crate::system_views::DATABASE_NAME;
 use hekla_engine::{
     ColumnDef, Database, Durability, IndexDef, IndexKind, SchemaId, Table, TableDef, Uniqueness,
@@ -384,16 +385,6 @@ fn option_word(option: &ast::OptionItem) -> Option<String> {
     }
 }
 
-/// A feature hekla parses but does not run yet: Msg 10794, not silence.
-fn not_yet(feature: &str) -> SqlError {
-    SqlError::new(
-        10794,
-        16,
-        1,
-        format!("The feature '{feature}' is not supported by hekla yet."),
-    )
-}
-
 /// Msg 8140: a column-level constraint of `kind` that lists more than one
 /// referencing column.
 fn column_level_keys(kind: &str, table: &str) -> SqlError {
@@ -672,7 +663,9 @@ impl<'a> Builder<'a> {
                         constraint: &constraint.kind,
                     });
                 }
-                ConstraintKind::Default { .. } => return Err(not_yet("DEFAULT constraints")),
+                ConstraintKind::Default { .. } => {
+                    return Err(not_supported_yet(Refused::Feature, "DEFAULT constraints"))
+                }
             }
         }
         if let Some(index) = &column.index {
@@ -718,7 +711,9 @@ impl<'a> Builder<'a> {
                 });
                 Ok(())
             }
-            ConstraintKind::Default { .. } => Err(not_yet("DEFAULT constraints")),
+            ConstraintKind::Default { .. } => {
+                Err(not_supported_yet(Refused::Feature, "DEFAULT constraints"))
+            }
         }
     }
 
@@ -783,7 +778,10 @@ impl<'a> Builder<'a> {
             };
             constraint::check_actions(*on_delete, *on_update)?;
             if table.other_database(DATABASE_NAME).is_some() {
-                return Err(not_yet("FOREIGN KEY references to another database"));
+                return Err(not_supported_yet(
+                    Refused::Feature,
+                    "FOREIGN KEY references to another database",
+                ));
             }
             let referenced_name = super::sequence::written(table);
             let schema_name = table.schema().map_or("dbo", |s| s.value.as_str());
@@ -875,7 +873,10 @@ impl<'a> Builder<'a> {
 
     fn table_index(&mut self, index: &ast::IndexDef) -> SqlResult<()> {
         if !index.include.is_empty() || index.filter.is_some() || index.layout.columnstore {
-            return Err(not_yet("INCLUDE, filtered and columnstore indexes"));
+            return Err(not_supported_yet(
+                Refused::Feature,
+                "INCLUDE, filtered and columnstore indexes",
+            ));
         }
         let columns = self.key_columns(&index.columns)?;
         self.index(

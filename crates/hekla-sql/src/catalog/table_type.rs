@@ -20,6 +20,7 @@ use super::Catalog;
 use crate::ast::{self, ConstraintKind, OptionValue, TableElement};
 use crate::bind::types::TypeContext;
 use crate::bind::variables::Variables;
+use crate::error::{not_supported_yet, Refused};
 use crate::session::SqlDatabase;
 use hekla_types::{Collation, SqlError, SqlResult};
 
@@ -194,7 +195,8 @@ pub fn declare_variable(
         return Ok(false);
     };
     if declaration.value.is_some() {
-        return Err(crate::exec::not_yet(
+        return Err(not_supported_yet(
+            Refused::Statement,
             "DECLARE of a table variable with a value",
         ));
     }

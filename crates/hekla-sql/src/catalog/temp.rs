@@ -24,7 +24,7 @@
 use super::table::{TableDesign, TableMeta};
 use crate::ast::{self, ConstraintKind, TableElement};
 use crate::bind::variables::Variables;
-use crate::exec::not_yet;
+use crate::error::{not_supported_yet, Refused};
 use crate::session::SqlDatabase;
 use hekla_engine::{Durability, IsolationLevel};
 use hekla_types::{SqlError, SqlResult};
@@ -190,14 +190,7 @@ pub fn resolve_table(
     }
     db.temp_tables()
         .find(variables.session(), &name.name().value)
-        .ok_or_else(|| {
-            SqlError::new(
-                208,
-                16,
-                1,
-                format!("Invalid object name '{}'.", name.name().value),
-            )
-        })
+        .ok_or_else(|| crate::error::invalid_object_name(&name.name().value, 1))
 }
 
 /// The table variable `@name` (given without the `@`), or Msg 1087.
@@ -280,7 +273,10 @@ pub fn create(
         ));
     }
     if !create.options.is_empty() {
-        return Err(not_yet("CREATE TABLE options on temporary tables"));
+        return Err(not_supported_yet(
+            Refused::Statement,
+            "CREATE TABLE options on temporary tables",
+        ));
     }
     let temp = db.temp_tables();
     if temp.find(spid, &name).is_some() {
@@ -346,7 +342,10 @@ pub fn declare_table(
         TableElement::Index(_) => false,
     });
     if has_foreign_key {
-        return Err(not_yet("FOREIGN KEY constraints in table variables"));
+        return Err(not_supported_yet(
+            Refused::Statement,
+            "FOREIGN KEY constraints in table variables",
+        ));
     }
     let table = variable_table(db, name, elements)?;
     variables.declare_table(name, table);

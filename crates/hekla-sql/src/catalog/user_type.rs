@@ -20,6 +20,7 @@ use super::{stored_object, Catalog};
 use crate::ast::{self, StatementKind};
 use crate::bind::types::{self, TypeContext};
 use crate::catalog::objects::{schema_object, Objects};
+use crate::error::{not_supported_yet, Refused};
 use crate::session::SqlDatabase;
 use hekla_engine::SchemaId;
 use hekla_types::{Collation, DataType, SqlError, SqlResult};
@@ -156,7 +157,7 @@ fn bind(catalog: &Catalog, statement: &StatementKind, id: i32) -> SqlResult<User
         StatementKind::CreateTableType(create) => {
             Ok(UserTypeKind::Table(TableType::bind(catalog, create, id)?))
         }
-        _ => Err(crate::exec::not_yet(statement.keywords())),
+        _ => Err(not_supported_yet(Refused::Statement, statement.keywords())),
     }
 }
 
@@ -165,7 +166,7 @@ fn bind(catalog: &Catalog, statement: &StatementKind, id: i32) -> SqlResult<User
 /// schema, 219 for a name a type of the schema has.
 pub fn create(db: &SqlDatabase, statement: &StatementKind, text: &str) -> SqlResult<()> {
     let Some((name, object_type)) = defined(statement) else {
-        return Err(crate::exec::not_yet(statement.keywords()));
+        return Err(not_supported_yet(Refused::Statement, statement.keywords()));
     };
     if name.written_database().is_some() {
         return Err(SqlError::new(

@@ -12,10 +12,10 @@
 
 use super::insert::{insert_target, invalid_column, target_columns};
 use super::modify::{assigned_columns, from_items};
-use super::not_yet;
 use super::target::Target;
 use crate::ast::{self, InsertSource, Query, QueryBody, Select, SelectItem};
 use crate::catalog::view::change::Change;
+use crate::error::{not_supported_yet, Refused};
 use crate::plan::explain::{explain_change, ChangeOperator, ChangeSource};
 use crate::plan::Planner;
 use crate::span::Span;
@@ -49,7 +49,7 @@ pub fn insert(planner: &Planner, insert: &ast::Insert) -> SqlResult<Vec<String>>
 /// The SHOWPLAN_TEXT lines of `update`.
 pub fn update(planner: &Planner, update: &ast::Update) -> SqlResult<Vec<String>> {
     if update.top.is_some() {
-        return Err(not_yet("UPDATE with TOP"));
+        return Err(not_supported_yet(Refused::Statement, "UPDATE with TOP"));
     }
     planner.take_hints(&update.hints)?;
     let values = update
@@ -57,7 +57,10 @@ pub fn update(planner: &Planner, update: &ast::Update) -> SqlResult<Vec<String>>
         .iter()
         .map(|assignment| match assignment {
             ast::Assignment::Column { value, .. } => Ok(value.clone()),
-            ast::Assignment::Variable { .. } => Err(not_yet("variable assignment in UPDATE")),
+            ast::Assignment::Variable { .. } => Err(not_supported_yet(
+                Refused::Statement,
+                "variable assignment in UPDATE",
+            )),
         })
         .collect::<SqlResult<Vec<_>>>()?;
     let set = assigned_columns(update);
@@ -74,7 +77,7 @@ pub fn update(planner: &Planner, update: &ast::Update) -> SqlResult<Vec<String>>
 /// The SHOWPLAN_TEXT lines of `delete`.
 pub fn delete(planner: &Planner, delete: &ast::Delete) -> SqlResult<Vec<String>> {
     if delete.top.is_some() {
-        return Err(not_yet("DELETE with TOP"));
+        return Err(not_supported_yet(Refused::Statement, "DELETE with TOP"));
     }
     planner.take_hints(&delete.hints)?;
     let found = Found {

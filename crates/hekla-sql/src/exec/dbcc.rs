@@ -4,7 +4,7 @@
 //! and says it completed, as SQL Server does after emptying its caches.
 
 use crate::ast::{DbccCommand, Expr, ExprKind, Ident, Literal};
-use crate::exec::not_yet;
+use crate::error::{not_supported_yet, Refused};
 use hekla_types::{SqlError, SqlResult};
 
 /// The informational message that ends a DBCC command (Msg 2528).
@@ -44,10 +44,10 @@ fn check_args(command: DbccCommand, args: &[Expr]) -> SqlResult<()> {
             1,
             "An incorrect number of parameters was given to the DBCC statement.",
         )),
-        _ => Err(not_yet(&format!(
-            "DBCC {} with these arguments",
-            command.name()
-        ))),
+        _ => Err(not_supported_yet(
+            Refused::Statement,
+            format!("DBCC {} with these arguments", command.name()),
+        )),
     }
 }
 

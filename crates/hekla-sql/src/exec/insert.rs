@@ -12,7 +12,6 @@
 use super::constraints::{Statement, StatementChecks};
 use super::context::Context;
 use super::eval::Inputs;
-use super::not_yet;
 use super::output::{Output, Verb};
 use super::run::for_each;
 use super::target::Target;
@@ -20,6 +19,7 @@ use crate::ast::{self, DmlTarget, ExprKind, InsertSource};
 use crate::bind::expr::{implicit, Scalar, ScalarKind};
 use crate::catalog::table::TableMeta;
 use crate::catalog::view::change::{Change, Shows, ViewChange};
+use crate::error::{not_supported_yet, Refused};
 use crate::plan::Planner;
 use crate::result::ResultSink;
 use crate::security::permissions::Permission;
@@ -137,7 +137,7 @@ pub fn run(
             count
         }
         InsertSource::Exec(_) | InsertSource::ExecString(_) => {
-            return Err(not_yet("INSERT ... EXEC"))
+            return Err(not_supported_yet(Refused::Statement, "INSERT ... EXEC"))
         }
     };
     writer.finish(context)?;
@@ -244,7 +244,10 @@ pub(super) fn insert_target(
     insert: &ast::Insert,
 ) -> SqlResult<(String, Target)> {
     if !insert.with.is_empty() || insert.top.is_some() {
-        return Err(not_yet("INSERT with WITH or TOP"));
+        return Err(not_supported_yet(
+            Refused::Statement,
+            "INSERT with WITH or TOP",
+        ));
     }
     let named: Vec<String> = insert.columns.iter().map(|c| c.value.clone()).collect();
     let change = if named.is_empty() {
@@ -263,7 +266,10 @@ pub(super) fn insert_target(
                     crate::plan::table_hints::isolation_hint(hints, table)?;
                 }
                 Target::View(_) if !hints.is_empty() => {
-                    return Err(not_yet("table hints on INSERT through a view"));
+                    return Err(not_supported_yet(
+                        Refused::Statement,
+                        "table hints on INSERT through a view",
+                    ));
                 }
                 Target::View(_) => {}
             }

@@ -29,21 +29,11 @@ pub mod window;
 use crate::ast;
 use crate::bind::expr::ScopeColumn;
 use crate::catalog::table::TableMeta;
+use crate::error::{not_supported_yet, Refused};
 use crate::session::SqlDatabase;
 use crate::system_views::DATABASE_NAME;
-use hekla_types::{SqlError, SqlResult};
+use hekla_types::SqlResult;
 use std::sync::Arc;
-
-/// Msg 10794 for statements the parser knows and execution does not run
-/// yet: a clear refusal, never a silent success.
-pub fn not_yet(what: &str) -> SqlError {
-    SqlError::new(
-        10794,
-        16,
-        1,
-        format!("The statement '{what}' is not supported by hekla yet."),
-    )
-}
 
 /// The columns of `table` as a query names them: by `shown` (its alias or
 /// its own name) and its schema.
@@ -79,7 +69,7 @@ pub fn resolve_table(db: &SqlDatabase, name: &ast::ObjectName) -> SqlResult<Arc<
     // INSERT, UPDATE and DELETE look for views first
     // (`catalog::view::change`); OUTPUT INTO does not take one.
     if found.is_none() && crate::catalog::view::names_view(&catalog, name) {
-        return Err(not_yet("OUTPUT INTO a view"));
+        return Err(not_supported_yet(Refused::Statement, "OUTPUT INTO a view"));
     }
     found.cloned().ok_or_else(|| {
         let written: Vec<&str> = name
@@ -87,11 +77,6 @@ pub fn resolve_table(db: &SqlDatabase, name: &ast::ObjectName) -> SqlResult<Arc<
             .iter()
             .map(|p| p.as_ref().map_or("", |i| i.value.as_str()))
             .collect();
-        SqlError::new(
-            208,
-            16,
-            1,
-            format!("Invalid object name '{}'.", written.join(".")),
-        )
+        crate::error::invalid_object_name(&written.join("."), 1)
     })
 }

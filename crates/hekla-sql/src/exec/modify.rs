@@ -27,11 +27,12 @@ use super::context::Context;
 use super::eval::Inputs;
 use super::output::{Output, Verb};
 use super::run::run;
+use super::table_scope;
 use super::target::Target;
-use super::{not_yet, table_scope};
 use crate::ast::{self, Assignment, DmlTarget, TableRefKind};
 use crate::bind::expr::{Binder, Predicate, Scalar, ScalarKind, Scope};
 use crate::catalog::view::change::Change;
+use crate::error::{not_supported_yet, Refused};
 use crate::plan::from::{item_at, ItemPath};
 use crate::plan::query::ChangedItem;
 use crate::plan::{from, plan_streaming, Node, Planner};
@@ -50,7 +51,7 @@ pub fn update(
     sink: &mut dyn ResultSink,
 ) -> SqlResult<Option<u64>> {
     if update.top.is_some() {
-        return Err(not_yet("UPDATE with TOP"));
+        return Err(not_supported_yet(Refused::Statement, "UPDATE with TOP"));
     }
     planner.take_hints(&update.hints)?;
     let (items, path) = from_items(&update.target, &update.from)?;
@@ -77,7 +78,10 @@ pub fn update(
             column, op, value, ..
         } = assignment
         else {
-            return Err(not_yet("variable assignment in UPDATE"));
+            return Err(not_supported_yet(
+                Refused::Statement,
+                "variable assignment in UPDATE",
+            ));
         };
         let (position, name) = found.target_column(column)?;
         if table.identity.as_ref().map(|i| i.column) == Some(position) {
@@ -175,7 +179,7 @@ pub fn delete(
     sink: &mut dyn ResultSink,
 ) -> SqlResult<Option<u64>> {
     if delete.top.is_some() {
-        return Err(not_yet("DELETE with TOP"));
+        return Err(not_supported_yet(Refused::Statement, "DELETE with TOP"));
     }
     planner.take_hints(&delete.hints)?;
     let (items, path) = from_items(&delete.target, &delete.from)?;
@@ -363,7 +367,12 @@ impl Target {
         path: &ItemPath,
         change: Change,
     ) -> SqlResult<Target> {
-        let through = || not_yet("UPDATE or DELETE of a derived table or common table expression");
+        let through = || {
+            not_supported_yet(
+                Refused::Statement,
+                "UPDATE or DELETE of a derived table or common table expression",
+            )
+        };
         match &item_at(items, path).ok_or_else(lost_target)?.kind {
             TableRefKind::Table { name, .. } => {
                 if name.parts.len() == 1 && planner.cte(&name.name().value).is_some() {

@@ -20,12 +20,12 @@
 use super::constraints::{Statement, StatementChecks};
 use super::context::Context;
 use super::eval::Inputs;
-use super::not_yet;
 use super::text_size::TextSize;
 use crate::ast::{self, SelectItem};
 use crate::bind::expr::{implicit, Binder, Scalar, ScalarKind, Scope, ScopeColumn};
 use crate::catalog::table::TableMeta;
 use crate::catalog::view::change::{Shows, ViewChange};
+use crate::error::{not_supported_yet, Refused};
 use crate::plan::query::result_column;
 use crate::plan::Planner;
 use crate::result::{ResultColumn, ResultSink};
@@ -238,10 +238,13 @@ fn refuse_unknown_after(scope: &[ScopeColumn], shown: &[PseudoColumn]) -> SqlRes
         .zip(shown)
         .find(|(column, pseudo)| column.used.get() && !pseudo.after_change)
     {
-        Some((column, _)) => Err(not_yet(&format!(
-            "OUTPUT inserted.{} of a view column that is not a column of the table changed",
-            column.name
-        ))),
+        Some((column, _)) => Err(not_supported_yet(
+            Refused::Statement,
+            format!(
+                "OUTPUT inserted.{} of a view column that is not a column of the table changed",
+                column.name
+            ),
+        )),
         None => Ok(()),
     }
 }
@@ -255,7 +258,10 @@ impl IntoTable {
     ) -> SqlResult<IntoTable> {
         if let ast::DmlTarget::Table { hints, .. } = target {
             if !hints.is_empty() {
-                return Err(not_yet("table hints on OUTPUT INTO"));
+                return Err(not_supported_yet(
+                    Refused::Statement,
+                    "table hints on OUTPUT INTO",
+                ));
             }
         }
         let table = crate::catalog::temp::resolve_target(planner.db, planner.variables, target)?;
@@ -370,7 +376,10 @@ fn project(binder: &Binder, items: &[SelectItem]) -> SqlResult<(Vec<String>, Vec
                 return Err(SqlError::new(102, 15, 1, "Incorrect syntax near '*'."));
             }
             SelectItem::Assign { .. } => {
-                return Err(not_yet("variable assignment in OUTPUT"));
+                return Err(not_supported_yet(
+                    Refused::Statement,
+                    "variable assignment in OUTPUT",
+                ));
             }
         }
     }

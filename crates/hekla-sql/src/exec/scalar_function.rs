@@ -22,7 +22,7 @@ use crate::bind::user_function::UserCall;
 use crate::bind::variables::Variables;
 use crate::catalog::binding::{nesting_exceeded, MAX_NESTING};
 use crate::catalog::function::{FunctionBody, FunctionMeta};
-use crate::exec::not_yet;
+use crate::error::{not_supported_yet, Refused};
 use crate::plan::{Planner, QueryPlan};
 use crate::session::SqlDatabase;
 use crate::session_options::SetOptions;
@@ -173,7 +173,10 @@ fn bind(db: &SqlDatabase, function: &FunctionMeta, options: &SetOptions) -> SqlR
         statements,
     } = &function.body
     else {
-        return Err(not_yet("a table-valued function in an expression"));
+        return Err(not_supported_yet(
+            Refused::Statement,
+            "a table-valued function in an expression",
+        ));
     };
     let mut binder = BodyBinder {
         db,
@@ -285,7 +288,7 @@ impl BodyBinder<'_> {
                 ))
             }
             other => {
-                return Err(not_yet(&format!(
+                return Err(not_supported_yet(Refused::Statement, format!(
                     "{} in a user-defined function",
                     other.keywords()
                 )))

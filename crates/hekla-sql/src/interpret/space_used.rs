@@ -12,7 +12,7 @@
 use super::failure::Failure;
 use super::{Flow, Frame, Interpreter};
 use crate::ast;
-use crate::exec::not_yet;
+use crate::error::{not_supported_yet, Refused};
 use crate::exec::server::{split_name, table_id};
 use crate::system_views::DATABASE_NAME;
 use hekla_types::{SqlError, SqlResult, Value};
@@ -49,7 +49,8 @@ impl Interpreter<'_> {
             _ => false,
         };
         if !known || !(first.name.is_none() || named(first, "objname")) {
-            return Err(not_yet(
+            return Err(not_supported_yet(
+                Refused::Statement,
                 "sp_spaceused parameters other than @objname and @updateusage",
             ));
         }
@@ -115,7 +116,10 @@ fn quoted(name: &str) -> String {
 }
 
 fn without_name() -> SqlError {
-    not_yet("sp_spaceused without @objname (database totals)")
+    not_supported_yet(
+        Refused::Statement,
+        "sp_spaceused without @objname (database totals)",
+    )
 }
 
 /// Msg 15009, as the system procedures raise it for a name that is not an

@@ -9,9 +9,9 @@
 use super::{Flow, Frame, Interpreter};
 use crate::ast::{self, StatementKind};
 use crate::bind::expr::{implicit, Scalar};
+use crate::error::{not_supported_yet, Refused};
 use crate::exec::context::Context;
 use crate::exec::eval::Inputs;
-use crate::exec::not_yet;
 use crate::exec::variables;
 use crate::interpret::failure::Failure;
 use crate::plan::Planner;
@@ -462,7 +462,10 @@ impl Interpreter<'_> {
             kind if crate::catalog::alter::rebuilds(kind) => {
                 crate::catalog::alter::run(&db, statement, self.sink)
             }
-            _ => Err(not_yet(statement.kind.keywords())),
+            _ => Err(not_supported_yet(
+                Refused::Statement,
+                statement.kind.keywords(),
+            )),
         }
     }
 
@@ -578,7 +581,8 @@ impl Interpreter<'_> {
     fn checkpoint_duration(&mut self, duration: &ast::Expr, frame: &Frame) -> SqlResult<()> {
         match self.plain_value(duration, frame)? {
             Value::Int(seconds) if seconds > 0 => Ok(()),
-            _ => Err(not_yet(
+            _ => Err(not_supported_yet(
+                Refused::Statement,
                 "CHECKPOINT with a checkpoint_duration other than an int above zero",
             )),
         }

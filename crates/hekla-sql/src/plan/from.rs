@@ -19,8 +19,8 @@ use crate::bind::expr::{
 };
 use crate::catalog::table::TableMeta;
 use crate::catalog::view::change::Level;
+use crate::error::{not_supported_yet, Refused};
 use crate::exec::access::AccessPath;
-use crate::exec::not_yet;
 use crate::security::access::ObjectRef;
 use crate::security::permissions::Permission;
 use crate::system_views::SystemView;
@@ -365,16 +365,12 @@ impl Planner<'_> {
                 ));
             }
             if call.name.parts.len() == 1 {
-                return Err(not_yet(&format!(
-                    "the built-in table-valued function {written}"
-                )));
+                return Err(not_supported_yet(
+                    Refused::Statement,
+                    format!("the built-in table-valued function {written}"),
+                ));
             }
-            return Err(SqlError::new(
-                208,
-                16,
-                1,
-                format!("Invalid object name '{written}'."),
-            ));
+            return Err(crate::error::invalid_object_name(&written, 1));
         };
         if let Some(access) = &self.access {
             let function = &expanded.function;
@@ -948,7 +944,10 @@ fn check_hints_elsewhere(hints: &[ast::TableHint]) -> SqlResult<()> {
     for hint in hints {
         let name = hint.name.value.to_ascii_uppercase();
         if !matches!(name.as_str(), "SNAPSHOT" | "TABLOCK") {
-            return Err(not_yet(&format!("the table hint {name}")));
+            return Err(not_supported_yet(
+                Refused::Statement,
+                format!("the table hint {name}"),
+            ));
         }
     }
     Ok(())

@@ -15,8 +15,8 @@ use crate::bind::expr::{
 };
 use crate::bind::variables::Variables;
 use crate::catalog::view::change::Level;
+use crate::error::{not_supported_yet, Refused};
 use crate::exec::eval::Inputs;
-use crate::exec::not_yet;
 use crate::result::ResultColumn;
 use crate::session::SqlDatabase;
 use crate::session_options::SetOptions;
@@ -532,7 +532,7 @@ impl<'a> Planner<'a> {
         outer: Option<&Binder>,
     ) -> SqlResult<(QueryPlan, Assignments)> {
         if select.into.is_some() {
-            return Err(not_yet("SELECT ... INTO"));
+            return Err(not_supported_yet(Refused::Statement, "SELECT ... INTO"));
         }
         let mut binder = self.binder(outer);
         let tree = self.from_clause(&select.from, &mut binder)?;

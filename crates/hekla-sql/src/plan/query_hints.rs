@@ -23,7 +23,7 @@
 //! - Any other hint is refused (Msg 10794).
 
 use crate::ast;
-use crate::exec::not_yet;
+use crate::error::{not_supported_yet, Refused};
 use hekla_types::{SqlError, SqlResult};
 
 /// The join methods a join may use.
@@ -60,7 +60,9 @@ impl JoinChoice {
                 hash: false,
                 ..self
             },
-            Some(ast::JoinHint::Remote) => return Err(not_yet("REMOTE join hints")),
+            Some(ast::JoinHint::Remote) => {
+                return Err(not_supported_yet(Refused::Statement, "REMOTE join hints"))
+            }
         })
     }
 }
@@ -120,7 +122,12 @@ pub fn read(hints: &[ast::QueryHint]) -> SqlResult<QueryHints> {
             | ["MIN_GRANT_PERCENT"]
             | ["MAX_GRANT_PERCENT"]
             | ["QUERYTRACEON"] => {}
-            _ => return Err(not_yet(&format!("the query hint {}", words.join(" ")))),
+            _ => {
+                return Err(not_supported_yet(
+                    Refused::Statement,
+                    format!("the query hint {}", words.join(" ")),
+                ))
+            }
         }
     }
     if let Some((nested_loops, hash)) = join_hints {

@@ -11,7 +11,7 @@
 
 use crate::ast::{self, IsolationLevel};
 use crate::catalog::table::TableMeta;
-use crate::exec::not_yet;
+use crate::error::{not_supported_yet, Refused};
 use hekla_types::{SqlError, SqlResult};
 use std::cell::RefCell;
 
@@ -52,7 +52,12 @@ fn level_of(hints: &[ast::TableHint], table: &TableMeta) -> SqlResult<Option<Iso
             _ if table.memory_optimized && is_locking_hint(&name) => {
                 return Err(not_with_memory_optimized(&name))
             }
-            _ => return Err(not_yet(&format!("the table hint {name}"))),
+            _ => {
+                return Err(not_supported_yet(
+                    Refused::Statement,
+                    format!("the table hint {name}"),
+                ))
+            }
         };
         if level.is_some_and(|earlier| earlier != asked) {
             return Err(conflicting_hints());

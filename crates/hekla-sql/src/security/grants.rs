@@ -14,7 +14,7 @@ use super::securables::{self, ObjectKind};
 use super::store::PermissionRow;
 use super::{persist, Identity};
 use crate::ast::{self, PermissionAction};
-use crate::exec::not_yet;
+use crate::error::{not_supported_yet, Refused};
 use crate::session::SqlDatabase;
 use crate::system_views::objects::schema_id as sql_schema_id;
 use crate::system_views::DATABASE_NAME;
@@ -207,7 +207,10 @@ fn securable(
             1,
             "You can only grant or revoke permissions on objects in the current database.",
         )),
-        Some(other) => Err(not_yet(&format!("GRANT ... ON {other}::"))),
+        Some(other) => Err(not_supported_yet(
+            Refused::Statement,
+            format!("GRANT ... ON {other}::"),
+        )),
     }
 }
 
@@ -221,14 +224,15 @@ fn permissions(statement: &ast::Permission, on: On) -> SqlResult<Vec<Permission>
             .collect::<Vec<_>>()
             .join(" ");
         if !columns.is_empty() {
-            return Err(not_yet("column permissions"));
+            return Err(not_supported_yet(Refused::Statement, "column permissions"));
         }
         if words == "ALL" || words == "ALL PRIVILEGES" {
             found.extend(all(on)?);
             continue;
         }
-        let permission = Permission::from_words(&words)
-            .ok_or_else(|| not_yet(&format!("the {words} permission")))?;
+        let permission = Permission::from_words(&words).ok_or_else(|| {
+            not_supported_yet(Refused::Statement, format!("the {words} permission"))
+        })?;
         if !fits(permission, on) {
             return Err(messages::not_compatible(permission.name()));
         }
@@ -279,7 +283,10 @@ fn all(on: On) -> SqlResult<Vec<Permission>> {
         On::Object(_, ObjectKind::Procedure) => Ok(vec![Execute]),
         On::Object(_, ObjectKind::ScalarFunction) => Ok(vec![Execute, References]),
         On::Object(_, ObjectKind::Sequence) | On::Schema(_) => Err(messages::all_not_available()),
-        On::Database => Err(not_yet("GRANT ALL on the database")),
+        On::Database => Err(not_supported_yet(
+            Refused::Statement,
+            "GRANT ALL on the database",
+        )),
     }
 }
 

@@ -17,7 +17,7 @@ use crate::ast::{self, Expr, ExprKind, Literal, OptionValue};
 use crate::catalog::databases::{named, Named};
 use crate::catalog::procedure::option_name;
 use crate::catalog::store::now_ms;
-use crate::exec::not_yet;
+use crate::error::{not_supported_yet, Refused};
 use crate::session::SqlDatabase;
 use crate::system_views::DATABASE_NAME;
 use hekla_types::{SqlError, SqlResult};
@@ -36,7 +36,10 @@ pub fn create(
     let options = LoginOptions::read(&create.options, "CREATE LOGIN")?;
     let Some(password) = options.password else {
         // A login without a password is a Windows or certificate login.
-        return Err(not_yet("CREATE LOGIN without PASSWORD"));
+        return Err(not_supported_yet(
+            Refused::Statement,
+            "CREATE LOGIN without PASSWORD",
+        ));
     };
     let check_policy = options.check_policy.unwrap_or(true);
     if check_policy {
@@ -182,7 +185,10 @@ pub fn alter_server_role(
         return Err(messages::cannot("alter", "server role", &role.value));
     };
     if role_id != SYSADMIN_ROLE_ID {
-        return Err(not_yet(&format!("ALTER SERVER ROLE {role_name}")));
+        return Err(not_supported_yet(
+            Refused::Statement,
+            format!("ALTER SERVER ROLE {role_name}"),
+        ));
     }
     let mut principals = db.principals_mut();
     let verb = if add { "add" } else { "drop" };
@@ -326,7 +332,10 @@ impl LoginOptions {
                 ("CHECK_POLICY", Some(value)) => read.check_policy = Some(on_off(value, &name)?),
                 ("CHECK_EXPIRATION", Some(value)) => {
                     if on_off(value, &name)? {
-                        return Err(not_yet(&format!("{statement} ... CHECK_EXPIRATION = ON")));
+                        return Err(not_supported_yet(
+                            Refused::Statement,
+                            format!("{statement} ... CHECK_EXPIRATION = ON"),
+                        ));
                     }
                 }
                 ("DEFAULT_DATABASE", Some(OptionValue::Words(words))) if words.len() == 1 => {
@@ -337,7 +346,10 @@ impl LoginOptions {
                     | "NO CREDENTIAL",
                     _,
                 ) => {
-                    return Err(not_yet(&format!("{statement} ... {name}")));
+                    return Err(not_supported_yet(
+                        Refused::Statement,
+                        format!("{statement} ... {name}"),
+                    ));
                 }
                 _ => return Err(syntax_near(&name)),
             }
@@ -350,7 +362,10 @@ impl LoginOptions {
 fn default_database(name: &str) -> SqlResult<()> {
     match named(name) {
         Named::Current => Ok(()),
-        Named::System => Err(not_yet(&format!("DEFAULT_DATABASE = {name}"))),
+        Named::System => Err(not_supported_yet(
+            Refused::Statement,
+            format!("DEFAULT_DATABASE = {name}"),
+        )),
         Named::Missing => Err(messages::no_such_database(name)),
     }
 }

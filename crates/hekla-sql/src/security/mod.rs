@@ -94,13 +94,16 @@ pub(crate) fn principal_statement(
     statement: &crate::ast::CreatePrincipal,
 ) -> hekla_types::SqlResult<()> {
     use crate::ast::PrincipalKind;
+    use crate::error::{not_supported_yet, Refused};
     match (statement.principal, statement.alter) {
         (PrincipalKind::Login, false) => logins::create(db, identity, statement),
         (PrincipalKind::User, false) => users::create_user(db, identity, statement),
         (PrincipalKind::Role, false) => users::create_role(db, identity, statement),
         (PrincipalKind::Login, true) => logins::alter(db, identity, statement),
-        (PrincipalKind::User, true) => Err(crate::exec::not_yet("ALTER USER")),
-        (PrincipalKind::Role, true) => Err(crate::exec::not_yet("ALTER ROLE ... WITH")),
+        (PrincipalKind::User, true) => Err(not_supported_yet(Refused::Statement, "ALTER USER")),
+        (PrincipalKind::Role, true) => {
+            Err(not_supported_yet(Refused::Statement, "ALTER ROLE ... WITH"))
+        }
     }
 }
 

@@ -13,7 +13,7 @@ use super::{persist, Identity, DBO_USER_ID};
 use crate::ast::{self, OptionValue};
 use crate::catalog::procedure::option_name;
 use crate::catalog::store::now_ms;
-use crate::exec::not_yet;
+use crate::error::{not_supported_yet, Refused};
 use crate::session::SqlDatabase;
 use hekla_types::SqlResult;
 
@@ -92,10 +92,10 @@ pub fn create_role(
         return Err(messages::no_permission());
     }
     if let Some(option) = create.options.first() {
-        return Err(not_yet(&format!(
-            "CREATE ROLE ... WITH {}",
-            option_name(option)
-        )));
+        return Err(not_supported_yet(
+            Refused::Statement,
+            format!("CREATE ROLE ... WITH {}", option_name(option)),
+        ));
     }
     let name = &create.name.value;
     let mut principals = db.principals_mut();
@@ -259,9 +259,10 @@ fn user_options(options: &[ast::OptionItem]) -> SqlResult<String> {
                 schema = "dbo".to_string();
             }
             _ => {
-                return Err(not_yet(&format!(
-                    "CREATE USER ... WITH {name} (other than DEFAULT_SCHEMA = dbo)"
-                )))
+                return Err(not_supported_yet(
+                    Refused::Statement,
+                    format!("CREATE USER ... WITH {name} (other than DEFAULT_SCHEMA = dbo)"),
+                ))
             }
         }
     }

@@ -23,6 +23,7 @@ pub use string::StringFn;
 
 use super::expr::{implicit, is_untyped_null, Binder, CompareOp, Predicate, Scalar, ScalarKind};
 use crate::ast;
+use crate::error::{not_supported_yet, Refused};
 use hekla_types::convert::convert_from;
 use hekla_types::{ops, DataType, Length, SqlError, SqlResult, Value};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -90,9 +91,10 @@ impl<'a> Binder<'a> {
     pub fn function(&self, call: &ast::FunctionCall) -> SqlResult<Scalar> {
         let name = call.name.name().value.to_ascii_uppercase();
         if call.over.is_some() || call.distinct || call.star || !call.within_group.is_empty() {
-            return Err(super::expr::not_yet_text(&format!(
-                "{name} with OVER, DISTINCT or *"
-            )));
+            return Err(not_supported_yet(
+                Refused::Expression,
+                format!("{name} with OVER, DISTINCT or *"),
+            ));
         }
         if call.name.parts.len() > 1 {
             return self.user_function(call);

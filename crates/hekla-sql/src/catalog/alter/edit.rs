@@ -15,6 +15,7 @@ use super::{Failure, Outcome};
 use crate::ast::{self, ConstraintKind, TableElement};
 use crate::catalog::table::{KeyConstraint, TableMeta};
 use crate::catalog::Catalog;
+use crate::error::{not_supported_yet, Refused};
 use hekla_engine::IndexKind;
 use hekla_types::SqlError;
 
@@ -446,13 +447,13 @@ impl<'a> Editor<'a> {
             return Err(msg::not_with_memory_optimized("CREATE INDEX").into());
         }
         if index.layout.clustered == Some(true) {
-            return Err(msg::not_yet("CLUSTERED indexes").into());
+            return Err(not_supported_yet(Refused::Feature, "CLUSTERED indexes").into());
         }
         if index.layout.columnstore {
-            return Err(msg::not_yet("COLUMNSTORE indexes").into());
+            return Err(not_supported_yet(Refused::Feature, "COLUMNSTORE indexes").into());
         }
         if !index.include.is_empty() || index.filter.is_some() {
-            return Err(msg::not_yet("INCLUDE and filtered indexes").into());
+            return Err(not_supported_yet(Refused::Feature, "INCLUDE and filtered indexes").into());
         }
         if index.layout.hash {
             return Err(msg::hash_on_disk_table().into());
@@ -908,7 +909,7 @@ fn added_index_name<'e>(elements: &'e [TableElement], node: &Node) -> Option<&'e
 /// INCLUDE (10664), filtered (10794); columnstore is not built yet.
 fn check_memory_optimized_index(index: &ast::IndexDef) -> Outcome<()> {
     if index.layout.columnstore {
-        return Err(msg::not_yet("COLUMNSTORE indexes").into());
+        return Err(not_supported_yet(Refused::Feature, "COLUMNSTORE indexes").into());
     }
     if index.layout.clustered == Some(true) {
         return Err(msg::clustered_memory_optimized().into());

@@ -95,15 +95,6 @@ pub fn not_with_memory_optimized(operation: &str) -> SqlError {
     )
 }
 
-pub fn not_yet(feature: &str) -> SqlError {
-    SqlError::new(
-        10794,
-        16,
-        1,
-        format!("The feature '{feature}' is not supported by hekla yet."),
-    )
-}
-
 pub fn hash_on_disk_table() -> SqlError {
     SqlError::new(
         10791,

@@ -71,6 +71,7 @@ pub use gate::SchemaLock;
 use crate::ast::{self, AlterDropKind, AlterTableAction, StatementKind};
 use crate::catalog::table::TableMeta;
 use crate::catalog::Catalog;
+use crate::error::{not_supported_yet, Refused};
 use crate::result::{ErrorEvent, ResultSink};
 use crate::session::SqlDatabase;
 use crate::system_views::DATABASE_NAME;
@@ -160,7 +161,7 @@ pub fn run(
             names,
             on_table,
         } => drop_indexes(db, names, on_table.as_ref(), *if_exists),
-        other => Err(crate::exec::not_yet(other.keywords()).into()),
+        other => Err(not_supported_yet(Refused::Statement, other.keywords()).into()),
     };
     match outcome {
         Ok(()) => Ok(None),
@@ -267,7 +268,9 @@ fn alter_table(db: &SqlDatabase, alter: &ast::AlterTable) -> Outcome<()> {
         AlterTableAction::RebuildIndex { index, options } => {
             editor.rebuild_index(&index.value, options).map(|()| true)
         }
-        AlterTableAction::Set(_) => Err(crate::exec::not_yet("ALTER TABLE SET").into()),
+        AlterTableAction::Set(_) => {
+            Err(not_supported_yet(Refused::Statement, "ALTER TABLE SET").into())
+        }
     })
 }
 

@@ -17,7 +17,7 @@ use crate::catalog::view::module_columns;
 use crate::plan::{Planner, QueryPlan};
 use crate::session::SqlDatabase;
 use crate::session_options::SetOptions;
-use hekla_types::{SqlError, SqlResult};
+use hekla_types::SqlResult;
 use std::sync::Arc;
 
 /// An inline function a FROM clause calls, bound.
@@ -93,14 +93,9 @@ pub fn expand(db: &SqlDatabase, name: &ast::ObjectName) -> SqlResult<Option<Expa
         (Arc::clone(function), schema)
     };
     let FunctionBody::Inline(query) = &function.body else {
-        return Err(SqlError::new(
-            208,
-            16,
+        return Err(crate::error::invalid_object_name(
+            &crate::catalog::sequence::written(name),
             1,
-            format!(
-                "Invalid object name '{}'.",
-                crate::catalog::sequence::written(name)
-            ),
         ));
     };
     binding::note_module(name, function.object_id, function.schemabinding)?;

@@ -31,7 +31,7 @@ use super::store::{ObjectType, StoredObject};
 use super::{dependency, Catalog};
 use crate::ast::{self, FunctionReturns, ModuleOption, StatementKind};
 use crate::bind::types::{self, TypeContext};
-use crate::exec::not_yet;
+use crate::error::{not_supported_yet, Refused};
 use crate::session::SqlDatabase;
 use hekla_engine::SchemaId;
 use hekla_types::{Collation, DataType, SqlError, SqlResult};
@@ -127,7 +127,10 @@ impl Shape {
         let schemabinding = has(ModuleOption::SchemaBinding);
         let native = has(ModuleOption::NativeCompilation);
         if has(ModuleOption::Encryption) {
-            return Err(not_yet("CREATE FUNCTION ... WITH ENCRYPTION"));
+            return Err(not_supported_yet(
+                Refused::Statement,
+                "CREATE FUNCTION ... WITH ENCRYPTION",
+            ));
         }
         let parameters = parameters(&create.params, catalog)?;
         let body = match create.returns {
@@ -162,7 +165,8 @@ impl Shape {
                 }
                 FunctionBody::Inline(query)
             }
-            FunctionReturns::MultiStatementTable { .. } => return Err(not_yet(
+            FunctionReturns::MultiStatementTable { .. } => return Err(not_supported_yet(
+                Refused::Statement,
                 "CREATE FUNCTION ... RETURNS @table TABLE (multi-statement table-valued functions)",
             )),
         };
@@ -219,9 +223,10 @@ fn parameters(params: &[ast::Parameter], catalog: &Catalog) -> SqlResult<Vec<Fun
                 data_type,
                 default: parameter.default,
             }),
-            ParameterKind::Table(_) => {
-                Err(not_yet("CREATE FUNCTION with a table-valued parameter"))
-            }
+            ParameterKind::Table(_) => Err(not_supported_yet(
+                Refused::Statement,
+                "CREATE FUNCTION with a table-valued parameter",
+            )),
         })
         .collect()
 }
@@ -235,7 +240,10 @@ fn scalar_statements(
     schemabinding: bool,
 ) -> SqlResult<Vec<ast::Statement>> {
     if native && !schemabinding {
-        return Err(not_yet("NATIVE_COMPILATION without SCHEMABINDING"));
+        return Err(not_supported_yet(
+            Refused::Statement,
+            "NATIVE_COMPILATION without SCHEMABINDING",
+        ));
     }
     let mut body = body;
     match body.as_mut_slice() {
@@ -243,7 +251,7 @@ fn scalar_statements(
             kind: StatementKind::AtomicBlock { body: inner, .. },
             ..
         }] if native => Ok(std::mem::take(inner)),
-        _ if native => Err(not_yet(
+        _ if native => Err(not_supported_yet(Refused::Statement,
             "a natively compiled function whose body is not BEGIN ATOMIC ... END",
         )),
         statements
@@ -385,14 +393,7 @@ fn target(
                 super::view::object_exists(name)
             })
         }
-        None if create.alter => {
-            return Err(SqlError::new(
-                208,
-                16,
-                6,
-                format!("Invalid object name '{written}'."),
-            ))
-        }
+        None if create.alter => return Err(crate::error::invalid_object_name(&written, 6)),
         None => {}
     }
     Ok(existing)

@@ -32,9 +32,9 @@ use crate::bind::variables::Variables;
 use crate::catalog::binding::{binding_error, enter};
 use crate::catalog::sequence::written as written_name;
 use crate::catalog::table::TableMeta;
+use crate::error::{not_supported_yet, Refused};
 use crate::exec::context::Context;
 use crate::exec::eval::Inputs;
-use crate::exec::not_yet;
 use crate::exec::run::for_each;
 use crate::plan::from::{self, ItemPath};
 use crate::plan::query::{wildcard_columns, ChangedItem};
@@ -417,8 +417,12 @@ impl Route {
         let Some((view, schema)) = find(db, &self.name) else {
             // The FROM clause bound: a name that is no view and no user
             // table is a system view's.
-            let table = crate::exec::resolve_table(db, &self.name)
-                .map_err(|_| not_yet("INSERT, UPDATE or DELETE through a view of a system view"))?;
+            let table = crate::exec::resolve_table(db, &self.name).map_err(|_| {
+                not_supported_yet(
+                    Refused::Statement,
+                    "INSERT, UPDATE or DELETE through a view of a system view",
+                )
+            })?;
             return Ok((None, table));
         };
         let change = match change {
@@ -471,7 +475,7 @@ fn changed_select<'q>(
     };
     Err(match (op, change) {
         (SetOperator::Union, _) if all => {
-            not_yet("INSERT, UPDATE or DELETE through a UNION ALL view")
+            not_supported_yet(Refused::Statement, "INSERT, UPDATE or DELETE through a UNION ALL view")
         }
         (_, Change::Columns(_) | Change::AllColumns) => derived_field(written),
         (SetOperator::Union, Change::Rows) => SqlError::new(
@@ -579,7 +583,10 @@ fn written_item(
 fn only_item(items: &[ast::TableRef], written: &str) -> SqlResult<String> {
     match from::leaf_items(items).as_slice() {
         [(_, item)] => from::exposed_name(item).ok_or_else(lost_table),
-        [] => Err(not_yet("DELETE through a view that reads no table")),
+        [] => Err(not_supported_yet(
+            Refused::Statement,
+            "DELETE through a view that reads no table",
+        )),
         _ => Err(multiple_tables(written)),
     }
 }
@@ -607,7 +614,8 @@ fn changed_item(
     };
     match &item.kind {
         TableRefKind::Table { name, .. } if !is_cte(name) => Ok((path, name.clone())),
-        _ => Err(not_yet(
+        _ => Err(not_supported_yet(
+            Refused::Statement,
             "INSERT, UPDATE or DELETE through a view of a derived table or common table expression",
         )),
     }

@@ -30,7 +30,7 @@ use crate::ast::{self, SelectItem, StatementKind, TableRefKind};
 use crate::bind::expr::ScopeColumn;
 use crate::bind::variables::Variables;
 use crate::catalog::objects::{schema_object, Objects};
-use crate::exec::not_yet;
+use crate::error::{not_supported_yet, Refused};
 use crate::plan::{Planner, QueryPlan};
 use crate::result::ResultColumn;
 use crate::session::SqlDatabase;
@@ -269,7 +269,12 @@ impl Options {
                 // Browse-mode metadata for DB-Library and ODBC clients:
                 // nothing for hekla to do.
                 "VIEW_METADATA" => result.view_metadata = true,
-                "ENCRYPTION" => return Err(not_yet("CREATE VIEW ... WITH ENCRYPTION")),
+                "ENCRYPTION" => {
+                    return Err(not_supported_yet(
+                        Refused::Statement,
+                        "CREATE VIEW ... WITH ENCRYPTION",
+                    ))
+                }
                 _ => {
                     return Err(SqlError::new(
                         102,
@@ -412,14 +417,9 @@ fn target(
         }
         Some(_) => return Err(object_exists(name)),
         None if create.alter => {
-            return Err(SqlError::new(
-                208,
-                16,
+            return Err(crate::error::invalid_object_name(
+                &super::sequence::written(&create.name),
                 6,
-                format!(
-                    "Invalid object name '{}'.",
-                    super::sequence::written(&create.name)
-                ),
             ))
         }
         None if catalog.object_exists(schema_id, name) => return Err(object_exists(name)),
