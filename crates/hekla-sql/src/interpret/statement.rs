@@ -409,30 +409,14 @@ impl Interpreter<'_> {
                 role,
                 add,
                 member,
-                server: false,
+                server,
             } => {
-                crate::security::users::alter_role(
-                    &db,
-                    &self.session.state.principal,
-                    role,
-                    *add,
-                    member,
-                )?;
-                Ok(None)
-            }
-            StatementKind::AlterRole {
-                role,
-                add,
-                member,
-                server: true,
-            } => {
-                crate::security::logins::alter_server_role(
-                    &db,
-                    &self.session.state.principal,
-                    role,
-                    *add,
-                    member,
-                )?;
+                let alter = if *server {
+                    crate::security::logins::alter_server_role
+                } else {
+                    crate::security::users::alter_role
+                };
+                alter(&db, &self.session.state.principal, role, *add, member)?;
                 Ok(None)
             }
             StatementKind::Permission(permission) => {

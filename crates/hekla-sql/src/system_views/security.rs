@@ -198,16 +198,20 @@ fn database_principals_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
         .collect())
 }
 
+/// sys.database_role_members and sys.server_role_members: a role and one
+/// of its members.
+fn role_member_columns() -> Vec<ViewColumn> {
+    vec![
+        not_null("role_principal_id", DataType::Int),
+        not_null("member_principal_id", DataType::Int),
+    ]
+}
+
 pub const DATABASE_ROLE_MEMBERS: SystemView = SystemView {
     schema: "sys",
     name: "database_role_members",
     scope: Scope::Database,
-    columns: || {
-        vec![
-            not_null("role_principal_id", DataType::Int),
-            not_null("member_principal_id", DataType::Int),
-        ]
-    },
+    columns: role_member_columns,
     rows: |db| {
         Ok(db
             .principals()
@@ -271,12 +275,7 @@ pub const SERVER_ROLE_MEMBERS: SystemView = SystemView {
     schema: "sys",
     name: "server_role_members",
     scope: Scope::Server,
-    columns: || {
-        vec![
-            not_null("role_principal_id", DataType::Int),
-            not_null("member_principal_id", DataType::Int),
-        ]
-    },
+    columns: role_member_columns,
     rows: |db| {
         Ok(db
             .principals()

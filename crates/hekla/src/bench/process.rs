@@ -2,8 +2,6 @@
 //! memory from `/proc`, so a benchmark can charge each request the server's
 //! own CPU (not the client's, which shares the machine).
 
-use std::path::Path;
-
 /// Fields of `/proc/PID/stat` after the command name.
 struct Stat {
     parent: u32,
@@ -70,12 +68,7 @@ fn children(parent: u32) -> Vec<u32> {
 
 /// Resident set size of `pid` in bytes.
 pub fn resident_bytes(pid: u32) -> u64 {
-    let path = format!("/proc/{pid}/status");
-    resident_from_status(Path::new(&path))
-}
-
-fn resident_from_status(path: &Path) -> u64 {
-    std::fs::read_to_string(path)
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
         .unwrap_or_default()
         .lines()
         .find_map(|line| line.strip_prefix("VmRSS:"))
