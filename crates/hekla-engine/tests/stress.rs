@@ -555,7 +555,8 @@ fn garbage_collection_bounds_memory_under_updates() {
     let _serial = exclusive();
     const ROWS: i32 = 1_000;
     const SLACK: u64 = 4 * 1024 * 1024;
-    // A row version is at least its header's three words plus a payload.
+    // A row version is at least two header words, one index link and a
+    // payload of a few bytes.
     const MIN_VERSION_BYTES: u64 = 32;
     let db = Database::default();
     let accounts = create_accounts(&db);
