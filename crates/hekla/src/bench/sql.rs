@@ -9,13 +9,20 @@
 //! GROUP BY over a column a range index leads with (a stream aggregate)
 //! against the same values in a column without one (a hash aggregate);
 //! and the seed's sales-order procedure (`workloads/sales_orders.sql`):
-//! one order of 5 lines per batch, as a client sends it.
+//! one order of 5 lines per batch, as a client sends it, and the article's
+//! ostress script (20 orders per batch, the same text every time) on one
+//! and on two sessions. The point statements run twice: as ad-hoc text
+//! with the key inlined (a new text each time) and as one parameterised
+//! `sp_executesql` statement called through the RPC entry point, as a
+//! driver's prepared statement sends it.
 
 use super::report::Report;
 use clap::Args;
 use hekla_sql::result::{ErrorEvent, ResultColumn, ResultSink};
+use hekla_sql::rpc::{RpcParameter, RpcValue};
 use hekla_sql::session::{Session, SqlDatabase};
-use hekla_types::Value;
+use hekla_types::{Collation, DataType, Length, Value};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 #[derive(Args)]
@@ -119,6 +126,24 @@ pub fn run(args: SqlBenchArgs) -> Result<(), String> {
         )
     })?;
     report.add("update_by_key_per_s", update, "stmt/s");
+    let point = measure(duration, || {
+        let k = key.next(rows);
+        execute_sql(
+            &mut session,
+            "SELECT field0, field1 FROM dbo.usertable WHERE ycsb_key = @k",
+            k,
+        )
+    })?;
+    report.add("point_select_param_per_s", point, "stmt/s");
+    let update = measure(duration, || {
+        let k = key.next(rows);
+        execute_sql(
+            &mut session,
+            "UPDATE dbo.usertable SET counter += 1 WHERE ycsb_key = @k",
+            k,
+        )
+    })?;
+    report.add("update_by_key_param_per_s", update, "stmt/s");
     let mut next = rows;
     let insert = measure(duration, || {
         let values: Vec<String> = (next..next + 5)
@@ -315,8 +340,24 @@ fn group_by(
 /// sales-order workload.
 const SALES_ORDERS: &str = include_str!("../../../../workloads/sales_orders.sql");
 
+/// The seed's ostress script, cut to our procedure's parameters: one
+/// order built in a table variable, inserted 20 times.
+const ORDERS_PER_SCRIPT: u64 = 20;
+const SALES_ORDER_SCRIPT: &str = "
+DECLARE @i int = 0, @od Sales.SalesOrderDetailType_inmem, @SalesOrderID int,
+    @DueDate datetime2 = SYSDATETIME(), @CustomerID int = RAND() * 8000,
+    @ShipMethodID int = (RAND() * 5) + 1
+INSERT INTO @od VALUES (1, 1, 1), (2, 2, 2), (3, 3, 1), (4, 4, 2), (5, 5, 1)
+WHILE (@i < 20)
+BEGIN
+    EXEC Sales.usp_InsertSalesOrder_inmem @SalesOrderID OUTPUT, @DueDate, @CustomerID, @ShipMethodID, @od
+    SET @i += 1
+END";
+
+/// The sales-order workload in a database of its own: the procedure
 /// `Sales.usp_InsertSalesOrder_inmem` called once per batch with a 5-line
-/// table-valued parameter, in a database of its own: orders/s.
+/// table-valued parameter, then the article's script on one session and
+/// on two at once; orders/s.
 fn sales_orders(report: &mut Report, duration: Duration) -> Result<(), String> {
     let db = SqlDatabase::in_memory().map_err(|e| e.message)?;
     let mut session = db.session().map_err(|e| e.message)?;
@@ -337,7 +378,50 @@ fn sales_orders(report: &mut Report, duration: Duration) -> Result<(), String> {
         )
     })?;
     report.add("sales_order_per_s", orders, "orders/s");
+    for sessions in [1, 2] {
+        let orders = sales_order_scripts(&db, sessions, duration)?;
+        report.add(
+            format!("sales_order_script_{sessions}_sessions_per_s"),
+            orders,
+            "orders/s",
+        );
+    }
     Ok(())
+}
+
+/// Runs the article's script on `sessions` sessions at once for
+/// `duration`; orders/s over all of them.
+fn sales_order_scripts(
+    db: &Arc<SqlDatabase>,
+    sessions: usize,
+    duration: Duration,
+) -> Result<f64, String> {
+    let start = Instant::now();
+    let scripts: Vec<Result<u64, String>> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..sessions)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut session = db.session().map_err(|e| e.message)?;
+                    execute(&mut session, "SET NOCOUNT ON")?;
+                    let mut scripts = 0;
+                    while start.elapsed() < duration {
+                        execute(&mut session, SALES_ORDER_SCRIPT)?;
+                        scripts += 1;
+                    }
+                    Ok(scripts)
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|worker| worker.join().unwrap_or_else(|_| Err("a session panicked".into())))
+            .collect()
+    });
+    let mut total = 0;
+    for scripts in scripts {
+        total += scripts?;
+    }
+    Ok((total * ORDERS_PER_SCRIPT) as f64 / start.elapsed().as_secs_f64())
 }
 
 /// Runs `query` `repeat` times, checking it returns `rows` rows each time;
@@ -366,6 +450,36 @@ fn execute(session: &mut Session, batch: &str) -> Result<u64, String> {
     session.execute(batch, &mut sink);
     match sink.error {
         Some(error) => Err(format!("{error}\nin: {batch}")),
+        None => Ok(sink.rows),
+    }
+}
+
+/// `statement` with its int parameter `@k` set to `key`, as a driver's
+/// prepared statement calls it: an RPC of `sp_executesql`.
+fn execute_sql(session: &mut Session, statement: &str, key: u64) -> Result<u64, String> {
+    let text = |value: &str| RpcParameter {
+        name: None,
+        data_type: DataType::NVarChar {
+            len: Length::Max,
+            collation: Collation::default(),
+        },
+        value: RpcValue::Scalar(Value::String(value.to_string())),
+        output: false,
+    };
+    let parameters = vec![
+        text(statement),
+        text("@k int"),
+        RpcParameter {
+            name: Some("@k".to_string()),
+            data_type: DataType::Int,
+            value: RpcValue::Scalar(Value::Int(key as i32)),
+            output: false,
+        },
+    ];
+    let mut sink = CountingSink::default();
+    session.call("sp_executesql", parameters, &mut sink);
+    match sink.error {
+        Some(error) => Err(format!("{error}\nin: {statement}")),
         None => Ok(sink.rows),
     }
 }
