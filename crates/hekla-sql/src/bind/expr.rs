@@ -912,7 +912,9 @@ impl<'a> Binder<'a> {
     fn next_value_for(&self, name: &ast::ObjectName) -> SqlResult<Scalar> {
         if self.outer.is_some()
             || (self.planner.is_none() && self.catalog.is_none())
-            || crate::catalog::binding::binding()
+            || self
+                .planner
+                .is_some_and(|planner| planner.state.modules.binding())
         {
             return Err(next_value_not_allowed());
         }

@@ -67,7 +67,7 @@ impl Binder<'_> {
                 object,
             )?;
         }
-        crate::catalog::binding::note_module(
+        planner.state.modules.note_module(
             &call.name,
             function.object_id,
             function.schemabinding,

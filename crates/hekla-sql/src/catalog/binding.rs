@@ -1,6 +1,7 @@
-//! Modules whose query is being bound on this thread: a view's, or an
-//! inline table-valued function's. Binding one pushes a frame on a
-//! per-thread stack, which
+//! Modules whose query is being bound: a view's, or an inline
+//! table-valued function's. Binding one pushes a frame on the statement's
+//! [`Modules`] stack (which its planner carries, see
+//! [`crate::plan::query::BindState`]), which
 //! - catches a module that reaches itself (Msg 4429, possible only through
 //!   ALTER, which refuses it) and nesting beyond 32 levels (Msg 217);
 //! - collects what the module references, for SCHEMABINDING
@@ -59,95 +60,81 @@ impl Frame {
     }
 }
 
-thread_local! {
-    static FRAMES: RefCell<Vec<Frame>> = const { RefCell::new(Vec::new()) };
+/// The frames of the modules being bound, innermost last: one stack per
+/// statement being planned, shared by the planners of the modules it
+/// expands.
+#[derive(Default)]
+pub struct Modules {
+    frames: RefCell<Vec<Frame>>,
 }
 
 /// Pops the frame it was made for, even on an early return.
-struct Pushed;
+struct Pushed<'a>(&'a Modules);
 
-impl Drop for Pushed {
+impl Drop for Pushed<'_> {
     fn drop(&mut self) {
-        FRAMES.with(|frames| {
-            frames.borrow_mut().pop();
-        });
+        self.0.frames.borrow_mut().pop();
     }
 }
 
-/// Runs `body` inside `frame`; its result and the references it recorded.
-pub fn in_frame<T>(frame: Frame, body: impl FnOnce() -> SqlResult<T>) -> SqlResult<(T, Vec<i32>)> {
-    FRAMES.with(|frames| frames.borrow_mut().push(frame));
-    let pushed = Pushed;
-    let result = body();
-    let references = FRAMES.with(|frames| {
-        frames
+impl Modules {
+    /// Runs `body` inside `frame`; its result and the references it
+    /// recorded.
+    pub fn in_frame<T>(
+        &self,
+        frame: Frame,
+        body: impl FnOnce() -> SqlResult<T>,
+    ) -> SqlResult<(T, Vec<i32>)> {
+        self.frames.borrow_mut().push(frame);
+        let pushed = Pushed(self);
+        let result = body();
+        let references = self
+            .frames
             .borrow_mut()
             .last_mut()
             .map(|frame| std::mem::take(&mut frame.references))
-            .unwrap_or_default()
-    });
-    std::mem::drop(pushed);
-    result.map(|value| (value, references))
-}
+            .unwrap_or_default();
+        std::mem::drop(pushed);
+        result.map(|value| (value, references))
+    }
 
-/// Whether a view's or function's query is being bound on this thread
-/// (`NEXT VALUE FOR` is not allowed there, Msg 11719).
-pub fn binding() -> bool {
-    FRAMES.with(|frames| !frames.borrow().is_empty())
-}
+    /// Whether a view's or function's query is being bound (`NEXT VALUE
+    /// FOR` is not allowed there, Msg 11719; nor are temporary tables,
+    /// 4508).
+    pub fn binding(&self) -> bool {
+        !self.frames.borrow().is_empty()
+    }
 
-/// Records that the query being bound names the user table `object_id`
-/// as `name` (called by the FROM clause for every table it resolves).
-/// Msg 4508 for a temporary table in a view or function.
-pub fn note_table(name: &ast::ObjectName, object_id: i32) -> SqlResult<()> {
-    FRAMES.with(|frames| {
-        let mut frames = frames.borrow_mut();
+    /// Records that the query being bound names the user table
+    /// `object_id` as `name` (called by the FROM clause for every table it
+    /// resolves). Msg 4508 for a temporary table in a view or function.
+    pub fn note_table(&self, name: &ast::ObjectName, object_id: i32) -> SqlResult<()> {
+        let mut frames = self.frames.borrow_mut();
         let Some(frame) = frames.last_mut() else {
             return Ok(());
         };
         if name.name().value.starts_with('#') {
-            return Err(SqlError::new(
-                4508,
-                16,
-                1,
-                "Views or functions are not allowed on temporary tables. Table names that begin with '#' denote temporary tables.",
-            ));
+            return Err(temporary_table());
         }
         if frame.schemabinding && !two_part(name) {
             return Err(not_two_part(frame, name));
         }
         frame.references.push(object_id);
         Ok(())
-    })
-}
+    }
 
-fn two_part(name: &ast::ObjectName) -> bool {
-    name.parts.len() == 2 && name.schema().is_some()
-}
-
-/// Msg 4512.
-fn not_two_part(frame: &Frame, name: &ast::ObjectName) -> SqlError {
-    SqlError::new(
-        4512,
-        16,
-        3,
-        format!(
-            "Cannot schema bind {} '{}' because name '{}' is invalid for schema binding. Names must be in two-part format and an object cannot reference itself.",
-            frame.kind.word(),
-            frame.name,
-            super::sequence::written(name)
-        ),
-    )
-}
-
-/// The module the query being bound names as `name`: a view or a
-/// function with `object_id`, schema-bound or not. For a schema-bound
-/// module being created, Msg 4512 when the name is not two-part or is its
-/// own, 4513 when the module named is not schema-bound; the reference is
-/// recorded.
-pub fn note_module(name: &ast::ObjectName, object_id: i32, schemabound: bool) -> SqlResult<()> {
-    FRAMES.with(|frames| {
-        let mut frames = frames.borrow_mut();
+    /// The module the query being bound names as `name`: a view or a
+    /// function with `object_id`, schema-bound or not. For a schema-bound
+    /// module being created, Msg 4512 when the name is not two-part or is
+    /// its own, 4513 when the module named is not schema-bound; the
+    /// reference is recorded.
+    pub fn note_module(
+        &self,
+        name: &ast::ObjectName,
+        object_id: i32,
+        schemabound: bool,
+    ) -> SqlResult<()> {
+        let mut frames = self.frames.borrow_mut();
         let Some(top) = frames.last_mut() else {
             return Ok(());
         };
@@ -171,15 +158,13 @@ pub fn note_module(name: &ast::ObjectName, object_id: i32, schemabound: bool) ->
         }
         top.references.push(object_id);
         Ok(())
-    })
-}
+    }
 
-/// Checks that the module `object_id` (called `name`) may be expanded
-/// inside the frames on the stack: Msg 4429 for a module reaching itself,
-/// 217 for nesting too deep.
-pub fn enter(object_id: i32, name: &str) -> SqlResult<()> {
-    FRAMES.with(|frames| {
-        let frames = frames.borrow();
+    /// Checks that the module `object_id` (called `name`) may be expanded
+    /// inside the frames on the stack: Msg 4429 for a module reaching
+    /// itself, 217 for nesting too deep.
+    pub fn enter(&self, object_id: i32, name: &str) -> SqlResult<()> {
+        let frames = self.frames.borrow();
         if frames.iter().any(|f| f.object == Some(object_id)) {
             return Err(SqlError::new(
                 4429,
@@ -194,7 +179,36 @@ pub fn enter(object_id: i32, name: &str) -> SqlResult<()> {
             return Err(nesting_exceeded());
         }
         Ok(())
-    })
+    }
+}
+
+/// Msg 4508.
+pub fn temporary_table() -> SqlError {
+    SqlError::new(
+        4508,
+        16,
+        1,
+        "Views or functions are not allowed on temporary tables. Table names that begin with '#' denote temporary tables.",
+    )
+}
+
+fn two_part(name: &ast::ObjectName) -> bool {
+    name.parts.len() == 2 && name.schema().is_some()
+}
+
+/// Msg 4512.
+fn not_two_part(frame: &Frame, name: &ast::ObjectName) -> SqlError {
+    SqlError::new(
+        4512,
+        16,
+        3,
+        format!(
+            "Cannot schema bind {} '{}' because name '{}' is invalid for schema binding. Names must be in two-part format and an object cannot reference itself.",
+            frame.kind.word(),
+            frame.name,
+            super::sequence::written(name)
+        ),
+    )
 }
 
 /// Msg 217.
@@ -232,25 +246,27 @@ mod tests {
 
     #[test]
     fn frames_pop_on_errors() {
+        let modules = Modules::default();
         let frame = || Frame::new(ModuleKind::View, Some(1), "v", false);
         let failed: SqlResult<((), Vec<i32>)> =
-            in_frame(frame(), || Err(SqlError::new(1, 16, 1, "x")));
+            modules.in_frame(frame(), || Err(SqlError::new(1, 16, 1, "x")));
         assert!(failed.is_err());
-        assert!(!binding());
-        let (inside, references) = in_frame(frame(), || {
-            let name = ast::ObjectName {
-                parts: vec![Some(ast::Ident {
-                    value: "t".to_string(),
+        assert!(!modules.binding());
+        let (inside, references) = modules
+            .in_frame(frame(), || {
+                let name = ast::ObjectName {
+                    parts: vec![Some(ast::Ident {
+                        value: "t".to_string(),
+                        span: Default::default(),
+                    })],
                     span: Default::default(),
-                })],
-                span: Default::default(),
-            };
-            note_table(&name, 7)?;
-            Ok(binding())
-        })
-        .unwrap();
+                };
+                modules.note_table(&name, 7)?;
+                Ok(modules.binding())
+            })
+            .unwrap();
         assert!(inside);
         assert_eq!(references, [7]);
-        assert!(!binding());
+        assert!(!modules.binding());
     }
 }

@@ -180,14 +180,6 @@ pub fn resolve_table(
     if !is_temp(name) {
         return crate::exec::resolve_table(db, name);
     }
-    if crate::catalog::binding::binding() {
-        return Err(SqlError::new(
-            4508,
-            16,
-            1,
-            "Views or functions are not allowed on temporary tables. Table names that begin with '#' denote temporary tables.",
-        ));
-    }
     db.temp_tables()
         .find(variables.session(), &name.name().value)
         .ok_or_else(|| crate::error::invalid_object_name(&name.name().value, 1))

@@ -11,7 +11,6 @@
 
 use super::query::Planner;
 use super::query_hints::{no_plan, JoinChoice};
-use super::table_hints;
 use super::{Join, JoinKind, JoinMethod, Node, QueryPlan, TableRead};
 use crate::ast::{self, TableRefKind};
 use crate::bind::expr::{
@@ -219,8 +218,8 @@ impl Planner<'_> {
                 let (source, columns) = match self.changed_view(item) {
                     Some((view, width)) => {
                         let shown = alias.as_ref().unwrap_or(name.name());
-                        let (plan, columns) = table_hints::through_view(hints, || {
-                            view.expand(self.db, width, &shown.value)
+                        let (plan, columns) = self.state.view_hints.through_view(hints, || {
+                            view.expand(self.db, &self.state, width, &shown.value)
                         })?;
                         let source = Source::Derived {
                             plan: Box::new(plan),
@@ -353,8 +352,9 @@ impl Planner<'_> {
         arguments: &Binder,
     ) -> SqlResult<(Source, Vec<ScopeColumn>)> {
         let written = crate::catalog::sequence::written(&call.name);
-        let Some(expanded) = crate::catalog::function::expand(self.db, &call.name)? else {
-            if crate::catalog::temp::resolve_table(self.db, self.variables, &call.name).is_ok()
+        let Some(expanded) = crate::catalog::function::expand(self.db, &self.state, &call.name)?
+        else {
+            if self.resolve_table(&call.name).is_ok()
                 || crate::catalog::view::names_view(&self.db.catalog(), &call.name)
             {
                 return Err(SqlError::new(
@@ -423,6 +423,16 @@ impl Planner<'_> {
         }
     }
 
+    /// The table `name` names: a temporary table of the session or a user
+    /// table (Msg 208 for none); Msg 4508 for a temporary table named in a
+    /// view's or function's query.
+    fn resolve_table(&self, name: &ast::ObjectName) -> SqlResult<Arc<TableMeta>> {
+        if crate::catalog::temp::is_temp(name) && self.state.modules.binding() {
+            return Err(crate::catalog::binding::temporary_table());
+        }
+        crate::catalog::temp::resolve_table(self.db, self.variables, name)
+    }
+
     /// A table, view or CTE by name, with the columns it adds to the scope;
     /// `hints` are the reference's table hints. A table or view `read`
     /// needs SELECT on it.
@@ -463,8 +473,8 @@ impl Planner<'_> {
             access.require_named(self.db, Permission::Select, name)?;
         }
         let shown = alias.map_or(object, |a| &a.value).clone();
-        let view = table_hints::through_view(hints, || {
-            crate::catalog::view::expand(self.db, name, &shown)
+        let view = self.state.view_hints.through_view(hints, || {
+            crate::catalog::view::expand(self.db, &self.state, name, &shown)
         })?;
         if let Some((plan, columns)) = view {
             let plan = Box::new(plan);
@@ -477,15 +487,15 @@ impl Planner<'_> {
             ));
         }
         let schema = name.schema().map_or("dbo", |s| s.value.as_str());
-        let not_found = match crate::catalog::temp::resolve_table(self.db, self.variables, name) {
+        let not_found = match self.resolve_table(name) {
             Ok(table) => {
-                crate::catalog::binding::note_table(name, table.object_id)?;
+                self.state.modules.note_table(name, table.object_id)?;
                 let columns = table
                     .columns
                     .iter()
                     .map(|c| scope_column(&shown, schema, &c.name, c.data_type))
                     .collect();
-                let hint = table_hints::isolation_hint(hints, &table)?;
+                let hint = self.state.view_hints.isolation_hint(hints, &table)?;
                 let source = Source::Table(TableSource {
                     table,
                     shown,

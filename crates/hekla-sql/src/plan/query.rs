@@ -5,6 +5,7 @@
 
 use super::from::{self, FromTree};
 use super::query_hints::QueryHints;
+use super::table_hints::ViewHints;
 use super::window::WindowSet;
 use super::{order, AggregateMethod, Limit, Node, QueryPlan, SetOperation, SortKey, TopN};
 use crate::ast::{self, QueryBody, SelectItem};
@@ -14,6 +15,7 @@ use crate::bind::expr::{
     ScopeColumn,
 };
 use crate::bind::variables::Variables;
+use crate::catalog::binding::Modules;
 use crate::catalog::view::change::Level;
 use crate::error::{not_supported_yet, Refused};
 use crate::exec::eval::Inputs;
@@ -22,6 +24,7 @@ use crate::session::SqlDatabase;
 use crate::session_options::SetOptions;
 use hekla_types::{ops, DataType, SqlError, SqlResult};
 use std::ops::Range;
+use std::rc::Rc;
 
 /// Plans the queries of one statement.
 #[derive(Clone)]
@@ -45,6 +48,20 @@ pub struct Planner<'a> {
     /// The permission checks of the statement's session; None for `dbo`
     /// and inside modules (see [`crate::security::access`]).
     pub access: Option<crate::security::access::Access>,
+    /// What binding the statement carries into the views and functions it
+    /// expands (whose queries get planners of their own).
+    pub state: Rc<BindState>,
+}
+
+/// The state of binding one statement that the planners of the views and
+/// inline functions it expands share with its own.
+#[derive(Default)]
+pub struct BindState {
+    /// The modules being bound, for self-reference, nesting and schema
+    /// binding.
+    pub modules: Modules,
+    /// The hints on the references of the views being bound.
+    pub view_hints: ViewHints,
 }
 
 /// The FROM item an UPDATE or DELETE changes. A table's rows then end
@@ -88,6 +105,16 @@ impl<'a> Planner<'a> {
             hints: std::cell::Cell::new(QueryHints::default()),
             options,
             access: None,
+            state: Rc::default(),
+        }
+    }
+
+    /// The planner binding its queries within `state`: a view's or inline
+    /// function's query bound inside the statement that names it.
+    pub fn sharing(self, state: &Rc<BindState>) -> Self {
+        Planner {
+            state: Rc::clone(state),
+            ..self
         }
     }
 
@@ -266,6 +293,7 @@ impl<'a> Planner<'a> {
             hints: self.hints.clone(),
             options: self.options.clone(),
             access: self.access.clone(),
+            state: Rc::clone(&self.state),
         };
         if names_table(&cte.query.body, &cte.name.value) {
             return before.recursive_cte(cte, outer);
@@ -405,6 +433,7 @@ impl<'a> Planner<'a> {
             hints: self.hints.clone(),
             options: self.options.clone(),
             access: self.access.clone(),
+            state: Rc::clone(&self.state),
         };
         inner.query_body(query, outer)
     }

@@ -7,7 +7,7 @@
 //! HOLDLOCK is SERIALIZABLE.
 //!
 //! A hint on a view reaches the tables the view reads, as SQL Server
-//! propagates lock hints into views ([`through_view`]).
+//! propagates lock hints into views ([`ViewHints::through_view`]).
 
 use crate::ast::{self, IsolationLevel};
 use crate::catalog::table::TableMeta;
@@ -15,21 +15,14 @@ use crate::error::{not_supported_yet, Refused};
 use hekla_types::{SqlError, SqlResult};
 use std::cell::RefCell;
 
-/// The isolation level `hints` ask for `table`'s reads, if any (else the
-/// level a view around it asks for, the innermost first); SQL Server's
-/// error for a hint the table does not take.
+/// The isolation level `hints` ask for `table`'s reads, if any; SQL
+/// Server's error for a hint the table does not take. For a reference in
+/// a view's query, [`ViewHints::isolation_hint`] adds the view's hints.
 pub fn isolation_hint(
     hints: &[ast::TableHint],
     table: &TableMeta,
 ) -> SqlResult<Option<IsolationLevel>> {
-    let own = level_of(hints, table)?;
-    let views = INHERITED.with(|inherited| inherited.borrow().clone());
-    let mut from_views = None;
-    for view_hints in views.iter().rev() {
-        let level = level_of(view_hints, table)?;
-        from_views = from_views.or(level);
-    }
-    Ok(own.or(from_views))
+    level_of(hints, table)
 }
 
 /// The isolation level one reference's `hints` ask for; Msg 1047 when
@@ -70,19 +63,47 @@ fn level_of(hints: &[ast::TableHint], table: &TableMeta) -> SqlResult<Option<Iso
     Ok(level)
 }
 
-/// Runs `bind` (which binds a view's query) with `hints`, the hints on the
-/// view's reference, applying to every table the view reads.
-pub fn through_view<T>(hints: &[ast::TableHint], bind: impl FnOnce() -> T) -> T {
-    INHERITED.with(|inherited| inherited.borrow_mut().push(hints.to_vec()));
-    let result = bind();
-    INHERITED.with(|inherited| inherited.borrow_mut().pop());
-    result
+/// The hints on the references of the views being bound, outermost
+/// first: one stack per statement being planned, shared by the planners
+/// of the views it expands.
+#[derive(Default)]
+pub struct ViewHints {
+    stack: RefCell<Vec<Vec<ast::TableHint>>>,
 }
 
-thread_local! {
-    /// The hints on the references of the views being bound, outermost
-    /// first.
-    static INHERITED: RefCell<Vec<Vec<ast::TableHint>>> = const { RefCell::new(Vec::new()) };
+/// Pops the hints it was made for, even on an early return.
+struct Pushed<'a>(&'a ViewHints);
+
+impl Drop for Pushed<'_> {
+    fn drop(&mut self) {
+        self.0.stack.borrow_mut().pop();
+    }
+}
+
+impl ViewHints {
+    /// Runs `bind` (which binds a view's query) with `hints`, the hints on
+    /// the view's reference, applying to every table the view reads.
+    pub fn through_view<T>(&self, hints: &[ast::TableHint], bind: impl FnOnce() -> T) -> T {
+        self.stack.borrow_mut().push(hints.to_vec());
+        let _pushed = Pushed(self);
+        bind()
+    }
+
+    /// The isolation level `hints` ask for `table`'s reads, if any, else
+    /// the level a view around it asks for, the innermost first.
+    pub fn isolation_hint(
+        &self,
+        hints: &[ast::TableHint],
+        table: &TableMeta,
+    ) -> SqlResult<Option<IsolationLevel>> {
+        let own = level_of(hints, table)?;
+        let mut from_views = None;
+        for view_hints in self.stack.borrow().iter().rev() {
+            let level = level_of(view_hints, table)?;
+            from_views = from_views.or(level);
+        }
+        Ok(own.or(from_views))
+    }
 }
 
 /// The hints SQL Server refuses on memory-optimized tables in interpreted

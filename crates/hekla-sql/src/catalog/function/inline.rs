@@ -12,12 +12,14 @@ use super::{FunctionBody, FunctionMeta, FunctionParameter};
 use crate::ast;
 use crate::bind::expr::Binder;
 use crate::bind::variables::Variables;
-use crate::catalog::binding::{self, in_frame, Frame, ModuleKind};
+use crate::catalog::binding::{self, Frame, ModuleKind};
 use crate::catalog::view::module_columns;
+use crate::plan::query::BindState;
 use crate::plan::{Planner, QueryPlan};
 use crate::session::SqlDatabase;
 use crate::session_options::SetOptions;
 use hekla_types::SqlResult;
+use std::rc::Rc;
 use std::sync::Arc;
 
 /// An inline function a FROM clause calls, bound.
@@ -28,9 +30,10 @@ pub struct Expanded {
     pub plan: QueryPlan,
 }
 
-/// Binds a function's query, whose `@p` are `parameters`.
+/// Binds a function's query, whose `@p` are `parameters`, within `state`.
 fn plan_query(
     db: &SqlDatabase,
+    state: &Rc<BindState>,
     parameters: &[FunctionParameter],
     query: &ast::Query,
 ) -> SqlResult<QueryPlan> {
@@ -39,7 +42,9 @@ fn plan_query(
         parameters: Some(parameters),
         ..Binder::new(&variables)
     };
-    Planner::new(db, &variables, SetOptions::default()).derived(query, Some(&row))
+    Planner::new(db, &variables, SetOptions::default())
+        .sharing(state)
+        .derived(query, Some(&row))
 }
 
 /// Binds the query of a function being created or altered (`object` when
@@ -55,7 +60,10 @@ pub(super) fn bind_definition(
     schemabinding: bool,
 ) -> SqlResult<Vec<i32>> {
     let frame = Frame::new(ModuleKind::Function, object, name, schemabinding);
-    let (plan, references) = in_frame(frame, || plan_query(db, parameters, query))?;
+    let state = Rc::<BindState>::default();
+    let (plan, references) = state
+        .modules
+        .in_frame(frame, || plan_query(db, &state, parameters, query))?;
     module_columns(&plan, &[], name, false, ModuleKind::Function)?;
     Ok(references)
 }
@@ -72,15 +80,25 @@ pub(super) fn references(db: &SqlDatabase, function: &FunctionMeta) -> Option<Ve
         &function.name,
         true,
     );
-    in_frame(frame, || plan_query(db, &function.parameters, query))
+    let state = Rc::<BindState>::default();
+    state
+        .modules
+        .in_frame(frame, || {
+            plan_query(db, &state, &function.parameters, query)
+        })
         .ok()
         .map(|(_, references)| references)
 }
 
 /// The inline function a FROM clause calls as `name`, bound; None when
 /// `name` names no function. Msg 208 for a scalar function, 4413 for a
-/// function that no longer binds.
-pub fn expand(db: &SqlDatabase, name: &ast::ObjectName) -> SqlResult<Option<Expanded>> {
+/// function that no longer binds. It is bound within the calling
+/// statement's `state`.
+pub fn expand(
+    db: &SqlDatabase,
+    state: &Rc<BindState>,
+    name: &ast::ObjectName,
+) -> SqlResult<Option<Expanded>> {
     let (function, schema) = {
         let catalog = db.catalog();
         let Some(function) = super::find(&catalog, name) else {
@@ -98,20 +116,25 @@ pub fn expand(db: &SqlDatabase, name: &ast::ObjectName) -> SqlResult<Option<Expa
             1,
         ));
     };
-    binding::note_module(name, function.object_id, function.schemabinding)?;
-    let bound = binding::enter(function.object_id, &function.name).and_then(|()| {
-        let frame = Frame::new(
-            ModuleKind::Function,
-            Some(function.object_id),
-            &function.name,
-            false,
-        );
-        in_frame(frame, || {
-            let plan = plan_query(db, &function.parameters, query)?;
-            module_columns(&plan, &[], &function.name, true, ModuleKind::Function)?;
-            Ok(plan)
-        })
-    });
+    state
+        .modules
+        .note_module(name, function.object_id, function.schemabinding)?;
+    let bound = state
+        .modules
+        .enter(function.object_id, &function.name)
+        .and_then(|()| {
+            let frame = Frame::new(
+                ModuleKind::Function,
+                Some(function.object_id),
+                &function.name,
+                false,
+            );
+            state.modules.in_frame(frame, || {
+                let plan = plan_query(db, state, &function.parameters, query)?;
+                module_columns(&plan, &[], &function.name, true, ModuleKind::Function)?;
+                Ok(plan)
+            })
+        });
     let (plan, _) = bound
         .map_err(|error| binding::binding_error(error, &crate::catalog::sequence::written(name)))?;
     Ok(Some(Expanded {

@@ -29,7 +29,7 @@ use crate::ast::{self, ExprKind, QueryBody, SelectItem, SetOperator, TableRefKin
 use crate::bind::aggregate::is_grouped;
 use crate::bind::expr::{Scope, ScopeColumn};
 use crate::bind::variables::Variables;
-use crate::catalog::binding::{binding_error, enter};
+use crate::catalog::binding::binding_error;
 use crate::catalog::sequence::written as written_name;
 use crate::catalog::table::TableMeta;
 use crate::error::{not_supported_yet, Refused};
@@ -37,7 +37,7 @@ use crate::exec::context::Context;
 use crate::exec::eval::Inputs;
 use crate::exec::run::for_each;
 use crate::plan::from::{self, ItemPath};
-use crate::plan::query::{wildcard_columns, ChangedItem};
+use crate::plan::query::{wildcard_columns, BindState, ChangedItem};
 use crate::plan::{plan_streaming, Planner, QueryPlan};
 use crate::result::ResultColumn;
 use crate::session::SqlDatabase;
@@ -45,6 +45,7 @@ use crate::session_options::SetOptions;
 use hekla_engine::RowId;
 use hekla_types::{DataType, SqlError, SqlResult, Value};
 use std::collections::HashSet;
+use std::rc::Rc;
 use std::sync::Arc;
 
 /// What a statement changes through a view.
@@ -108,7 +109,8 @@ pub fn resolve(
     let Some((view, schema)) = find(db, name) else {
         return Ok(None);
     };
-    let (top, table) = Level::resolve(db, view, schema, written_name(name), change)?;
+    let state = Rc::<BindState>::default();
+    let (top, table) = Level::resolve(db, &state, view, schema, written_name(name), change)?;
     let change = ViewChange { table, top };
     change.refuse_top_with_check_option()?;
     Ok(Some(change))
@@ -144,7 +146,8 @@ impl ViewChange {
         if written.is_empty() {
             return Ok(());
         }
-        let mut plan = level.plan_within(context.db, self.table.columns.len())?;
+        let state = Rc::<BindState>::default();
+        let mut plan = level.plan_within(context.db, &state, self.table.columns.len())?;
         plan_streaming(&mut plan.root, false);
         let mut visible = HashSet::new();
         for_each(&plan.root, &Inputs::top(context), &mut |row| {
@@ -218,21 +221,22 @@ impl Level {
     }
 
     /// `view` (known as `written` where it is used, in schema `schema`) as
-    /// `change` changes it, and the table changed.
+    /// `change` changes it, and the table changed; bound within `state`.
     fn resolve(
         db: &SqlDatabase,
+        state: &Rc<BindState>,
         view: Arc<ViewMeta>,
         schema: String,
         written: String,
         change: Change,
     ) -> SqlResult<(Level, Arc<TableMeta>)> {
-        enter(view.object_id, &view.name)?;
-        within(&view, || {
-            let (_, columns) =
-                bind_stored(db, &view, true).map_err(|error| binding_error(error, &written))?;
+        state.modules.enter(view.object_id, &view.name)?;
+        within(state, &view, || {
+            let (_, columns) = bind_stored(db, state, &view, true)
+                .map_err(|error| binding_error(error, &written))?;
             let create = parse_definition(&view.definition, view.object_id)?;
-            let route = Route::of(db, &create, &written, change, &columns)?;
-            let (below, table) = route.resolve_below(db, change)?;
+            let route = Route::of(db, state, &create, &written, change, &columns)?;
+            let (below, table) = route.resolve_below(db, state, change)?;
             let columns = columns
                 .into_iter()
                 .zip(&route.origins)
@@ -269,14 +273,16 @@ impl Level {
     /// The view as the FROM item (known as `shown`) of an UPDATE or DELETE
     /// that changes its table (of `width` columns): its plan and columns.
     /// Its rows end with the changed table's row and row id, whose columns
-    /// have no names (see `Planner::changed_row`).
+    /// have no names (see `Planner::changed_row`). Bound within the
+    /// statement's `state`.
     pub fn expand(
         &self,
         db: &SqlDatabase,
+        state: &Rc<BindState>,
         width: usize,
         shown: &str,
     ) -> SqlResult<(QueryPlan, Vec<ScopeColumn>)> {
-        let plan = self.plan_within(db, width)?;
+        let plan = self.plan_within(db, state, width)?;
         if plan.columns.len() != self.columns.len() + width + 1 {
             return Err(lost_table());
         }
@@ -302,10 +308,15 @@ impl Level {
     }
 
     /// The view's query planned to carry the changed table's row and row
-    /// id, inside the view's binding frame.
-    fn plan_within(&self, db: &SqlDatabase, width: usize) -> SqlResult<QueryPlan> {
-        enter(self.view.object_id, &self.view.name)?;
-        within(&self.view, || {
+    /// id, inside the view's binding frame on `state`.
+    fn plan_within(
+        &self,
+        db: &SqlDatabase,
+        state: &Rc<BindState>,
+        width: usize,
+    ) -> SqlResult<QueryPlan> {
+        state.modules.enter(self.view.object_id, &self.view.name)?;
+        within(state, &self.view, || {
             let variables = Variables::default();
             let target = ChangedItem {
                 item: self.target_item()?,
@@ -313,6 +324,7 @@ impl Level {
                 view: self.below.as_deref(),
             };
             Planner::new(db, &variables, SetOptions::default())
+                .sharing(state)
                 .changing(target)
                 .derived(&self.create.query, None)
         })
@@ -359,6 +371,7 @@ impl Route {
     /// `written`, with `columns`): where it goes, or why it cannot.
     fn of(
         db: &SqlDatabase,
+        state: &Rc<BindState>,
         create: &ast::CreateView,
         written: &str,
         change: Change,
@@ -366,8 +379,9 @@ impl Route {
     ) -> SqlResult<Route> {
         let select = changed_select(&create.query, written, change)?;
         let variables = Variables::default();
-        let planner =
-            Planner::new(db, &variables, SetOptions::default()).with_ctes(&create.query.with);
+        let planner = Planner::new(db, &variables, SetOptions::default())
+            .sharing(state)
+            .with_ctes(&create.query.with);
         let mut binder = crate::exec::variables::binder(&planner);
         planner.from_clause(&select.from, &mut binder)?;
         let scope = &binder.scope;
@@ -412,6 +426,7 @@ impl Route {
     fn resolve_below(
         &self,
         db: &SqlDatabase,
+        state: &Rc<BindState>,
         change: Change,
     ) -> SqlResult<(Option<Box<Level>>, Arc<TableMeta>)> {
         let Some((view, schema)) = find(db, &self.name) else {
@@ -429,7 +444,8 @@ impl Route {
             Change::Rows => Change::Rows,
             Change::Columns(_) | Change::AllColumns => Change::Columns(&self.written),
         };
-        let (level, table) = Level::resolve(db, view, schema, written_name(&self.name), change)?;
+        let (level, table) =
+            Level::resolve(db, state, view, schema, written_name(&self.name), change)?;
         Ok((Some(Box::new(level)), table))
     }
 }

@@ -22,7 +22,7 @@
 
 pub mod change;
 
-use super::binding::{self, in_frame, Frame, ModuleKind};
+use super::binding::{self, Frame, ModuleKind};
 use super::dependency;
 use super::store::{ObjectType, StoredObject};
 use super::Catalog;
@@ -31,6 +31,7 @@ use crate::bind::expr::ScopeColumn;
 use crate::bind::variables::Variables;
 use crate::catalog::objects::{schema_object, Objects};
 use crate::error::{not_supported_yet, Refused};
+use crate::plan::query::BindState;
 use crate::plan::{Planner, QueryPlan};
 use crate::result::ResultColumn;
 use crate::session::SqlDatabase;
@@ -38,6 +39,7 @@ use crate::session_options::SetOptions;
 use crate::system_views::DATABASE_NAME;
 use hekla_engine::SchemaId;
 use hekla_types::{SqlError, SqlResult};
+use std::rc::Rc;
 use std::sync::Arc;
 
 /// A view as the catalog keeps it.
@@ -91,21 +93,30 @@ schema_object!(ViewMeta, object_id);
 
 // ---- views in queries -------------------------------------------------------
 
-/// The view `name` names, if it names one, bound as a derived table known
-/// as `shown`: its plan and the columns it adds to the FROM clause.
+/// The view `name` names, if it names one, bound (within the naming
+/// statement's `state`) as a derived table known as `shown`: its plan and
+/// the columns it adds to the FROM clause.
 pub fn expand(
     db: &SqlDatabase,
+    state: &Rc<BindState>,
     name: &ast::ObjectName,
     shown: &str,
 ) -> SqlResult<Option<(QueryPlan, Vec<ScopeColumn>)>> {
     let Some((view, schema)) = find(db, name) else {
         return Ok(None);
     };
-    binding::note_module(name, view.object_id, view.schemabinding)?;
-    let bound = binding::enter(view.object_id, &view.name).and_then(|()| {
-        let frame = Frame::new(ModuleKind::View, Some(view.object_id), &view.name, false);
-        in_frame(frame, || bind_stored(db, &view, true))
-    });
+    state
+        .modules
+        .note_module(name, view.object_id, view.schemabinding)?;
+    let bound = state
+        .modules
+        .enter(view.object_id, &view.name)
+        .and_then(|()| {
+            let frame = Frame::new(ModuleKind::View, Some(view.object_id), &view.name, false);
+            state
+                .modules
+                .in_frame(frame, || bind_stored(db, state, &view, true))
+        });
     let ((plan, columns), _) = bound
         .map_err(|error| binding::binding_error(error, &crate::catalog::sequence::written(name)))?;
     let scope = columns
@@ -134,32 +145,39 @@ fn find(db: &SqlDatabase, name: &ast::ObjectName) -> Option<(Arc<ViewMeta>, Stri
     Some((Arc::clone(view), schema.to_string()))
 }
 
-/// Runs `body`, which binds `view`'s query, in the view's frame (after
-/// `binding::enter` allowed it).
-fn within<T>(view: &ViewMeta, body: impl FnOnce() -> SqlResult<T>) -> SqlResult<T> {
+/// Runs `body`, which binds `view`'s query, in the view's frame on
+/// `state` (after `Modules::enter` allowed it).
+fn within<T>(
+    state: &BindState,
+    view: &ViewMeta,
+    body: impl FnOnce() -> SqlResult<T>,
+) -> SqlResult<T> {
     let frame = Frame::new(ModuleKind::View, Some(view.object_id), &view.name, false);
-    in_frame(frame, body).map(|(value, _)| value)
+    state.modules.in_frame(frame, body).map(|(value, _)| value)
 }
 
 /// Binds a catalog view's stored query; `at_use` says a query names it
 /// (rather than the catalog binding it after an open).
 fn bind_stored(
     db: &SqlDatabase,
+    state: &Rc<BindState>,
     view: &ViewMeta,
     at_use: bool,
 ) -> SqlResult<(QueryPlan, Vec<ResultColumn>)> {
     let create = parse_definition(&view.definition, view.object_id)?;
-    let plan = plan_query(db, &create.query)?;
+    let plan = plan_query(db, state, &create.query)?;
     let columns = module_columns(&plan, &view.declared, &view.name, at_use, ModuleKind::View)?;
     Ok((plan, columns))
 }
 
 /// Plans a view's query: no variables (Msg 137 for any), no outer query,
 /// bound as under the default SET options (ANSI_NULLS ON, as a view
-/// created with it keeps it in SQL Server).
-fn plan_query(db: &SqlDatabase, query: &ast::Query) -> SqlResult<QueryPlan> {
+/// created with it keeps it in SQL Server), within `state`.
+fn plan_query(db: &SqlDatabase, state: &Rc<BindState>, query: &ast::Query) -> SqlResult<QueryPlan> {
     let variables = Variables::default();
-    Planner::new(db, &variables, SetOptions::default()).derived(query, None)
+    Planner::new(db, &variables, SetOptions::default())
+        .sharing(state)
+        .derived(query, None)
 }
 
 /// A view's or inline function's columns: its query's, named by the
@@ -337,7 +355,10 @@ pub fn create(db: &SqlDatabase, create: &ast::CreateView, text: &str) -> SqlResu
         options.schemabinding,
     );
     let declared: Vec<String> = create.columns.iter().map(|c| c.value.clone()).collect();
-    let (plan, references) = in_frame(frame, || plan_query(db, &create.query))?;
+    let state = Rc::<BindState>::default();
+    let (plan, references) = state
+        .modules
+        .in_frame(frame, || plan_query(db, &state, &create.query))?;
     let columns = module_columns(&plan, &declared, &name, false, ModuleKind::View)?;
 
     let mut catalog = db.catalog_mut();
@@ -593,8 +614,11 @@ pub fn bind_restored(db: &SqlDatabase) {
             &view.name,
             view.schemabinding,
         );
-        let Ok(((_, columns), references)) = in_frame(frame, || bind_stored(db, &view, false))
-        else {
+        let state = Rc::<BindState>::default();
+        let bound = state
+            .modules
+            .in_frame(frame, || bind_stored(db, &state, &view, false));
+        let Ok(((_, columns), references)) = bound else {
             continue;
         };
         let mut catalog = db.catalog_mut();
