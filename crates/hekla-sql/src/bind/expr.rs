@@ -837,7 +837,7 @@ impl<'a> Binder<'a> {
         };
         match (self.catalog, self.planner) {
             (Some(catalog), _) => resolve(catalog),
-            (None, Some(planner)) => resolve(&planner.db.catalog()),
+            (None, Some(planner)) => resolve(&planner.context.catalog()),
             (None, None) => types::resolve(data_type, self.collation, context),
         }
     }
@@ -934,7 +934,7 @@ impl<'a> Binder<'a> {
         };
         let found = match (self.catalog, self.planner) {
             (Some(catalog), _) => find(catalog),
-            (None, Some(planner)) => find(&planner.db.catalog()),
+            (None, Some(planner)) => find(&planner.context.catalog()),
             (None, None) => unreachable!("refused above"),
         };
         // Taking a sequence's next value needs UPDATE on it.
@@ -945,8 +945,8 @@ impl<'a> Binder<'a> {
                     schema_id: sequence.schema_id,
                     name: &sequence.name,
                 };
-                access.require_object(
-                    planner.db,
+                planner.context.require_object(
+                    access,
                     crate::security::permissions::Permission::Update,
                     object,
                 )?;

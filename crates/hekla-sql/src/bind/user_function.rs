@@ -44,7 +44,7 @@ impl Binder<'_> {
             ));
         };
         let found = {
-            let catalog = planner.db.catalog();
+            let catalog = planner.context.catalog();
             crate::catalog::function::find(&catalog, &call.name)
                 .filter(|function| function.returns().is_some())
                 .map(|function| {
@@ -61,8 +61,8 @@ impl Binder<'_> {
                 schema_id: function.schema_id,
                 name: &function.name,
             };
-            access.require_object(
-                planner.db,
+            planner.context.require_object(
+                access,
                 crate::security::permissions::Permission::Execute,
                 object,
             )?;

@@ -14,6 +14,7 @@ pub mod dependency;
 pub mod function;
 pub mod identity;
 pub mod objects;
+pub mod plan_context;
 pub mod procedure;
 pub mod sequence;
 pub mod statistics;

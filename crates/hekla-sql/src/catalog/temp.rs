@@ -25,6 +25,7 @@ use super::table::{TableDesign, TableMeta};
 use crate::ast::{self, ConstraintKind, TableElement};
 use crate::bind::variables::Variables;
 use crate::error::{not_supported_yet, Refused};
+use crate::plan::context::PlanContext;
 use crate::session::SqlDatabase;
 use hekla_engine::{Durability, IsolationLevel};
 use hekla_types::{SqlError, SqlResult};
@@ -173,15 +174,14 @@ fn is_global(name: &str) -> bool {
 /// written: SQL Server looks for `#` names in tempdb) or a user table.
 /// Msg 208 when there is none.
 pub fn resolve_table(
-    db: &SqlDatabase,
+    db: &dyn PlanContext,
     variables: &Variables,
     name: &ast::ObjectName,
 ) -> SqlResult<Arc<TableMeta>> {
     if !is_temp(name) {
         return crate::exec::resolve_table(db, name);
     }
-    db.temp_tables()
-        .find(variables.session(), &name.name().value)
+    db.temp_table(variables.session(), &name.name().value)
         .ok_or_else(|| crate::error::invalid_object_name(&name.name().value, 1))
 }
 
@@ -236,7 +236,7 @@ pub fn present_error(variables: &Variables, mut error: SqlError) -> SqlError {
 
 /// The table an INSERT, UPDATE, DELETE or OUTPUT INTO writes.
 pub fn resolve_target(
-    db: &SqlDatabase,
+    db: &dyn PlanContext,
     variables: &Variables,
     target: &ast::DmlTarget,
 ) -> SqlResult<Arc<TableMeta>> {

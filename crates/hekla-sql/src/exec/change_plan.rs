@@ -30,7 +30,7 @@ pub fn insert(planner: &Planner, insert: &ast::Insert) -> SqlResult<Vec<String>>
     }
     let explain = |source| {
         explain_change(
-            planner.db,
+            planner.context,
             ChangeOperator::Insert,
             target.table(),
             source,
@@ -151,7 +151,7 @@ impl Found<'_> {
         };
         let plan = planner.statement(&rows)?;
         Ok(explain_change(
-            planner.db,
+            planner.context,
             operator,
             target.table(),
             ChangeSource::Plan(&plan),

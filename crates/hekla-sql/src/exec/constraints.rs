@@ -42,7 +42,7 @@ use super::context::Context;
 use super::eval::Inputs;
 use crate::catalog::constraint::{CheckConstraint, ForeignKey};
 use crate::catalog::table::TableMeta;
-use crate::session::SqlDatabase;
+use crate::plan::context::PlanContext;
 use hekla_engine::{IndexKind, KeyRange};
 use hekla_types::{SortOrder, SqlError, SqlResult, Value};
 use std::cell::RefCell;
@@ -110,7 +110,11 @@ pub struct StatementChecks {
 
 impl StatementChecks {
     /// Resolves what `statement` on `table` must check.
-    pub fn new(db: &SqlDatabase, table: &Arc<TableMeta>, statement: Statement) -> StatementChecks {
+    pub fn new(
+        db: &dyn PlanContext,
+        table: &Arc<TableMeta>,
+        statement: Statement,
+    ) -> StatementChecks {
         let catalog = db.catalog();
         let shown = |t: &TableMeta| {
             format!(

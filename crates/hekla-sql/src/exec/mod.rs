@@ -30,14 +30,14 @@ use crate::ast;
 use crate::bind::expr::ScopeColumn;
 use crate::catalog::table::TableMeta;
 use crate::error::{not_supported_yet, Refused};
-use crate::session::SqlDatabase;
+use crate::plan::context::PlanContext;
 use crate::system_views::DATABASE_NAME;
 use hekla_types::SqlResult;
 use std::sync::Arc;
 
 /// The columns of `table` as a query names them: by `shown` (its alias or
 /// its own name) and its schema.
-pub fn table_scope(db: &SqlDatabase, table: &TableMeta, shown: &str) -> Vec<ScopeColumn> {
+pub fn table_scope(db: &dyn PlanContext, table: &TableMeta, shown: &str) -> Vec<ScopeColumn> {
     let schema = db
         .catalog()
         .schema_name(table.schema_id)
@@ -57,7 +57,7 @@ pub fn table_scope(db: &SqlDatabase, table: &TableMeta, shown: &str) -> Vec<Scop
 }
 
 /// A user table by name (schema defaults to dbo); Msg 208 if there is none.
-pub fn resolve_table(db: &SqlDatabase, name: &ast::ObjectName) -> SqlResult<Arc<TableMeta>> {
+pub fn resolve_table(db: &dyn PlanContext, name: &ast::ObjectName) -> SqlResult<Arc<TableMeta>> {
     let catalog = db.catalog();
     let schema = name.schema().map_or("dbo", |s| s.value.as_str());
     let found = match name.other_database(DATABASE_NAME) {

@@ -461,7 +461,7 @@ impl<'p> Found<'p> {
                     }
                     DmlTarget::Variable(_) => None,
                 };
-                binder.scope.columns = table_scope(planner.db, table, &table.name);
+                binder.scope.columns = table_scope(planner.context, table, &table.name);
                 (0, Rows::Target { hint })
             }
             // A view is always read through the FROM clause it makes.

@@ -264,16 +264,19 @@ impl IntoTable {
                 ));
             }
         }
-        let table = crate::catalog::temp::resolve_target(planner.db, planner.variables, target)?;
+        let table =
+            crate::catalog::temp::resolve_target(planner.context, planner.variables, target)?;
         // Rows go into the table as an INSERT puts them.
         if let (Some(access), ast::DmlTarget::Table { name, .. }) = (&planner.access, target) {
-            access.require_named(planner.db, Permission::Insert, name)?;
+            planner
+                .context
+                .require_named(access, Permission::Insert, name)?;
         }
         let written = match target {
             ast::DmlTarget::Table { name, .. } => crate::catalog::sequence::written(name),
             ast::DmlTarget::Variable(name) => format!("@{name}"),
         };
-        let referencing = planner.db.catalog().referencing_keys(table.object_id);
+        let referencing = planner.context.catalog().referencing_keys(table.object_id);
         let foreign_key = table
             .foreign_keys
             .first()
@@ -318,7 +321,7 @@ impl IntoTable {
                 )
             })
             .collect::<SqlResult<Vec<_>>>()?;
-        let checks = StatementChecks::new(planner.db, &table, Statement::Insert);
+        let checks = StatementChecks::new(planner.context, &table, Statement::Insert);
         Ok(IntoTable {
             table,
             columns,

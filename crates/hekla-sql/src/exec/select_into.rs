@@ -67,7 +67,7 @@ pub fn run(
     // Rows are written while the query runs.
     plan_streaming(&mut plan.root, true);
     let create = definition(&name, &plan)?;
-    let db = planner.db;
+    let db = context.db;
     let spid = planner.variables.session();
     let temporary = crate::catalog::temp::is_temp(&name);
     let table = if temporary {

@@ -24,10 +24,10 @@ impl Target {
     /// The view or table `name` names, for a statement that changes
     /// `change` of it.
     pub fn named(planner: &Planner, name: &ast::ObjectName, change: Change) -> SqlResult<Target> {
-        if let Some(view) = change::resolve(planner.db, name, change)? {
+        if let Some(view) = change::resolve(planner.context, name, change)? {
             return Ok(Target::View(Box::new(view)));
         }
-        let table = crate::catalog::temp::resolve_table(planner.db, planner.variables, name)?;
+        let table = crate::catalog::temp::resolve_table(planner.context, planner.variables, name)?;
         Ok(Target::Table(table))
     }
 
@@ -55,7 +55,7 @@ impl Target {
                 }
             }
         };
-        access.require_object(planner.db, permission, object)
+        planner.context.require_object(access, permission, object)
     }
 
     /// The table changed.

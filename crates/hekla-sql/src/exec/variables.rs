@@ -29,7 +29,7 @@ pub fn declared(
     };
     let written = &declaration.data_type;
     let data_type = user_type::resolve(
-        &planner.db.catalog(),
+        &planner.context.catalog(),
         written,
         Collation::default(),
         context,

@@ -488,7 +488,7 @@ impl Interpreter<'_> {
         }
         let plan = planner.statement(select)?;
         if showplan {
-            let operators = crate::plan::explain::explain(&db, &plan, &frame.variables);
+            let operators = crate::plan::explain::explain(&*db, &plan, &frame.variables);
             show_plan(text, operators, self.sink);
             return Ok(None);
         }

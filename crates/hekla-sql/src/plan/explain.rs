@@ -2,18 +2,18 @@
 //! children indented under their parent, expressions printed with the
 //! names of the columns they read (`[t].[id]`).
 
+use super::access::AccessPath;
+use super::context::PlanContext;
 use super::window::WindowFunction;
 use super::{AggregateMethod, JoinKind, JoinMethod, Limit, Node, QueryPlan, SetOperation};
 use crate::bind::expr::{CompareOp, Predicate, Scalar, ScalarKind};
 use crate::bind::variables::Variables;
 use crate::catalog::table::TableMeta;
-use crate::exec::access::AccessPath;
-use crate::session::SqlDatabase;
 use hekla_engine::IndexKind;
 use hekla_types::Value;
 
 /// The plan's operators, one line each.
-pub fn explain(db: &SqlDatabase, plan: &QueryPlan, variables: &Variables) -> Vec<String> {
+pub fn explain(db: &dyn PlanContext, plan: &QueryPlan, variables: &Variables) -> Vec<String> {
     let mut printer = Printer {
         db,
         variables,
@@ -47,7 +47,7 @@ pub enum ChangeSource<'p> {
 /// have plans of their own: the operator on the changed `table` over the
 /// plan of the rows it reads.
 pub fn explain_change(
-    db: &SqlDatabase,
+    db: &dyn PlanContext,
     operator: ChangeOperator,
     table: &TableMeta,
     source: ChangeSource<'_>,
@@ -78,7 +78,7 @@ pub fn explain_change(
 }
 
 struct Printer<'a> {
-    db: &'a SqlDatabase,
+    db: &'a dyn PlanContext,
     variables: &'a Variables,
     lines: Vec<String>,
 }

@@ -9,6 +9,7 @@
 //! - **spool**: the inner side read once into memory, for the rest;
 //! - APPLY runs its right side once per row of its left side.
 
+use super::access::AccessPath;
 use super::query::Planner;
 use super::query_hints::{no_plan, JoinChoice};
 use super::{Join, JoinKind, JoinMethod, Node, QueryPlan, TableRead};
@@ -19,7 +20,6 @@ use crate::bind::expr::{
 use crate::catalog::table::TableMeta;
 use crate::catalog::view::change::Level;
 use crate::error::{not_supported_yet, Refused};
-use crate::exec::access::AccessPath;
 use crate::security::access::ObjectRef;
 use crate::security::permissions::Permission;
 use crate::system_views::SystemView;
@@ -219,7 +219,7 @@ impl Planner<'_> {
                     Some((view, width)) => {
                         let shown = alias.as_ref().unwrap_or(name.name());
                         let (plan, columns) = self.state.view_hints.through_view(hints, || {
-                            view.expand(self.db, &self.state, width, &shown.value)
+                            view.expand(self.context, &self.state, width, &shown.value)
                         })?;
                         let source = Source::Derived {
                             plan: Box::new(plan),
@@ -352,10 +352,11 @@ impl Planner<'_> {
         arguments: &Binder,
     ) -> SqlResult<(Source, Vec<ScopeColumn>)> {
         let written = crate::catalog::sequence::written(&call.name);
-        let Some(expanded) = crate::catalog::function::expand(self.db, &self.state, &call.name)?
+        let Some(expanded) =
+            crate::catalog::function::expand(self.context, &self.state, &call.name)?
         else {
             if self.resolve_table(&call.name).is_ok()
-                || crate::catalog::view::names_view(&self.db.catalog(), &call.name)
+                || crate::catalog::view::names_view(&self.context.catalog(), &call.name)
             {
                 return Err(SqlError::new(
                     215,
@@ -379,7 +380,8 @@ impl Planner<'_> {
                 schema_id: function.schema_id,
                 name: &function.name,
             };
-            access.require_object(self.db, Permission::Select, object)?;
+            self.context
+                .require_object(access, Permission::Select, object)?;
         }
         let qualified = format!("{}.{}", expanded.schema, expanded.function.name);
         let arguments =
@@ -430,7 +432,7 @@ impl Planner<'_> {
         if crate::catalog::temp::is_temp(name) && self.state.modules.binding() {
             return Err(crate::catalog::binding::temporary_table());
         }
-        crate::catalog::temp::resolve_table(self.db, self.variables, name)
+        crate::catalog::temp::resolve_table(self.context, self.variables, name)
     }
 
     /// A table, view or CTE by name, with the columns it adds to the scope;
@@ -470,11 +472,12 @@ impl Planner<'_> {
             }
         }
         if let Some(access) = self.access.as_ref().filter(|_| read) {
-            access.require_named(self.db, Permission::Select, name)?;
+            self.context
+                .require_named(access, Permission::Select, name)?;
         }
         let shown = alias.map_or(object, |a| &a.value).clone();
         let view = self.state.view_hints.through_view(hints, || {
-            crate::catalog::view::expand(self.db, &self.state, name, &shown)
+            crate::catalog::view::expand(self.context, &self.state, name, &shown)
         })?;
         if let Some((plan, columns)) = view {
             let plan = Box::new(plan);
@@ -516,7 +519,7 @@ impl Planner<'_> {
                     .collect();
                 Ok((Source::View(view), columns))
             }
-            None if crate::catalog::function::find(&self.db.catalog(), name)
+            None if crate::catalog::function::find(&self.context.catalog(), name)
                 .is_some_and(|function| function.returns().is_none()) =>
             {
                 Err(SqlError::new(

@@ -8,13 +8,18 @@
 //! - [`window`] binds window functions;
 //! - [`order`] knows which operators' rows come ordered, for stream
 //!   aggregation and for leaving out a Sort;
-//! - [`explain`] prints a plan the way `SET SHOWPLAN_TEXT ON` does.
+//! - [`explain`] prints a plan the way `SET SHOWPLAN_TEXT ON` does;
+//! - [`context`] is what planning asks of the database it plans for
+//!   ([`context::PlanContext`]): the planner depends on that trait, never
+//!   on `SqlDatabase`, the executor or the interpreter.
 //!
 //! Rows inside a FROM clause are laid out as the whole clause's row: an
 //! operator handed the columns to its left (`params.row` at run time)
 //! emits them followed by its own. Expressions bound against the clause's
 //! scope therefore read the same positions wherever they run.
 
+pub mod access;
+pub mod context;
 pub mod explain;
 pub mod from;
 pub mod order;
@@ -26,9 +31,9 @@ pub mod window;
 use crate::bind::aggregate::Grouping;
 use crate::bind::expr::{Leaf, Predicate, Reads, Scalar};
 use crate::catalog::table::TableMeta;
-use crate::exec::access::AccessPath;
 use crate::result::ResultColumn;
 use crate::system_views::SystemView;
+use access::AccessPath;
 use hekla_types::{ops, DataType};
 use std::cmp::Ordering;
 use std::sync::Arc;

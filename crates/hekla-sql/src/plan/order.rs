@@ -9,9 +9,9 @@
 //! collation) that a Sort's comparisons and the hash aggregate's grouping
 //! follow: 'a' and 'A' are neighbours under a case-insensitive collation.
 
+use super::access::AccessPath;
 use super::{AggregateMethod, JoinKind, Node, SortKey, TableRead};
 use crate::bind::expr::{Scalar, ScalarKind};
-use crate::exec::access::AccessPath;
 use hekla_engine::IndexKind;
 use hekla_types::SortOrder;
 

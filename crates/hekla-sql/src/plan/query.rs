@@ -3,6 +3,7 @@
 //! TOP/OFFSET), set operators over whole queries, and the CTEs a WITH
 //! clause names.
 
+use super::context::PlanContext;
 use super::from::{self, FromTree};
 use super::query_hints::QueryHints;
 use super::table_hints::ViewHints;
@@ -18,9 +19,7 @@ use crate::bind::variables::Variables;
 use crate::catalog::binding::Modules;
 use crate::catalog::view::change::Level;
 use crate::error::{not_supported_yet, Refused};
-use crate::exec::eval::Inputs;
 use crate::result::ResultColumn;
-use crate::session::SqlDatabase;
 use crate::session_options::SetOptions;
 use hekla_types::{ops, DataType, SqlError, SqlResult};
 use std::ops::Range;
@@ -29,7 +28,8 @@ use std::rc::Rc;
 /// Plans the queries of one statement.
 #[derive(Clone)]
 pub struct Planner<'a> {
-    pub db: &'a SqlDatabase,
+    /// What the planner asks of the database it plans for.
+    pub context: &'a dyn PlanContext,
     pub variables: &'a Variables,
     /// The common table expressions in scope, innermost last.
     ctes: Vec<&'a ast::Cte>,
@@ -94,9 +94,13 @@ const DEFAULT_MAX_RECURSION: u32 = 100;
 pub type Assignments = Vec<usize>;
 
 impl<'a> Planner<'a> {
-    pub fn new(db: &'a SqlDatabase, variables: &'a Variables, options: SetOptions) -> Self {
+    pub fn new(
+        context: &'a dyn PlanContext,
+        variables: &'a Variables,
+        options: SetOptions,
+    ) -> Self {
         Planner {
-            db,
+            context,
             variables,
             ctes: Vec::new(),
             dml_target: None,
@@ -284,7 +288,7 @@ impl<'a> Planner<'a> {
             .position(|c| std::ptr::eq(*c, cte))
             .expect("the CTE is in scope");
         let before = Planner {
-            db: self.db,
+            context: self.context,
             variables: self.variables,
             ctes: self.ctes[..position].to_vec(),
             dml_target: self.dml_target,
@@ -424,7 +428,7 @@ impl<'a> Planner<'a> {
         let mut ctes: Vec<&'q ast::Cte> = self.ctes.clone();
         ctes.extend(&query.with);
         let inner = Planner {
-            db: self.db,
+            context: self.context,
             variables: self.variables,
             ctes,
             dml_target: self.dml_target,
@@ -1120,9 +1124,9 @@ fn statement_start_value(binder: &Binder, scalar: &Scalar) -> SqlResult<hekla_ty
     let Some(planner) = binder.planner else {
         unreachable!("query binders have a planner");
     };
-    let context = crate::exec::context::Context::new(planner.db, binder.variables.values())
-        .with_options(&planner.options);
-    scalar.eval(&Inputs::top(&context))
+    planner
+        .context
+        .start_value(scalar, binder.variables.values(), &planner.options)
 }
 
 /// `TOP (n)` or `TOP (p) PERCENT` (p from 0 to 100, Msg 1061 otherwise).

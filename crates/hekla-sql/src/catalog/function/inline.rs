@@ -14,6 +14,7 @@ use crate::bind::expr::Binder;
 use crate::bind::variables::Variables;
 use crate::catalog::binding::{self, Frame, ModuleKind};
 use crate::catalog::view::module_columns;
+use crate::plan::context::PlanContext;
 use crate::plan::query::BindState;
 use crate::plan::{Planner, QueryPlan};
 use crate::session::SqlDatabase;
@@ -32,7 +33,7 @@ pub struct Expanded {
 
 /// Binds a function's query, whose `@p` are `parameters`, within `state`.
 fn plan_query(
-    db: &SqlDatabase,
+    db: &dyn PlanContext,
     state: &Rc<BindState>,
     parameters: &[FunctionParameter],
     query: &ast::Query,
@@ -95,7 +96,7 @@ pub(super) fn references(db: &SqlDatabase, function: &FunctionMeta) -> Option<Ve
 /// function that no longer binds. It is bound within the calling
 /// statement's `state`.
 pub fn expand(
-    db: &SqlDatabase,
+    db: &dyn PlanContext,
     state: &Rc<BindState>,
     name: &ast::ObjectName,
 ) -> SqlResult<Option<Expanded>> {

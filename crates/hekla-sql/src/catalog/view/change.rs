@@ -36,11 +36,11 @@ use crate::error::{not_supported_yet, Refused};
 use crate::exec::context::Context;
 use crate::exec::eval::Inputs;
 use crate::exec::run::for_each;
+use crate::plan::context::PlanContext;
 use crate::plan::from::{self, ItemPath};
 use crate::plan::query::{wildcard_columns, BindState, ChangedItem};
 use crate::plan::{plan_streaming, Planner, QueryPlan};
 use crate::result::ResultColumn;
-use crate::session::SqlDatabase;
 use crate::session_options::SetOptions;
 use hekla_engine::RowId;
 use hekla_types::{DataType, SqlError, SqlResult, Value};
@@ -102,7 +102,7 @@ pub enum Shows {
 /// The view `name` names, if it names one, as a statement that changes
 /// `change` of it sees it; the errors of a view that cannot be changed so.
 pub fn resolve(
-    db: &SqlDatabase,
+    db: &dyn PlanContext,
     name: &ast::ObjectName,
     change: Change,
 ) -> SqlResult<Option<ViewChange>> {
@@ -223,7 +223,7 @@ impl Level {
     /// `view` (known as `written` where it is used, in schema `schema`) as
     /// `change` changes it, and the table changed; bound within `state`.
     fn resolve(
-        db: &SqlDatabase,
+        db: &dyn PlanContext,
         state: &Rc<BindState>,
         view: Arc<ViewMeta>,
         schema: String,
@@ -277,7 +277,7 @@ impl Level {
     /// statement's `state`.
     pub fn expand(
         &self,
-        db: &SqlDatabase,
+        db: &dyn PlanContext,
         state: &Rc<BindState>,
         width: usize,
         shown: &str,
@@ -311,7 +311,7 @@ impl Level {
     /// id, inside the view's binding frame on `state`.
     fn plan_within(
         &self,
-        db: &SqlDatabase,
+        db: &dyn PlanContext,
         state: &Rc<BindState>,
         width: usize,
     ) -> SqlResult<QueryPlan> {
@@ -370,7 +370,7 @@ impl Route {
     /// The change `change` to the view `create` defines (known as
     /// `written`, with `columns`): where it goes, or why it cannot.
     fn of(
-        db: &SqlDatabase,
+        db: &dyn PlanContext,
         state: &Rc<BindState>,
         create: &ast::CreateView,
         written: &str,
@@ -425,7 +425,7 @@ impl Route {
     /// the target names, and the table changed.
     fn resolve_below(
         &self,
-        db: &SqlDatabase,
+        db: &dyn PlanContext,
         state: &Rc<BindState>,
         change: Change,
     ) -> SqlResult<(Option<Box<Level>>, Arc<TableMeta>)> {

@@ -31,6 +31,7 @@ use crate::bind::expr::ScopeColumn;
 use crate::bind::variables::Variables;
 use crate::catalog::objects::{schema_object, Objects};
 use crate::error::{not_supported_yet, Refused};
+use crate::plan::context::PlanContext;
 use crate::plan::query::BindState;
 use crate::plan::{Planner, QueryPlan};
 use crate::result::ResultColumn;
@@ -97,7 +98,7 @@ schema_object!(ViewMeta, object_id);
 /// statement's `state`) as a derived table known as `shown`: its plan and
 /// the columns it adds to the FROM clause.
 pub fn expand(
-    db: &SqlDatabase,
+    db: &dyn PlanContext,
     state: &Rc<BindState>,
     name: &ast::ObjectName,
     shown: &str,
@@ -133,7 +134,7 @@ pub fn expand(
 }
 
 /// The view `name` names, if it names one, and the name of its schema.
-fn find(db: &SqlDatabase, name: &ast::ObjectName) -> Option<(Arc<ViewMeta>, String)> {
+fn find(db: &dyn PlanContext, name: &ast::ObjectName) -> Option<(Arc<ViewMeta>, String)> {
     if name.other_database(DATABASE_NAME).is_some() {
         return None;
     }
@@ -159,7 +160,7 @@ fn within<T>(
 /// Binds a catalog view's stored query; `at_use` says a query names it
 /// (rather than the catalog binding it after an open).
 fn bind_stored(
-    db: &SqlDatabase,
+    db: &dyn PlanContext,
     state: &Rc<BindState>,
     view: &ViewMeta,
     at_use: bool,
@@ -173,7 +174,11 @@ fn bind_stored(
 /// Plans a view's query: no variables (Msg 137 for any), no outer query,
 /// bound as under the default SET options (ANSI_NULLS ON, as a view
 /// created with it keeps it in SQL Server), within `state`.
-fn plan_query(db: &SqlDatabase, state: &Rc<BindState>, query: &ast::Query) -> SqlResult<QueryPlan> {
+fn plan_query(
+    db: &dyn PlanContext,
+    state: &Rc<BindState>,
+    query: &ast::Query,
+) -> SqlResult<QueryPlan> {
     let variables = Variables::default();
     Planner::new(db, &variables, SetOptions::default())
         .sharing(state)

@@ -1,0 +1,54 @@
+//! What the planner (and the binder it drives) asks of the database it
+//! plans for: the catalog's objects, a session's temporary tables, and
+//! permission checks. `SqlDatabase` answers for a running database
+//! (`catalog::plan_context`); unit tests answer from a catalog built in
+//! memory. Everything else the planner needs travels with it: the
+//! batch's variables, the session's SET options and the state of binding
+//! one statement ([`super::query::BindState`]).
+
+use crate::ast;
+use crate::bind::expr::Scalar;
+use crate::catalog::table::TableMeta;
+use crate::catalog::Catalog;
+use crate::security::access::{Access, ObjectRef};
+use crate::security::permissions::Permission;
+use crate::session_options::SetOptions;
+use hekla_types::{SqlResult, Value};
+use std::sync::{Arc, RwLockReadGuard};
+
+pub trait PlanContext {
+    /// The catalog as it is now: tables, views, functions, sequences and
+    /// types by name.
+    fn catalog(&self) -> RwLockReadGuard<'_, Catalog>;
+
+    /// The temporary table (`#t`, `##t`) that session `spid` sees as
+    /// `name`, if any.
+    fn temp_table(&self, spid: i16, name: &str) -> Option<Arc<TableMeta>>;
+
+    /// Msg 229 unless `access` allows `permission` on `object`.
+    fn require_object(
+        &self,
+        access: &Access,
+        permission: Permission,
+        object: ObjectRef,
+    ) -> SqlResult<()>;
+
+    /// Msg 229 unless `access` allows `permission` on what `name` names
+    /// (nothing for a name that names no securable).
+    fn require_named(
+        &self,
+        access: &Access,
+        permission: Permission,
+        name: &ast::ObjectName,
+    ) -> SqlResult<()>;
+
+    /// The value of `scalar` (bound without a FROM clause: constants,
+    /// variables and built-in functions) as the statement starts, for a
+    /// TOP, OFFSET or FETCH count.
+    fn start_value(
+        &self,
+        scalar: &Scalar,
+        variables: &[Value],
+        options: &SetOptions,
+    ) -> SqlResult<Value>;
+}
