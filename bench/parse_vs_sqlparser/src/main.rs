@@ -1,4 +1,4 @@
-//! Parses the same T-SQL statements with hekla-sql and with sqlparser-rs
+//! Parses the same T-SQL statements with hekla-parser and with sqlparser-rs
 //! (MsSqlDialect) and prints MB/s and statements/s for both. Only
 //! statements both parsers accept are timed, so the figures compare equal
 //! work; how many each accepts is printed too.
@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 const CORPUS_DIR: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../crates/hekla-sql/tests/corpus"
+    "/../../crates/hekla-parser/tests/corpus"
 );
 
 /// Single statements from the corpus: each batch's statements printed back
@@ -25,8 +25,8 @@ fn statements() -> Vec<String> {
     let mut out = Vec::new();
     for path in files {
         let script = std::fs::read_to_string(&path).unwrap();
-        for batch in hekla_sql::script::split_batches(&script) {
-            let Ok(tree) = hekla_sql::parse_batch(batch.text) else {
+        for batch in hekla_parser::script::split_batches(&script) {
+            let Ok(tree) = hekla_parser::parse_batch(batch.text) else {
                 continue;
             };
             for statement in tree.statements {
@@ -57,7 +57,7 @@ fn main() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(3.0);
     let dialect = MsSqlDialect {};
-    let hekla = |text: &str| hekla_sql::parse_batch(text).is_ok();
+    let hekla = |text: &str| hekla_parser::parse_batch(text).is_ok();
     let peer = |text: &str| Parser::parse_sql(&dialect, text).is_ok();
 
     let all = statements();
@@ -90,7 +90,7 @@ fn main() {
         let (hekla_mb, hekla_rate) = time(inputs, seconds, hekla);
         let (peer_mb, peer_rate) = time(inputs, seconds, peer);
         println!("{name} ({} inputs)", inputs.len());
-        println!("  hekla-sql   {hekla_mb:8.1} MB/s  {hekla_rate:12.0} statements/s");
+        println!("  hekla       {hekla_mb:8.1} MB/s  {hekla_rate:12.0} statements/s");
         println!("  sqlparser   {peer_mb:8.1} MB/s  {peer_rate:12.0} statements/s");
         println!("  ratio       {:8.2}x", hekla_mb / peer_mb);
     }

@@ -1,76 +1,27 @@
-//! hekla's T-SQL front end: text in, syntax trees or SQL Server-style syntax
-//! errors out.
-//!
-//! - [`lexer`] turns a batch into tokens, dropping comments;
-//! - [`parser`] builds the [`ast`] by recursive descent;
-//! - [`print`] turns a tree back into T-SQL that parses to the same tree;
-//! - [`script`] splits a script into batches on `GO` lines.
+//! hekla's SQL layer over the engine: it binds the trees `hekla_parser`
+//! produces against the SQL catalog, plans and executes them, runs
+//! procedural T-SQL, and keeps sessions, security and the system views.
+//! Results leave through [`ResultSink`].
 
-pub mod ast;
 pub mod bind;
 pub mod cancel;
 pub mod catalog;
 pub mod error;
 pub mod exec;
 pub mod interpret;
-pub mod keywords;
-pub mod lexer;
-pub mod parser;
 pub mod plan;
-pub mod print;
 pub mod result;
 pub mod rpc;
-pub mod script;
 pub mod security;
 pub mod session;
 pub mod session_options;
 pub mod set_statement;
-pub mod span;
 pub mod statistics;
 pub mod system_views;
 pub mod text_output;
 
 pub use cancel::CancelHandle;
-pub use error::SyntaxError;
-pub use parser::parse_batch;
 pub use result::{ResultSink, StatementCommand, TransactionEvent};
 pub use rpc::{RpcParameter, RpcValue};
 pub use security::Principal;
 pub use session::{Session, SqlDatabase};
-pub use span::Span;
-
-/// `Debug` output of a tree with every span removed, so that trees parsed
-/// from differently formatted text can be compared.
-pub fn strip_spans(debug: &str) -> String {
-    let bytes = debug.as_bytes();
-    let mut out = String::with_capacity(debug.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'@' {
-            if let Some(length) = span_length(&bytes[i + 1..]) {
-                i += 1 + length;
-                continue;
-            }
-        }
-        let ch = debug[i..]
-            .chars()
-            .next()
-            .expect("index is on a char boundary");
-        out.push(ch);
-        i += ch.len_utf8();
-    }
-    out
-}
-
-/// Length of `digits..digits` at the start of `bytes`, if there is one.
-fn span_length(bytes: &[u8]) -> Option<usize> {
-    let first = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
-    if first == 0 || !bytes[first..].starts_with(b"..") {
-        return None;
-    }
-    let second = bytes[first + 2..]
-        .iter()
-        .take_while(|b| b.is_ascii_digit())
-        .count();
-    (second > 0).then_some(first + 2 + second)
-}

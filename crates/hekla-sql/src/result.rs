@@ -4,7 +4,7 @@
 //! interpreter, the executor, the catalog and every sink can name these
 //! types without depending on the session.
 
-use crate::error::SyntaxError;
+use hekla_parser::SyntaxError;
 use hekla_types::{DataType, SqlError, Value};
 
 /// A column of a result set.

@@ -3,7 +3,6 @@
 //! it and reports what happens to a [`ResultSink`], the way SQL Server
 //! streams results, DONE counts, messages and errors to a client.
 
-use crate::ast;
 use crate::bind::variables::Variables;
 use crate::catalog::store::{ObjectStore, ObjectType};
 use crate::catalog::table::{TableDesign, TableMeta};
@@ -16,6 +15,7 @@ pub use crate::result::{ErrorEvent, ResultColumn, ResultSink, StatementCommand, 
 use crate::security::{Identity, Principal};
 use crate::session_options::SetOptions;
 use hekla_engine::{Database, DatabaseConfig, IsolationLevel, StorageConfig};
+use hekla_parser::ast;
 use hekla_types::{DataType, SqlResult, Value};
 use std::path::Path;
 use std::sync::{Arc, RwLock};
@@ -270,7 +270,7 @@ impl Session {
             .options
             .statistics_time
             .then(crate::statistics::Stopwatch::start);
-        let parsed = crate::parse_batch(batch);
+        let parsed = hekla_parser::parse_batch(batch);
         if let Some(stopwatch) = stopwatch {
             sink.message(&stopwatch.compile_message());
         }

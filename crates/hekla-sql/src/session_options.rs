@@ -11,7 +11,7 @@
 //! QUOTED_IDENTIFIER, ANSI_PADDING and ANSI_NULL_DFLT_ON are ON;
 //! NUMERIC_ROUNDABORT and ANSI_NULL_DFLT_OFF OFF.
 
-use crate::ast::IsolationLevel;
+use hekla_parser::ast::IsolationLevel;
 use hekla_types::datetime::DateFormat;
 
 /// A session's SET options. A procedure that changes one changes it until

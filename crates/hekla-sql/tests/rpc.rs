@@ -92,7 +92,7 @@ fn session(setup: &str) -> Session {
     let db = SqlDatabase::in_memory().expect("in-memory database");
     let mut session = db.session().expect("a session");
     let mut sink = Events::default();
-    for batch in hekla_sql::script::split_batches(setup) {
+    for batch in hekla_parser::script::split_batches(setup) {
         session.execute(batch.text, &mut sink);
     }
     let errors: Vec<_> = sink

@@ -1,5 +1,6 @@
 //! Every query of the seed articles 000 and 003 against catalog views and
-//! DMVs (kept in the parser corpus, `tests/corpus/seed_*.sql`) runs on a
+//! DMVs (kept in the parser's corpus,
+//! `crates/hekla-parser/tests/corpus/seed_*.sql`) runs on a
 //! durable database holding the article's tables, without an error, and
 //! reports figures that are true for hekla. (003's on-disk baseline file
 //! repeats the buffer-descriptor queries over a disk-based copy of
@@ -25,10 +26,10 @@ fn run(session: &mut Session, batch: &str) -> String {
 /// Server's business, not a query of the views).
 fn selects(file: &str) -> Vec<String> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/corpus")
+        .join("../hekla-parser/tests/corpus")
         .join(file);
     let script = std::fs::read_to_string(path).unwrap();
-    hekla_sql::script::split_batches(&script)
+    hekla_parser::script::split_batches(&script)
         .into_iter()
         .map(|batch| batch.text.to_string())
         .filter(|text| {

@@ -4,7 +4,7 @@
 //! regenerates the expected files for review (`HEKLA_BLESS=name` only those
 //! of scripts whose file name contains `name`).
 
-use hekla_sql::script::split_batches;
+use hekla_parser::script::split_batches;
 use hekla_sql::session::SqlDatabase;
 use hekla_sql::text_output::{TextOptions, TextSink};
 use std::path::Path;

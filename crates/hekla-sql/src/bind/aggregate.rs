@@ -6,7 +6,7 @@
 //! select list matches `GROUP BY a + b`.
 
 use super::expr::{implicit, Binder, Scalar, ScalarKind};
-use crate::ast::{self, ExprKind};
+use hekla_parser::ast::{self, ExprKind};
 use hekla_types::ops::ArithOp;
 use hekla_types::{DataType, SqlError, SqlResult, Value};
 

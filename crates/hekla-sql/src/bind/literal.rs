@@ -3,7 +3,7 @@
 //! `1.5E3` float, `$1.50` money, `'ab'` varchar(2), `N'ab'` nvarchar(2),
 //! `0x0A` varbinary(1), and `NULL` int.
 
-use crate::ast::Literal;
+use hekla_parser::ast::Literal;
 use hekla_types::decimal::MAX_PRECISION;
 use hekla_types::{Collation, DataType, Decimal, Length, Money, SqlError, SqlResult, Value};
 

@@ -5,7 +5,7 @@
 //! (`exec::server`).
 
 use super::expr::{implicit, Binder, Scalar, ScalarKind};
-use crate::ast;
+use hekla_parser::ast;
 use hekla_types::{Collation, DataType, Length, SqlError, SqlResult};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

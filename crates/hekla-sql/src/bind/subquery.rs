@@ -5,8 +5,8 @@
 //! statement or once per outer row.
 
 use super::expr::{implicit, Binder, CompareOp, Leaf, Predicate, Scalar, ScalarKind};
-use crate::ast;
 use crate::plan::QueryPlan;
+use hekla_parser::ast;
 use hekla_types::{ops, SqlError, SqlResult};
 use std::sync::Arc;
 

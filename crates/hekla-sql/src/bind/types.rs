@@ -2,7 +2,7 @@
 //! `float(24)`, `sysname`) to engine [`DataType`]s, with SQL Server's
 //! defaults and its errors for unknown types and bad arguments.
 
-use crate::ast::{self, TypeArg};
+use hekla_parser::ast::{self, TypeArg};
 use hekla_types::{Collation, DataType, Length, SqlError, SqlResult};
 
 /// Where a type is being resolved: SQL Server's defaults differ (a bare
@@ -254,7 +254,7 @@ fn float_precision(bits: u8) -> SqlError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::parse_batch;
+    use hekla_parser::parse_batch;
 
     /// Parses `CAST(1 AS <text>)` and resolves its type.
     fn resolve_text(text: &str, context: TypeContext) -> SqlResult<DataType> {

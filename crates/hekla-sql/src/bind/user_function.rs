@@ -12,9 +12,9 @@
 
 use super::expr::{implicit, Binder, Scalar, ScalarKind};
 use super::variables::Variables;
-use crate::ast::{self, ExprKind};
 use crate::catalog::function::{FunctionMeta, FunctionParameter};
 use crate::error::{not_supported_yet, Refused};
+use hekla_parser::ast::{self, ExprKind};
 use hekla_types::{SqlError, SqlResult};
 use std::sync::Arc;
 

@@ -6,9 +6,9 @@
 //! tables its statements see. So do a procedure's table-valued
 //! parameters, which are READONLY (`declare_table_parameter`).
 
-use crate::ast::{Statement, StatementKind};
 use crate::catalog::table::TableMeta;
-use crate::span::Span;
+use hekla_parser::ast::{Statement, StatementKind};
+use hekla_parser::span::Span;
 use hekla_types::{DataType, SqlError, SqlResult, Value};
 use std::sync::Arc;
 

@@ -6,8 +6,8 @@
 //! remembers the alias it was declared with, for `sys.columns` and DROP
 //! TYPE (Msg 3732).
 
-use crate::ast;
 use crate::bind::types::{self, TypeContext};
+use hekla_parser::ast;
 use hekla_types::{Collation, DataType, SqlError, SqlResult};
 
 #[derive(Debug)]
@@ -60,7 +60,7 @@ mod tests {
     use hekla_types::Length;
 
     fn alias(text: &str) -> SqlResult<AliasType> {
-        let batch = crate::parse_batch(text).expect("parses");
+        let batch = hekla_parser::parse_batch(text).expect("parses");
         match &batch.statements[0].kind {
             ast::StatementKind::CreateAliasType { base, nullable, .. } => {
                 AliasType::bind(base, *nullable)

@@ -10,7 +10,7 @@
 //! - tells `NEXT VALUE FOR` it is in a view or function (Msg 11719) and
 //!   refuses temporary tables (4508).
 
-use crate::ast;
+use hekla_parser::ast;
 use hekla_types::{SqlError, SqlResult};
 use std::cell::RefCell;
 

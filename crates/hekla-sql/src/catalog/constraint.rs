@@ -13,9 +13,9 @@
 //! column names.
 
 use super::table::{ColumnMeta, IndexMeta};
-use crate::ast;
 use crate::bind::expr::{Binder, Predicate, Reads, Scope, ScopeColumn};
 use crate::bind::variables::Variables;
+use hekla_parser::ast;
 use hekla_types::{SqlError, SqlResult, Value};
 
 /// `CHECK (condition)`.

@@ -18,7 +18,6 @@
 //! ADD FILE, other options and the system databases are 10794; a database
 //! that does not exist is SQL Server's 5011 followed by 5069.
 
-use crate::ast::{self, AlterDatabaseAction, OptionValue};
 use crate::catalog::databases::{named, Named};
 use crate::catalog::procedure::option_name;
 use crate::error::{not_supported_yet, Refused};
@@ -26,6 +25,7 @@ use crate::result::{ErrorEvent, ResultSink};
 use crate::session::SqlDatabase;
 use crate::system_views::DATABASE_NAME;
 use hekla_engine::{DatabaseOptions, DelayedDurability, RecoveryModel, UserAccess};
+use hekla_parser::ast::{self, AlterDatabaseAction, OptionValue};
 use hekla_types::{SqlError, SqlResult};
 
 /// Runs `alter`, statement `line` of its batch; `in_transaction` when a

@@ -6,10 +6,10 @@
 //! used here (10794) nor dropped (3708); any other name does not exist
 //! (911, 3701), and creating a second database is not supported (10794).
 
-use crate::ast::{self, Ident};
 use crate::error::{not_supported_yet, Refused};
 use crate::result::ResultSink;
 use crate::system_views::{DATABASE_NAME, MASTER_NAME};
+use hekla_parser::ast::{self, Ident};
 use hekla_types::{SqlError, SqlResult};
 
 /// SQL Server's system databases.

@@ -10,11 +10,11 @@
 //! for int, 10000 for bigint and decimal), so a crash can leave a gap.
 
 use super::counter::{integer, integer_range, integer_value, Counter, Series};
-use crate::ast;
 use crate::bind::variables::Variables;
 use crate::session::SqlDatabase;
 use crate::system_views::DATABASE_NAME;
 use hekla_engine::{Database, Table};
+use hekla_parser::ast;
 use hekla_types::{DataType, SqlError, SqlResult, Value};
 use std::sync::Arc;
 

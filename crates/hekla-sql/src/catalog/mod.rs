@@ -200,7 +200,7 @@ impl Catalog {
 
     /// The schema a name is in as written (dbo when not written); None for
     /// a name in another database or a schema that does not exist.
-    pub fn named_schema(&self, name: &crate::ast::ObjectName) -> Option<SchemaId> {
+    pub fn named_schema(&self, name: &hekla_parser::ast::ObjectName) -> Option<SchemaId> {
         if name.other_database(DATABASE_NAME).is_some() {
             return None;
         }
@@ -209,7 +209,7 @@ impl Catalog {
 
     /// The schema a DDL statement's name is in (dbo when not written): Msg
     /// 2760 when it does not exist.
-    pub fn schema_of(&self, name: &crate::ast::ObjectName) -> SqlResult<SchemaId> {
+    pub fn schema_of(&self, name: &hekla_parser::ast::ObjectName) -> SqlResult<SchemaId> {
         let schema = name.schema().map_or("dbo", |s| s.value.as_str());
         self.schema_id(schema).ok_or_else(|| {
             SqlError::new(
@@ -487,7 +487,7 @@ pub fn cannot_drop(kind: &str, name: &str) -> SqlError {
 pub fn parse_stored<T>(
     definition: &str,
     what: &str,
-    pick: impl FnOnce(crate::ast::StatementKind) -> Option<T>,
+    pick: impl FnOnce(hekla_parser::ast::StatementKind) -> Option<T>,
 ) -> SqlResult<T> {
     let damaged = |why: &str| {
         SqlError::new(
@@ -497,7 +497,7 @@ pub fn parse_stored<T>(
             format!("The stored definition of {what} cannot be restored: {why}."),
         )
     };
-    let batch = crate::parse_batch(definition).map_err(|e| damaged(&e.message))?;
+    let batch = hekla_parser::parse_batch(definition).map_err(|e| damaged(&e.message))?;
     batch
         .statements
         .into_iter()

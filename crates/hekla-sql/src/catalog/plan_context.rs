@@ -2,7 +2,6 @@
 //! catalog, its sessions' temporary tables, its permission checks, and
 //! the executor's evaluation of a TOP, OFFSET or FETCH count.
 
-use crate::ast;
 use crate::bind::expr::Scalar;
 use crate::catalog::table::TableMeta;
 use crate::catalog::Catalog;
@@ -13,6 +12,7 @@ use crate::security::access::{Access, ObjectRef};
 use crate::security::permissions::Permission;
 use crate::session::SqlDatabase;
 use crate::session_options::SetOptions;
+use hekla_parser::ast;
 use hekla_types::{SqlResult, Value};
 use std::sync::{Arc, RwLockReadGuard};
 

@@ -17,11 +17,11 @@ use super::objects::{schema_object, Objects};
 use super::store::{ObjectType, StoredObject};
 use super::user_type::{self, Resolved};
 use super::Catalog;
-use crate::ast::{self, ModuleOption, StatementKind};
 use crate::bind::types::TypeContext;
 use crate::error::{not_supported_yet, Refused};
 use crate::session::SqlDatabase;
 use hekla_engine::SchemaId;
+use hekla_parser::ast::{self, ModuleOption, StatementKind};
 use hekla_types::{Collation, DataType, SqlError, SqlResult};
 use std::sync::Arc;
 
@@ -87,7 +87,7 @@ impl ProcedureMeta {
     /// procedure without a name: `text` is its body, `parameters` the
     /// parameter list `sp_executesql` was given.
     pub fn dynamic(text: &str, parameters: &str, catalog: &Catalog) -> SqlResult<ProcedureMeta> {
-        let batch = crate::parse_batch(text).map_err(|error| {
+        let batch = hekla_parser::parse_batch(text).map_err(|error| {
             SqlError::new(error.number, error.level, error.state, error.message)
         })?;
         let declared = if parameters.trim().is_empty() {
@@ -393,8 +393,8 @@ pub(super) fn parameters(
 /// tokens finds the same objects without binding statements whose
 /// variables are not declared until the module runs.)
 pub(super) fn bound_objects(catalog: &Catalog, text: &str) -> Vec<i32> {
-    use crate::lexer::TokenKind;
-    let Ok(tokens) = crate::lexer::tokenize(text) else {
+    use hekla_parser::lexer::TokenKind;
+    let Ok(tokens) = hekla_parser::lexer::tokenize(text) else {
         return Vec::new();
     };
     let word = |index: usize| -> Option<String> {

@@ -16,12 +16,12 @@
 use super::counter::{integer_range, integer_value, Counter, Series};
 use super::store::{ObjectType, StoredObject};
 use super::{stored_object, Catalog};
-use crate::ast::{self, SequenceOption};
 use crate::bind::types::{self, TypeContext};
 use crate::error::{not_supported_yet, Refused};
 use crate::session::SqlDatabase;
 use crate::system_views::DATABASE_NAME;
 use hekla_engine::{Database, SchemaId, Table};
+use hekla_parser::ast::{self, SequenceOption};
 use hekla_types::{Collation, DataType, SqlError, SqlResult, Value};
 use std::sync::Arc;
 
@@ -244,7 +244,8 @@ impl Sequence {
                 ),
             )
         };
-        let batch = crate::parse_batch(&object.definition).map_err(|e| damaged(&e.message))?;
+        let batch =
+            hekla_parser::parse_batch(&object.definition).map_err(|e| damaged(&e.message))?;
         let Some(ast::StatementKind::CreateSequence(create)) =
             batch.statements.first().map(|s| &s.kind)
         else {

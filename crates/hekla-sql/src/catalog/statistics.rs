@@ -11,10 +11,10 @@
 use super::store::ObjectType;
 use super::table::TableMeta;
 use super::{stored_object, Catalog};
-use crate::ast::{self, ObjectName, OptionItem};
 use crate::error::{not_supported_yet, Refused};
 use crate::session::SqlDatabase;
 use crate::system_views::DATABASE_NAME;
+use hekla_parser::ast::{self, ObjectName, OptionItem};
 use hekla_types::{SqlError, SqlResult};
 use std::sync::Arc;
 

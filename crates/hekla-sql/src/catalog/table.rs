@@ -7,7 +7,6 @@ use super::identity::IdentityColumn;
 use super::store::StoredObject;
 use super::user_type::{self, Resolved};
 use super::Catalog;
-use crate::ast::{self, ConstraintKind, OptionValue, TableElement};
 use crate::bind::expr::{assignment_type, implicit, Binder, Reads, Scalar};
 use crate::bind::types::TypeContext;
 use crate::bind::variables::Variables;
@@ -16,6 +15,7 @@ use crate::system_views::DATABASE_NAME;
 use hekla_engine::{
     ColumnDef, Database, Durability, IndexDef, IndexKind, SchemaId, Table, TableDef, Uniqueness,
 };
+use hekla_parser::ast::{self, ConstraintKind, OptionValue, TableElement};
 use hekla_types::{Collation, DataType, SortOrder, SqlError, SqlResult};
 use std::sync::Arc;
 
@@ -254,7 +254,8 @@ impl TableMeta {
                 ),
             )
         };
-        let batch = crate::parse_batch(&object.definition).map_err(|e| damaged(&e.message))?;
+        let batch =
+            hekla_parser::parse_batch(&object.definition).map_err(|e| damaged(&e.message))?;
         let Some(ast::StatementKind::CreateTable(create)) =
             batch.statements.first().map(|s| &s.kind)
         else {

@@ -17,11 +17,11 @@
 use super::table::{ColumnMeta, TableDesign};
 use super::user_type::{self, Resolved};
 use super::Catalog;
-use crate::ast::{self, ConstraintKind, OptionValue, TableElement};
 use crate::bind::types::TypeContext;
 use crate::bind::variables::Variables;
 use crate::error::{not_supported_yet, Refused};
 use crate::session::SqlDatabase;
+use hekla_parser::ast::{self, ConstraintKind, OptionValue, TableElement};
 use hekla_types::{Collation, SqlError, SqlResult};
 
 #[derive(Debug)]

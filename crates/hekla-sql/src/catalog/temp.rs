@@ -22,12 +22,12 @@
 //! statement is all or nothing on table variables as on any table.
 
 use super::table::{TableDesign, TableMeta};
-use crate::ast::{self, ConstraintKind, TableElement};
 use crate::bind::variables::Variables;
 use crate::error::{not_supported_yet, Refused};
 use crate::plan::context::PlanContext;
 use crate::session::SqlDatabase;
 use hekla_engine::{Durability, IsolationLevel};
+use hekla_parser::ast::{self, ConstraintKind, TableElement};
 use hekla_types::{SqlError, SqlResult};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
@@ -353,7 +353,7 @@ pub fn variable_table(
     name: &str,
     elements: &[TableElement],
 ) -> SqlResult<Arc<TableMeta>> {
-    let span = crate::span::Span::default();
+    let span = hekla_parser::span::Span::default();
     let create = ast::CreateTable {
         name: ast::ObjectName {
             parts: vec![Some(ast::Ident {
@@ -495,7 +495,7 @@ mod tests {
 
     /// Runs `batch` with `variables` as its frame's; what sqlcmd shows.
     fn run_with(session: &mut Session, variables: Variables, batch: &str) -> String {
-        let parsed = crate::parse_batch(batch).expect("parses");
+        let parsed = hekla_parser::parse_batch(batch).expect("parses");
         let mut sink = TextSink::new(Vec::new(), TextOptions::default());
         let mut frame = Frame {
             variables,
@@ -515,9 +515,10 @@ mod tests {
     fn readonly_table_parameters_are_read_but_never_written() {
         let db = SqlDatabase::in_memory().unwrap();
         let mut session = db.session().unwrap();
-        let declared =
-            crate::parse_batch("DECLARE @ids TABLE (id int NOT NULL PRIMARY KEY NONCLUSTERED)")
-                .unwrap();
+        let declared = hekla_parser::parse_batch(
+            "DECLARE @ids TABLE (id int NOT NULL PRIMARY KEY NONCLUSTERED)",
+        )
+        .unwrap();
         let ast::StatementKind::DeclareTable { elements, .. } = &declared.statements[0].kind else {
             panic!("not a table variable");
         };

@@ -17,12 +17,12 @@ use super::alias_type::AliasType;
 use super::store::{ObjectType, StoredObject};
 use super::table_type::TableType;
 use super::{stored_object, Catalog};
-use crate::ast::{self, StatementKind};
 use crate::bind::types::{self, TypeContext};
 use crate::catalog::objects::{schema_object, Objects};
 use crate::error::{not_supported_yet, Refused};
 use crate::session::SqlDatabase;
 use hekla_engine::SchemaId;
+use hekla_parser::ast::{self, StatementKind};
 use hekla_types::{Collation, DataType, SqlError, SqlResult};
 use std::sync::Arc;
 
@@ -218,7 +218,7 @@ pub fn restore(catalog: &Catalog, object: &StoredObject) -> SqlResult<UserType> 
             ),
         )
     };
-    let batch = crate::parse_batch(&object.definition).map_err(|e| damaged(&e.message))?;
+    let batch = hekla_parser::parse_batch(&object.definition).map_err(|e| damaged(&e.message))?;
     let statement = batch
         .statements
         .first()

@@ -45,7 +45,7 @@ impl AccessPath {
 /// rows are read into memory first, so `visit` may use the transaction.
 pub fn for_each_row(
     table: &TableMeta,
-    hint: Option<crate::ast::IsolationLevel>,
+    hint: Option<hekla_parser::ast::IsolationLevel>,
     filter: Option<&Predicate>,
     inputs: &Inputs<'_>,
     mut visit: impl FnMut(RowId, Vec<Value>) -> SqlResult<ControlFlow<()>>,
@@ -92,11 +92,11 @@ mod tests {
             },
             ..Binder::new(&variables)
         };
-        let batch = crate::parse_batch(&format!("SELECT 1 WHERE {where_clause}")).unwrap();
-        let crate::ast::StatementKind::Select(select) = &batch.statements[0].kind else {
+        let batch = hekla_parser::parse_batch(&format!("SELECT 1 WHERE {where_clause}")).unwrap();
+        let hekla_parser::ast::StatementKind::Select(select) = &batch.statements[0].kind else {
             panic!()
         };
-        let crate::ast::QueryBody::Select(body) = &select.query.body else {
+        let hekla_parser::ast::QueryBody::Select(body) = &select.query.body else {
             panic!()
         };
         let filter = binder

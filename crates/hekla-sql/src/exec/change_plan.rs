@@ -13,12 +13,12 @@
 use super::insert::{insert_target, invalid_column, target_columns};
 use super::modify::{assigned_columns, from_items};
 use super::target::Target;
-use crate::ast::{self, InsertSource, Query, QueryBody, Select, SelectItem};
 use crate::catalog::view::change::Change;
 use crate::error::{not_supported_yet, Refused};
 use crate::plan::explain::{explain_change, ChangeOperator, ChangeSource};
 use crate::plan::Planner;
-use crate::span::Span;
+use hekla_parser::ast::{self, InsertSource, Query, QueryBody, Select, SelectItem};
+use hekla_parser::span::Span;
 use hekla_types::SqlResult;
 
 /// The SHOWPLAN_TEXT lines of `insert`.

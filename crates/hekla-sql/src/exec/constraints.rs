@@ -522,7 +522,7 @@ fn conflict(
 pub fn prepare_drop(
     catalog: &crate::catalog::Catalog,
     table: &TableMeta,
-    name: &crate::ast::ObjectName,
+    name: &hekla_parser::ast::ObjectName,
 ) -> SqlResult<()> {
     let referenced = catalog
         .referencing_keys(table.object_id)

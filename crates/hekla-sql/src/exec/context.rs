@@ -7,13 +7,13 @@
 
 use super::isolation::ReadIsolation;
 use super::scalar_function::BoundBody;
-use crate::ast;
 use crate::bind::functions::RuntimeConstantId;
 use crate::catalog::table::TableMeta;
 use crate::result::ResultSink;
 use crate::session::SqlDatabase;
 use crate::session_options::SetOptions;
 use hekla_engine::{Dependencies, RowId, Savepoint, Transaction};
+use hekla_parser::ast;
 use hekla_types::{SqlError, SqlResult, Value};
 use std::cell::{Cell, RefCell, RefMut};
 use std::collections::HashMap;

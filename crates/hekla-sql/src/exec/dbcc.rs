@@ -3,8 +3,8 @@
 //! with no plan or system cache to free: each command has nothing to do,
 //! and says it completed, as SQL Server does after emptying its caches.
 
-use crate::ast::{DbccCommand, Expr, ExprKind, Ident, Literal};
 use crate::error::{not_supported_yet, Refused};
+use hekla_parser::ast::{DbccCommand, Expr, ExprKind, Ident, Literal};
 use hekla_types::{SqlError, SqlResult};
 
 /// The informational message that ends a DBCC command (Msg 2528).

@@ -15,7 +15,6 @@ use super::eval::Inputs;
 use super::output::{Output, Verb};
 use super::run::for_each;
 use super::target::Target;
-use crate::ast::{self, DmlTarget, ExprKind, InsertSource};
 use crate::bind::expr::{implicit, Scalar, ScalarKind};
 use crate::catalog::table::TableMeta;
 use crate::catalog::view::change::{Change, Shows, ViewChange};
@@ -25,6 +24,7 @@ use crate::result::ResultSink;
 use crate::security::permissions::Permission;
 use crate::session_options::SetOptions;
 use hekla_engine::RowId;
+use hekla_parser::ast::{self, DmlTarget, ExprKind, InsertSource};
 use hekla_types::{SqlError, SqlResult, Value};
 
 pub fn run(

@@ -15,9 +15,9 @@
 //! tables: read at the hint's level, else the session's (hekla reads READ
 //! COMMITTED as SNAPSHOT: it has only committed versions to read).
 
-use crate::ast;
 use crate::catalog::table::TableMeta;
 use hekla_engine::IsolationLevel;
+use hekla_parser::ast;
 use hekla_types::{SqlError, SqlResult};
 
 /// What decides how a statement's table reads are isolated.

@@ -26,12 +26,12 @@ pub mod truncate;
 pub mod variables;
 pub mod window;
 
-use crate::ast;
 use crate::bind::expr::ScopeColumn;
 use crate::catalog::table::TableMeta;
 use crate::error::{not_supported_yet, Refused};
 use crate::plan::context::PlanContext;
 use crate::system_views::DATABASE_NAME;
+use hekla_parser::ast;
 use hekla_types::SqlResult;
 use std::sync::Arc;
 

@@ -21,7 +21,6 @@ use super::constraints::{Statement, StatementChecks};
 use super::context::Context;
 use super::eval::Inputs;
 use super::text_size::TextSize;
-use crate::ast::{self, SelectItem};
 use crate::bind::expr::{implicit, Binder, Scalar, ScalarKind, Scope, ScopeColumn};
 use crate::catalog::table::TableMeta;
 use crate::catalog::view::change::{Shows, ViewChange};
@@ -30,6 +29,7 @@ use crate::plan::query::result_column;
 use crate::plan::Planner;
 use crate::result::{ResultColumn, ResultSink};
 use crate::security::permissions::Permission;
+use hekla_parser::ast::{self, SelectItem};
 use hekla_types::{DataType, SqlError, SqlResult, Value};
 use std::sync::Arc;
 

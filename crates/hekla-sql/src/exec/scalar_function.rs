@@ -16,7 +16,6 @@
 use super::context::Context;
 use super::eval::Inputs;
 use super::variables::{assign_rows, assignment, binder, declared};
-use crate::ast::{self, StatementKind};
 use crate::bind::expr::{implicit, Predicate, Scalar};
 use crate::bind::user_function::UserCall;
 use crate::bind::variables::Variables;
@@ -26,6 +25,7 @@ use crate::error::{not_supported_yet, Refused};
 use crate::plan::{Planner, QueryPlan};
 use crate::session::SqlDatabase;
 use crate::session_options::SetOptions;
+use hekla_parser::ast::{self, StatementKind};
 use hekla_types::{DataType, SqlError, SqlResult, Value};
 use std::sync::Arc;
 

@@ -20,13 +20,13 @@
 use super::context::Context;
 use super::eval::Inputs;
 use super::run::for_each;
-use crate::ast::{self, QueryBody};
 use crate::bind::expr::{Predicate, Scalar, ScalarKind};
 use crate::catalog::table::TableMeta;
 use crate::plan::{plan_streaming, JoinKind, Node, Planner, QueryPlan};
 use crate::session::SqlDatabase;
-use crate::span::Span;
 use hekla_engine::IsolationLevel;
+use hekla_parser::ast::{self, QueryBody};
+use hekla_parser::span::Span;
 use hekla_types::{Collation, DataType, SqlError, SqlResult};
 
 /// The table a query statement selects INTO, if it does: the INTO of its

@@ -3,13 +3,13 @@
 
 use super::context::Context;
 use super::output::{PseudoColumn, Verb};
-use crate::ast;
 use crate::catalog::table::TableMeta;
 use crate::catalog::view::change::{self, Change, ViewChange};
 use crate::plan::Planner;
 use crate::security::access::ObjectRef;
 use crate::security::permissions::Permission;
 use hekla_engine::RowId;
+use hekla_parser::ast;
 use hekla_types::{SqlResult, Value};
 use std::sync::Arc;
 

@@ -9,13 +9,13 @@
 //! Other sessions are not kept out meanwhile (SQL Server locks the table):
 //! rows they insert take values from the restarted counter.
 
-use crate::ast::ObjectName;
 use crate::bind::variables::Variables;
 use crate::catalog::counter::CounterState;
 use crate::catalog::table::TableMeta;
 use crate::exec::context::Context;
 use crate::session::SqlDatabase;
 use crate::system_views::DATABASE_NAME;
+use hekla_parser::ast::ObjectName;
 use hekla_types::{SqlError, SqlResult};
 use std::sync::Arc;
 

@@ -6,11 +6,11 @@
 use super::context::Context;
 use super::eval::Inputs;
 use super::run::for_each;
-use crate::ast::{self, AssignOp};
 use crate::bind::expr::{implicit, Binder, Scalar, ScalarKind};
 use crate::bind::types::TypeContext;
 use crate::catalog::user_type;
 use crate::plan::{Planner, QueryPlan};
+use hekla_parser::ast::{self, AssignOp};
 use hekla_types::{Collation, DataType, SqlError, SqlResult};
 
 /// A declared variable's type and its bound initial value, if it has

@@ -7,8 +7,8 @@
 
 use super::failure::Failure;
 use super::{Flow, Frame, Interpreter};
-use crate::ast;
 use crate::catalog::procedure::option_name;
+use hekla_parser::ast;
 use hekla_types::{SqlError, SqlResult};
 
 impl Interpreter<'_> {

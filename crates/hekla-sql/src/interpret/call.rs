@@ -6,9 +6,9 @@
 
 use super::failure::{Failure, Reach};
 use super::{Flow, Frame, Interpreter};
-use crate::ast::{self, ExprKind};
 use crate::catalog::procedure::{ParameterKind, ProcedureMeta};
 use crate::security::permissions::Permission;
+use hekla_parser::ast::{self, ExprKind};
 use hekla_types::{SqlError, SqlResult, Value};
 use std::sync::Arc;
 
@@ -381,7 +381,7 @@ pub(super) fn parse_name(text: &str) -> SqlResult<ast::ObjectName> {
             let part = part.trim().trim_start_matches('[').trim_end_matches(']');
             (!part.is_empty()).then(|| ast::Ident {
                 value: part.to_string(),
-                span: crate::Span::default(),
+                span: hekla_parser::Span::default(),
             })
         })
         .collect::<Vec<_>>();
@@ -390,7 +390,7 @@ pub(super) fn parse_name(text: &str) -> SqlResult<ast::ObjectName> {
     }
     Ok(ast::ObjectName {
         parts,
-        span: crate::Span::default(),
+        span: hekla_parser::Span::default(),
     })
 }
 

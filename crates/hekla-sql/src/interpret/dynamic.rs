@@ -9,8 +9,8 @@
 
 use super::failure::Failure;
 use super::{Flow, Frame, Interpreter};
-use crate::ast;
 use crate::catalog::procedure::ProcedureMeta;
+use hekla_parser::ast;
 use hekla_types::{SqlError, SqlResult, Value};
 use std::sync::Arc;
 

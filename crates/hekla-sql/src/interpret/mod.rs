@@ -22,11 +22,11 @@ mod space_used;
 mod statement;
 pub mod transaction;
 
-use crate::ast::{self, StatementKind};
 use crate::bind::variables::Variables;
 use crate::result::{ErrorEvent, ResultSink, TransactionEvent};
 use crate::session::Session;
 use failure::{Failure, Reach};
+use hekla_parser::ast::{self, StatementKind};
 use hekla_types::{SqlError, SqlResult};
 use std::sync::Arc;
 

@@ -10,8 +10,8 @@
 
 use super::failure::Failure;
 use super::{Flow, Frame, Interpreter};
-use crate::ast::{self, ExprKind};
 use crate::catalog::procedure::ProcedureMeta;
+use hekla_parser::ast::{self, ExprKind};
 use hekla_types::{SqlError, SqlResult, Value};
 use std::collections::HashMap;
 use std::sync::Arc;

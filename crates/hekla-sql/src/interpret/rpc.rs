@@ -9,11 +9,11 @@
 
 use super::failure::Failure;
 use super::{Flow, Frame, Interpreter};
-use crate::ast::{self, ExprKind};
 use crate::bind::types::TypeContext;
 use crate::bind::variables::Variables;
 use crate::rpc::{RpcParameter, RpcValue};
-use crate::span::Span;
+use hekla_parser::ast::{self, ExprKind};
+use hekla_parser::span::Span;
 use hekla_types::{DataType, SqlError, SqlResult, Value};
 use std::sync::Arc;
 

@@ -12,8 +12,8 @@
 
 use super::failure::Failure;
 use super::{Flow, Frame, Interpreter};
-use crate::ast::{self, StatementKind};
 use crate::session::show_statement;
+use hekla_parser::ast::{self, StatementKind};
 
 impl Interpreter<'_> {
     /// Shows `statement` as SHOWPLAN_TEXT does.

@@ -7,7 +7,6 @@
 //! at the end): a failing statement undoes only what it did.
 
 use super::{Flow, Frame, Interpreter};
-use crate::ast::{self, StatementKind};
 use crate::bind::expr::{implicit, Scalar};
 use crate::error::{not_supported_yet, Refused};
 use crate::exec::context::Context;
@@ -17,6 +16,7 @@ use crate::interpret::failure::Failure;
 use crate::plan::Planner;
 use crate::result::{ResultSink, StatementCommand};
 use crate::session::show_plan;
+use hekla_parser::ast::{self, StatementKind};
 use hekla_types::{DataType, SqlError, SqlResult, Value};
 use std::sync::Arc;
 

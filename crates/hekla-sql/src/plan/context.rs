@@ -6,13 +6,13 @@
 //! batch's variables, the session's SET options and the state of binding
 //! one statement ([`super::query::BindState`]).
 
-use crate::ast;
 use crate::bind::expr::Scalar;
 use crate::catalog::table::TableMeta;
 use crate::catalog::Catalog;
 use crate::security::access::{Access, ObjectRef};
 use crate::security::permissions::Permission;
 use crate::session_options::SetOptions;
+use hekla_parser::ast;
 use hekla_types::{SqlResult, Value};
 use std::sync::{Arc, RwLockReadGuard};
 

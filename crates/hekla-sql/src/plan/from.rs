@@ -13,7 +13,6 @@ use super::access::AccessPath;
 use super::query::Planner;
 use super::query_hints::{no_plan, JoinChoice};
 use super::{Join, JoinKind, JoinMethod, Node, QueryPlan, TableRead};
-use crate::ast::{self, TableRefKind};
 use crate::bind::expr::{
     implicit, is_untyped_null, Binder, CompareOp, Predicate, Reads, Scalar, ScopeColumn,
 };
@@ -24,6 +23,7 @@ use crate::security::access::ObjectRef;
 use crate::security::permissions::Permission;
 use crate::system_views::SystemView;
 use crate::system_views::DATABASE_NAME;
+use hekla_parser::ast::{self, TableRefKind};
 use hekla_types::{ops, DataType, SqlError, SqlResult};
 use std::ops::Range;
 use std::sync::Arc;

@@ -157,7 +157,7 @@ pub struct TableRead {
     /// (`Context::register_row`).
     pub row_ids: bool,
     /// The isolation level a table hint asks for (`WITH (SNAPSHOT)`).
-    pub hint: Option<crate::ast::IsolationLevel>,
+    pub hint: Option<hekla_parser::ast::IsolationLevel>,
 }
 
 #[derive(Debug)]

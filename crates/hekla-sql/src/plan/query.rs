@@ -9,7 +9,6 @@ use super::query_hints::QueryHints;
 use super::table_hints::ViewHints;
 use super::window::WindowSet;
 use super::{order, AggregateMethod, Limit, Node, QueryPlan, SetOperation, SortKey, TopN};
-use crate::ast::{self, QueryBody, SelectItem};
 use crate::bind::aggregate::{is_grouped, Grouping};
 use crate::bind::expr::{
     assignment_type, implicit, is_untyped_null, Binder, Predicate, Scalar, ScalarKind, Scope,
@@ -21,6 +20,7 @@ use crate::catalog::view::change::Level;
 use crate::error::{not_supported_yet, Refused};
 use crate::result::ResultColumn;
 use crate::session_options::SetOptions;
+use hekla_parser::ast::{self, QueryBody, SelectItem};
 use hekla_types::{ops, DataType, SqlError, SqlResult};
 use std::ops::Range;
 use std::rc::Rc;

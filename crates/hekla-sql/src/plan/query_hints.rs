@@ -22,8 +22,8 @@
 //!   flags).
 //! - Any other hint is refused (Msg 10794).
 
-use crate::ast;
 use crate::error::{not_supported_yet, Refused};
+use hekla_parser::ast;
 use hekla_types::{SqlError, SqlResult};
 
 /// The join methods a join may use.

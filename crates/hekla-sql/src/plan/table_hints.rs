@@ -9,9 +9,9 @@
 //! A hint on a view reaches the tables the view reads, as SQL Server
 //! propagates lock hints into views ([`ViewHints::through_view`]).
 
-use crate::ast::{self, IsolationLevel};
 use crate::catalog::table::TableMeta;
 use crate::error::{not_supported_yet, Refused};
+use hekla_parser::ast::{self, IsolationLevel};
 use hekla_types::{SqlError, SqlResult};
 use std::cell::RefCell;
 

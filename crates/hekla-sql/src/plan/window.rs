@@ -5,9 +5,9 @@
 //! is given (`base` onwards).
 
 use super::SortKey;
-use crate::ast::{self, ExprKind, FrameBound, FrameUnits};
 use crate::bind::aggregate::{bind_aggregate, children, AggregateCall};
 use crate::bind::expr::{Binder, Leaf, Reads, Scalar, ScalarKind};
+use hekla_parser::ast::{self, ExprKind, FrameBound, FrameUnits};
 use hekla_types::{DataType, SqlError, SqlResult};
 
 #[derive(Debug, Default)]

@@ -21,11 +21,11 @@ use super::messages;
 use super::permissions::{self, Class, Permission};
 use super::securables;
 use super::Identity;
-use crate::ast;
 use crate::session::SqlDatabase;
 use crate::system_views::objects::schema_id as sql_schema_id;
 use crate::system_views::DATABASE_NAME;
 use hekla_engine::SchemaId;
+use hekla_parser::ast;
 use hekla_types::SqlResult;
 
 /// Checks for one session's statements; see the module documentation.

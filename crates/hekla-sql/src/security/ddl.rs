@@ -15,11 +15,11 @@ use super::messages;
 use super::permissions::{fixed_role, Permission};
 use super::securables;
 use super::Identity;
-use crate::ast::{self, DropType, StatementKind};
 use crate::catalog::alter::messages::no_table;
 use crate::catalog::temp::is_temp;
 use crate::session::SqlDatabase;
 use crate::system_views::DATABASE_NAME;
+use hekla_parser::ast::{self, DropType, StatementKind};
 use hekla_types::{SqlError, SqlResult};
 
 /// Checks that the session of `identity` may run a statement of `kind`

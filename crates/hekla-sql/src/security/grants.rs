@@ -13,11 +13,11 @@ use super::principals::{Principals, GUEST_USER_ID};
 use super::securables::{self, ObjectKind};
 use super::store::PermissionRow;
 use super::{persist, Identity};
-use crate::ast::{self, PermissionAction};
 use crate::error::{not_supported_yet, Refused};
 use crate::session::SqlDatabase;
 use crate::system_views::objects::schema_id as sql_schema_id;
 use crate::system_views::DATABASE_NAME;
+use hekla_parser::ast::{self, PermissionAction};
 use hekla_types::{SqlError, SqlResult};
 
 /// What a GRANT / DENY / REVOKE is on.

@@ -13,13 +13,13 @@ use super::permissions::{self, Class, Permission};
 use super::principals::{FIXED_SERVER_ROLES, SYSADMIN_ROLE_ID};
 use super::store::{PrincipalRow, Scope};
 use super::{Identity, Principal};
-use crate::ast::{self, Expr, ExprKind, Literal, OptionValue};
 use crate::catalog::databases::{named, Named};
 use crate::catalog::procedure::option_name;
 use crate::catalog::store::now_ms;
 use crate::error::{not_supported_yet, Refused};
 use crate::session::SqlDatabase;
 use crate::system_views::DATABASE_NAME;
+use hekla_parser::ast::{self, Expr, ExprKind, Literal, OptionValue};
 use hekla_types::{SqlError, SqlResult};
 
 /// `CREATE LOGIN name WITH PASSWORD = '...' [, CHECK_POLICY = ON | OFF]

@@ -91,10 +91,10 @@ pub(crate) fn persist(
 pub(crate) fn principal_statement(
     db: &crate::session::SqlDatabase,
     identity: &Identity,
-    statement: &crate::ast::CreatePrincipal,
+    statement: &hekla_parser::ast::CreatePrincipal,
 ) -> hekla_types::SqlResult<()> {
-    use crate::ast::PrincipalKind;
     use crate::error::{not_supported_yet, Refused};
+    use hekla_parser::ast::PrincipalKind;
     match (statement.principal, statement.alter) {
         (PrincipalKind::Login, false) => logins::create(db, identity, statement),
         (PrincipalKind::User, false) => users::create_user(db, identity, statement),
@@ -111,11 +111,11 @@ pub(crate) fn principal_statement(
 pub(crate) fn drop_principals(
     db: &crate::session::SqlDatabase,
     identity: &Identity,
-    kind: crate::ast::DropType,
-    names: &[crate::ast::ObjectName],
+    kind: hekla_parser::ast::DropType,
+    names: &[hekla_parser::ast::ObjectName],
     if_exists: bool,
 ) -> hekla_types::SqlResult<()> {
-    use crate::ast::DropType;
+    use hekla_parser::ast::DropType;
     match kind {
         DropType::User => users::drop(db, identity, false, names, if_exists),
         DropType::Role => users::drop(db, identity, true, names, if_exists),

@@ -10,11 +10,11 @@ use super::permissions::{fixed_role, Class, Permission};
 use super::principals::Principals;
 use super::store::{PermissionRow, PrincipalRow, Scope};
 use super::{persist, Identity, DBO_USER_ID};
-use crate::ast::{self, OptionValue};
 use crate::catalog::procedure::option_name;
 use crate::catalog::store::now_ms;
 use crate::error::{not_supported_yet, Refused};
 use crate::session::SqlDatabase;
+use hekla_parser::ast::{self, OptionValue};
 use hekla_types::SqlResult;
 
 /// `CREATE USER name [FOR | FROM LOGIN login | WITHOUT LOGIN] [WITH

@@ -8,9 +8,9 @@ use super::shared::{
 };
 use super::types::{describe, id, TypeInfo};
 use super::{Scope, SystemView, ViewColumn, DATABASE_NAME};
-use crate::ast;
 use crate::catalog::table::TableMeta;
 use crate::session::SqlDatabase;
+use hekla_parser::ast;
 use hekla_types::{DataType, Length, SqlResult, Value};
 
 pub const TABLES: SystemView = SystemView {
@@ -294,7 +294,7 @@ fn datetime_precision(data_type: &DataType) -> Option<i16> {
 /// expression in its own canonical T-SQL instead.)
 fn default_texts(table: &TableMeta) -> Vec<Option<String>> {
     let mut texts = vec![None; table.columns.len()];
-    let Ok(batch) = crate::parse_batch(&table.definition) else {
+    let Ok(batch) = hekla_parser::parse_batch(&table.definition) else {
         return texts;
     };
     let Some(ast::StatementKind::CreateTable(create)) = batch.statements.first().map(|s| &s.kind)

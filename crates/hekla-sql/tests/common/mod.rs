@@ -29,7 +29,7 @@ impl ResultSink for Collect {
 /// Runs a script (batches split on GO lines); what it sent.
 pub fn collect(session: &mut Session, script: &str) -> Collect {
     let mut sink = Collect::default();
-    for batch in hekla_sql::script::split_batches(script) {
+    for batch in hekla_parser::script::split_batches(script) {
         session.execute(batch.text, &mut sink);
     }
     sink
@@ -38,7 +38,7 @@ pub fn collect(session: &mut Session, script: &str) -> Collect {
 /// Runs a script (batches split on GO lines); what sqlcmd would print.
 pub fn printed(session: &mut Session, script: &str) -> String {
     let mut sink = TextSink::new(Vec::new(), TextOptions::default());
-    for batch in hekla_sql::script::split_batches(script) {
+    for batch in hekla_parser::script::split_batches(script) {
         session.execute(batch.text, &mut sink);
     }
     let (out, failed) = sink.finish();

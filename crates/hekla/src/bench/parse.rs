@@ -5,7 +5,7 @@
 
 use super::report::Report;
 use clap::Args;
-use hekla_sql::script::split_batches;
+use hekla_parser::script::split_batches;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -25,7 +25,7 @@ pub struct ParseArgs {
 /// The sales-order sample's scripts: the first batch is the natively
 /// compiled `Sales.usp_InsertSalesOrder_inmem`.
 const SALES_ORDER_PROCS: &str =
-    include_str!("../../../hekla-sql/tests/corpus/sales_order_procs.sql");
+    include_str!("../../../hekla-parser/tests/corpus/sales_order_procs.sql");
 
 /// The statements a YCSB client sends, one batch each (parameters as the
 /// JDBC driver names them).
@@ -40,15 +40,15 @@ const YCSB_STATEMENTS: &[&str] = &[
 /// A mixed corpus: DDL for memory-optimized tables, queries, DML and
 /// procedures.
 const CORPUS: &[&str] = &[
-    include_str!("../../../hekla-sql/tests/corpus/ddl_tables.sql"),
-    include_str!("../../../hekla-sql/tests/corpus/select_basic.sql"),
-    include_str!("../../../hekla-sql/tests/corpus/select_joins.sql"),
-    include_str!("../../../hekla-sql/tests/corpus/select_advanced.sql"),
-    include_str!("../../../hekla-sql/tests/corpus/dml_insert.sql"),
-    include_str!("../../../hekla-sql/tests/corpus/dml_update_delete.sql"),
-    include_str!("../../../hekla-sql/tests/corpus/procedural.sql"),
-    include_str!("../../../hekla-sql/tests/corpus/procedures.sql"),
-    include_str!("../../../hekla-sql/tests/corpus/sales_order.sql"),
+    include_str!("../../../hekla-parser/tests/corpus/ddl_tables.sql"),
+    include_str!("../../../hekla-parser/tests/corpus/select_basic.sql"),
+    include_str!("../../../hekla-parser/tests/corpus/select_joins.sql"),
+    include_str!("../../../hekla-parser/tests/corpus/select_advanced.sql"),
+    include_str!("../../../hekla-parser/tests/corpus/dml_insert.sql"),
+    include_str!("../../../hekla-parser/tests/corpus/dml_update_delete.sql"),
+    include_str!("../../../hekla-parser/tests/corpus/procedural.sql"),
+    include_str!("../../../hekla-parser/tests/corpus/procedures.sql"),
+    include_str!("../../../hekla-parser/tests/corpus/sales_order.sql"),
     SALES_ORDER_PROCS,
 ];
 
@@ -64,7 +64,7 @@ pub fn run(args: ParseArgs) -> Result<(), String> {
         .iter()
         .flat_map(|script| split_batches(script))
         .map(|batch| batch.text.to_string())
-        .filter(|text| hekla_sql::parse_batch(text).is_ok())
+        .filter(|text| hekla_parser::parse_batch(text).is_ok())
         .collect();
     let ycsb: Vec<String> = YCSB_STATEMENTS.iter().map(|s| s.to_string()).collect();
 
@@ -75,7 +75,7 @@ pub fn run(args: ParseArgs) -> Result<(), String> {
     ] {
         report.section(&format!("parse: {name}"));
         let figures = measure(&batches, duration, |text| {
-            hekla_sql::parse_batch(text)
+            hekla_parser::parse_batch(text)
                 .map(|batch| batch.statements.len())
                 .map_err(|error| error.to_string())
         })?;
@@ -90,7 +90,7 @@ pub fn run(args: ParseArgs) -> Result<(), String> {
 
     report.section("lexer alone: corpus");
     let figures = measure(&corpus, duration, |text| {
-        hekla_sql::lexer::tokenize(text)
+        hekla_parser::lexer::tokenize(text)
             .map(|tokens| tokens.len())
             .map_err(|error| error.to_string())
     })?;

@@ -361,7 +361,7 @@ END";
 fn sales_orders(report: &mut Report, duration: Duration) -> Result<(), String> {
     let db = SqlDatabase::in_memory().map_err(|e| e.message)?;
     let mut session = db.session().map_err(|e| e.message)?;
-    for batch in hekla_sql::script::split_batches(SALES_ORDERS) {
+    for batch in hekla_parser::script::split_batches(SALES_ORDERS) {
         execute(&mut session, batch.text)?;
     }
     execute(&mut session, "SET NOCOUNT ON")?;

@@ -3,8 +3,8 @@
 //! line runs the batch gathered so far (n times).
 
 use super::variables::{Lexical, Variables};
+use hekla_parser::script::batch_separator;
 use hekla_sql::result::ResultSink;
-use hekla_sql::script::batch_separator;
 use hekla_sql::session::Session;
 use hekla_sql::text_output::TextSink;
 use std::io;

@@ -170,7 +170,7 @@ fn read_batches(batches: &mut Batches) -> Result<(), String> {
         }
         line_number += 1;
         let flow = batches.line(&line);
-        if hekla_sql::script::batch_separator(&line).is_some() || flow == Flow::Stop {
+        if hekla_parser::script::batch_separator(&line).is_some() || flow == Flow::Stop {
             line_number = 1;
         }
         if flow == Flow::Stop && !lines.is_terminal() {

@@ -9,8 +9,8 @@
 //! datetime2's is); numbers become datetime, as SQL Server converts them.
 
 use super::{call, check_arity, constant, convert, Builtin};
-use crate::ast::{self, ExprKind};
 use crate::bind::expr::{Binder, Scalar};
+use hekla_parser::ast::{self, ExprKind};
 use hekla_types::{DataType, Length, SqlError, SqlResult};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -5,8 +5,8 @@
 //! convert to float; bit, dates and the rest are Msg 8116.
 
 use super::{call, convert, invalid_argument, is_text, Builtin};
-use crate::ast;
 use crate::bind::expr::{Binder, Scalar};
+use hekla_parser::ast;
 use hekla_types::decimal::MAX_PRECISION;
 use hekla_types::{ops, DataType, SqlResult};
 

@@ -2,8 +2,8 @@
 //! ISNUMERIC, ISDATE and DATALENGTH.
 
 use super::{as_text, call, invalid_argument, is_max, is_text, null_of, Builtin};
-use crate::ast;
 use crate::bind::expr::{is_untyped_null, Binder, Scalar, ScalarKind};
+use hekla_parser::ast;
 use hekla_types::{DataType, Length, SqlResult};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -22,8 +22,8 @@ pub use misc::MiscFn;
 pub use string::StringFn;
 
 use super::expr::{implicit, is_untyped_null, Binder, CompareOp, Predicate, Scalar, ScalarKind};
-use crate::ast;
 use crate::error::{not_supported_yet, Refused};
+use hekla_parser::ast;
 use hekla_types::convert::convert_from;
 use hekla_types::{ops, DataType, Length, SqlError, SqlResult, Value};
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -5,8 +5,8 @@
 
 use super::{as_text, call, constant, convert, invalid_argument, is_max, is_unicode, Builtin};
 use super::{text_length, Binder};
-use crate::ast;
 use crate::bind::expr::Scalar;
+use hekla_parser::ast;
 use hekla_types::{ops, Collation, DataType, Length, SqlError, SqlResult, Value};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

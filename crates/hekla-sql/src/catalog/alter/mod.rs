@@ -68,7 +68,6 @@ mod tests;
 
 pub use gate::SchemaLock;
 
-use crate::ast::{self, AlterDropKind, AlterTableAction, StatementKind};
 use crate::catalog::table::TableMeta;
 use crate::catalog::Catalog;
 use crate::error::{not_supported_yet, Refused};
@@ -76,6 +75,7 @@ use crate::result::{ErrorEvent, ResultSink};
 use crate::session::SqlDatabase;
 use crate::system_views::DATABASE_NAME;
 use edit::{DropIndex, Editor};
+use hekla_parser::ast::{self, AlterDropKind, AlterTableAction, StatementKind};
 use hekla_types::{SqlError, SqlResult};
 use messages as msg;
 use std::borrow::Cow;
@@ -331,7 +331,8 @@ fn drop_indexes(
 
 /// The stored CREATE TABLE of `table`, without the hidden id list.
 fn stored_create(table: &TableMeta) -> Outcome<ast::CreateTable> {
-    let batch = crate::parse_batch(&table.definition).map_err(|_| msg::damaged(table.object_id))?;
+    let batch =
+        hekla_parser::parse_batch(&table.definition).map_err(|_| msg::damaged(table.object_id))?;
     match batch.statements.into_iter().next().map(|s| s.kind) {
         Some(StatementKind::CreateTable(create)) => {
             let (create, _) = split_stored(&create)?;

@@ -88,7 +88,7 @@ pub fn run(db: &SqlDatabase, old: &Arc<TableMeta>, plan: Plan) -> Outcome<()> {
 fn bind(
     db: &SqlDatabase,
     old: &TableMeta,
-    mut create: crate::ast::CreateTable,
+    mut create: hekla_parser::ast::CreateTable,
     ids: &[Option<i32>],
 ) -> SqlResult<(TableDesign, String)> {
     let mut catalog = db.catalog_mut();
@@ -110,8 +110,8 @@ fn bind(
 
 /// Binds a stored CREATE TABLE text (as `TableMeta::restore` does).
 fn bind_text(catalog: &Catalog, definition: &str, object_id: i32) -> SqlResult<TableDesign> {
-    let batch = crate::parse_batch(definition).map_err(|_| msg::damaged(object_id))?;
-    let Some(crate::ast::StatementKind::CreateTable(create)) =
+    let batch = hekla_parser::parse_batch(definition).map_err(|_| msg::damaged(object_id))?;
+    let Some(hekla_parser::ast::StatementKind::CreateTable(create)) =
         batch.statements.first().map(|s| &s.kind)
     else {
         return Err(msg::damaged(object_id));

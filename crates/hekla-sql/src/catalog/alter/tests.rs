@@ -10,7 +10,7 @@ use std::sync::Arc;
 fn run(db: &Arc<SqlDatabase>, script: &str) -> String {
     let mut session = db.session().unwrap();
     let mut sink = TextSink::new(Vec::new(), TextOptions::default());
-    for batch in crate::script::split_batches(script) {
+    for batch in hekla_parser::script::split_batches(script) {
         session.execute(batch.text, &mut sink);
     }
     String::from_utf8(sink.finish().0).unwrap()

@@ -9,7 +9,6 @@
 //! left under APPLY.
 
 use super::{FunctionBody, FunctionMeta, FunctionParameter};
-use crate::ast;
 use crate::bind::expr::Binder;
 use crate::bind::variables::Variables;
 use crate::catalog::binding::{self, Frame, ModuleKind};
@@ -19,6 +18,7 @@ use crate::plan::query::BindState;
 use crate::plan::{Planner, QueryPlan};
 use crate::session::SqlDatabase;
 use crate::session_options::SetOptions;
+use hekla_parser::ast;
 use hekla_types::SqlResult;
 use std::rc::Rc;
 use std::sync::Arc;

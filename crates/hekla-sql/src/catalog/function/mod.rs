@@ -29,11 +29,11 @@ use super::objects::{schema_object, Objects};
 use super::procedure::{self, ParameterKind};
 use super::store::{ObjectType, StoredObject};
 use super::{dependency, Catalog};
-use crate::ast::{self, FunctionReturns, ModuleOption, StatementKind};
 use crate::bind::types::{self, TypeContext};
 use crate::error::{not_supported_yet, Refused};
 use crate::session::SqlDatabase;
 use hekla_engine::SchemaId;
+use hekla_parser::ast::{self, FunctionReturns, ModuleOption, StatementKind};
 use hekla_types::{Collation, DataType, SqlError, SqlResult};
 use std::sync::Arc;
 

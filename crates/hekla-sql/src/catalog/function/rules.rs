@@ -8,8 +8,8 @@
 //!
 //! Also whether a function may read tables ([`reads_data`]).
 
-use crate::ast::{self, DmlTarget, OptionValue, StatementKind};
-use crate::lexer::{tokenize, Token, TokenKind};
+use hekla_parser::ast::{self, DmlTarget, OptionValue, StatementKind};
+use hekla_parser::lexer::{tokenize, Token, TokenKind};
 use hekla_types::{SqlError, SqlResult};
 
 /// Checks a scalar function's body; `definition` is the text its spans
@@ -276,7 +276,7 @@ mod tests {
     /// The statements of `dbo.f(@x int)` with `body`, and its text.
     fn parsed(body: &str) -> (Vec<ast::Statement>, String) {
         let text = format!("CREATE FUNCTION dbo.f(@x int) RETURNS int AS BEGIN {body} END");
-        let batch = crate::parse_batch(&text).unwrap();
+        let batch = hekla_parser::parse_batch(&text).unwrap();
         let Some(StatementKind::CreateFunction(create)) =
             batch.statements.into_iter().next().map(|s| s.kind)
         else {

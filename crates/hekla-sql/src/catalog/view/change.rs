@@ -25,7 +25,6 @@
 //! columns that the view's columns show; the others take their defaults.
 
 use super::{bind_stored, find, parse_definition, within, ViewMeta};
-use crate::ast::{self, ExprKind, QueryBody, SelectItem, SetOperator, TableRefKind};
 use crate::bind::aggregate::is_grouped;
 use crate::bind::expr::{Scope, ScopeColumn};
 use crate::bind::variables::Variables;
@@ -43,6 +42,7 @@ use crate::plan::{plan_streaming, Planner, QueryPlan};
 use crate::result::ResultColumn;
 use crate::session_options::SetOptions;
 use hekla_engine::RowId;
+use hekla_parser::ast::{self, ExprKind, QueryBody, SelectItem, SetOperator, TableRefKind};
 use hekla_types::{DataType, SqlError, SqlResult, Value};
 use std::collections::HashSet;
 use std::rc::Rc;

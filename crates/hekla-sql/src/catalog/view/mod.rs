@@ -26,7 +26,6 @@ use super::binding::{self, Frame, ModuleKind};
 use super::dependency;
 use super::store::{ObjectType, StoredObject};
 use super::Catalog;
-use crate::ast::{self, SelectItem, StatementKind, TableRefKind};
 use crate::bind::expr::ScopeColumn;
 use crate::bind::variables::Variables;
 use crate::catalog::objects::{schema_object, Objects};
@@ -39,6 +38,7 @@ use crate::session::SqlDatabase;
 use crate::session_options::SetOptions;
 use crate::system_views::DATABASE_NAME;
 use hekla_engine::SchemaId;
+use hekla_parser::ast::{self, SelectItem, StatementKind, TableRefKind};
 use hekla_types::{SqlError, SqlResult};
 use std::rc::Rc;
 use std::sync::Arc;
@@ -468,7 +468,7 @@ pub fn stored_text(text: &str, alter: bool, or_alter: bool) -> String {
     if !alter && !or_alter {
         return text.to_string();
     }
-    let Ok(tokens) = crate::lexer::tokenize(text) else {
+    let Ok(tokens) = hekla_parser::lexer::tokenize(text) else {
         return text.to_string();
     };
     let range = |index: usize| {
@@ -650,7 +650,7 @@ mod tests {
     use super::*;
 
     fn create_view(text: &str) -> ast::CreateView {
-        match crate::parse_batch(text)
+        match hekla_parser::parse_batch(text)
             .unwrap()
             .statements
             .into_iter()

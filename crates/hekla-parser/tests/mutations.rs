@@ -4,9 +4,9 @@
 //! must either fail with a syntax error or parse to a tree that survives
 //! the print / re-parse round trip. Nothing may panic.
 
-use hekla_sql::print::to_sql;
-use hekla_sql::script::split_batches;
-use hekla_sql::{parse_batch, strip_spans};
+use hekla_parser::print::to_sql;
+use hekla_parser::script::split_batches;
+use hekla_parser::{parse_batch, strip_spans};
 use std::path::Path;
 
 /// xorshift64*: a fixed seed keeps failures reproducible.

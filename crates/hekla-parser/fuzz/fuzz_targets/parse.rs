@@ -4,9 +4,9 @@
 //! must give the same text: the round trip is the oracle.
 #![no_main]
 
-use hekla_sql::print::to_sql;
-use hekla_sql::script::split_batches;
-use hekla_sql::{parse_batch, strip_spans};
+use hekla_parser::print::to_sql;
+use hekla_parser::script::split_batches;
+use hekla_parser::{parse_batch, strip_spans};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -5,11 +5,11 @@
 //! same tree, and printing that gives the same text.
 //!
 //! After a deliberate change, regenerate the expected files with
-//! `HEKLA_BLESS=1 cargo test -p hekla-sql --test corpus` and review the diff.
+//! `HEKLA_BLESS=1 cargo test -p hekla-parser --test corpus` and review the diff.
 
-use hekla_sql::print::to_sql;
-use hekla_sql::script::split_batches;
-use hekla_sql::{parse_batch, strip_spans};
+use hekla_parser::print::to_sql;
+use hekla_parser::script::split_batches;
+use hekla_parser::{parse_batch, strip_spans};
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
@@ -44,7 +44,7 @@ fn render(script: &str, name: &str) -> String {
     out
 }
 
-fn check_round_trip(tree: &hekla_sql::ast::Batch, printed: &str, name: &str, line: u32) {
+fn check_round_trip(tree: &hekla_parser::ast::Batch, printed: &str, name: &str, line: u32) {
     let reparsed = parse_batch(printed).unwrap_or_else(|error| {
         panic!("{name}, batch at line {line}: printed text does not parse:\n{printed}\n{error}")
     });
@@ -61,7 +61,7 @@ fn check_round_trip(tree: &hekla_sql::ast::Batch, printed: &str, name: &str, lin
 }
 
 /// Statement spans lie inside the batch, in order, and start on a token.
-fn check_spans(tree: &hekla_sql::ast::Batch, text: &str, name: &str) {
+fn check_spans(tree: &hekla_parser::ast::Batch, text: &str, name: &str) {
     let mut previous_end = 0;
     for statement in &tree.statements {
         let span = statement.span;
