@@ -414,7 +414,11 @@ fn sales_order_scripts(
             .collect();
         workers
             .into_iter()
-            .map(|worker| worker.join().unwrap_or_else(|_| Err("a session panicked".into())))
+            .map(|worker| {
+                worker
+                    .join()
+                    .unwrap_or_else(|_| Err("a session panicked".into()))
+            })
             .collect()
     });
     let mut total = 0;
