@@ -1,0 +1,325 @@
+//! The SQL layer's dependency rules, checked over the source: data flows
+//! one way (text → AST → bound plan → execution → engine), so a lower layer
+//! never names a higher one. See docs/architecture.md for the picture.
+//!
+//! Each rule forbids a module (a top-level module of hekla-sql's `src/`)
+//! from naming a path. The edges that still break a rule are listed in
+//! [`KNOWN_DEBT`]: the test fails when a new forbidden edge appears, and
+//! also when a listed one is gone, so that the list only ever shrinks.
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// (modules the rule applies to, path they must not name, why).
+const RULES: &[(&[&str], &str, &str)] = &[
+    (
+        LEAVES,
+        "crate::",
+        "leaf modules (errors, results, options, names) depend on nothing above them",
+    ),
+    (
+        PLANNER,
+        "crate::exec",
+        "the planner builds plans; it never runs them",
+    ),
+    (
+        PLANNER,
+        "crate::interpret",
+        "the planner knows nothing of procedural execution",
+    ),
+    (
+        PLANNER,
+        "crate::session",
+        "the planner plans against a context trait, not a database",
+    ),
+    (
+        EXECUTOR,
+        "hekla_parser",
+        "the executor runs bound plans, never syntax trees",
+    ),
+    (
+        EXECUTOR,
+        "crate::ast",
+        "the executor runs bound plans, never syntax trees",
+    ),
+    (
+        EXECUTOR,
+        "crate::plan::query",
+        "the executor does not plan (plan::query is the planner)",
+    ),
+    (
+        EXECUTOR,
+        "crate::interpret",
+        "the executor knows nothing of procedural execution",
+    ),
+    (
+        BELOW_SESSION,
+        "crate::session",
+        "only the interpreter and the session name Session and SqlDatabase",
+    ),
+];
+
+const LEAVES: &[&str] = &["error", "result", "session_options", "cancel", "rpc"];
+const PLANNER: &[&str] = &["bind", "plan"];
+const EXECUTOR: &[&str] = &["exec"];
+const BELOW_SESSION: &[&str] = &[
+    "bind",
+    "plan",
+    "exec",
+    "catalog",
+    "system_views",
+    "security",
+    "statistics",
+    "set_statement",
+    "text_output",
+];
+
+/// Forbidden edges that exist today: (module, path it names).
+const KNOWN_DEBT: &[(&str, &str)] = &[
+    ("catalog", "crate::session"),
+    ("exec", "crate::plan::query"),
+    ("exec", "crate::session"),
+    ("exec", "hekla_parser"),
+    ("plan", "crate::session"),
+    ("security", "crate::session"),
+    ("set_statement", "crate::session"),
+    ("system_views", "crate::session"),
+];
+
+#[test]
+fn no_module_names_what_its_layer_forbids() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut found = BTreeSet::new();
+    for file in rust_files(&src) {
+        let module = top_module(&src, &file);
+        let text = fs::read_to_string(&file).expect("source files are readable");
+        for (modules, forbidden, _) in RULES {
+            if !modules.contains(&module.as_str()) {
+                continue;
+            }
+            for path in named_paths(&text, &src, &file) {
+                if path.starts_with(forbidden) && !names_its_group(&path, modules) {
+                    found.insert((module.clone(), forbidden.to_string()));
+                }
+            }
+        }
+    }
+    let known: BTreeSet<(String, String)> = KNOWN_DEBT
+        .iter()
+        .map(|(module, path)| (module.to_string(), path.to_string()))
+        .collect();
+    let new: Vec<String> = found
+        .difference(&known)
+        .map(|(module, path)| {
+            let why = RULES
+                .iter()
+                .find(|(modules, forbidden, _)| {
+                    modules.contains(&module.as_str()) && forbidden == path
+                })
+                .map_or("", |rule| rule.2);
+            format!("  `{module}` names `{path}`: {why}")
+        })
+        .collect();
+    let gone: Vec<String> = known
+        .difference(&found)
+        .map(|(module, path)| format!("  (\"{module}\", \"{path}\"),"))
+        .collect();
+    assert!(
+        new.is_empty(),
+        "forbidden dependencies:\n{}",
+        new.join("\n")
+    );
+    assert!(
+        gone.is_empty(),
+        "these edges are gone; remove them from KNOWN_DEBT:\n{}",
+        gone.join("\n")
+    );
+}
+
+/// Modules a rule groups together may name one another (a leaf may use
+/// another leaf; a module its own items).
+fn names_its_group(path: &str, group: &[&str]) -> bool {
+    path.strip_prefix("crate::").is_some_and(|rest| {
+        let target = rest.split("::").next().unwrap_or(rest);
+        group.contains(&target)
+    })
+}
+
+/// The crate's own layering in Cargo terms: the parser stands on the
+/// types alone, and no crate depends on one above it.
+#[test]
+fn crates_depend_only_downwards() {
+    let crates = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let allowed: &[(&str, &[&str])] = &[
+        ("hekla-types", &[]),
+        ("hekla-engine", &["hekla-types"]),
+        ("hekla-parser", &["hekla-types"]),
+        (
+            "hekla-sql",
+            &["hekla-types", "hekla-engine", "hekla-parser"],
+        ),
+    ];
+    for (name, may_use) in allowed {
+        let manifest = crates.join(name).join("Cargo.toml");
+        let Ok(text) = fs::read_to_string(&manifest) else {
+            panic!("{} is missing", manifest.display());
+        };
+        for dependency in hekla_dependencies(&text) {
+            assert!(
+                may_use.contains(&dependency.as_str()),
+                "{name} depends on {dependency}, which its layer may not use"
+            );
+        }
+    }
+}
+
+/// The `hekla-*` crates named in a manifest's [dependencies] section.
+fn hekla_dependencies(manifest: &str) -> Vec<String> {
+    let mut in_dependencies = false;
+    let mut found = Vec::new();
+    for line in manifest.lines().map(str::trim) {
+        if line.starts_with('[') {
+            in_dependencies = line == "[dependencies]";
+            continue;
+        }
+        if in_dependencies && line.starts_with("hekla-") {
+            let name: String = line
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
+                .collect();
+            found.push(name);
+        }
+    }
+    found
+}
+
+fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in fs::read_dir(dir).expect("src is a directory") {
+        let path = entry.expect("directory entries are readable").path();
+        if path.is_dir() {
+            files.extend(rust_files(&path));
+        } else if path.extension().is_some_and(|ext| ext == "rs") {
+            files.push(path);
+        }
+    }
+    files
+}
+
+/// `src/exec/run.rs` → `exec`; `src/error.rs` → `error`.
+fn top_module(src: &Path, file: &Path) -> String {
+    let relative = file.strip_prefix(src).expect("files are under src");
+    let first = relative
+        .components()
+        .next()
+        .expect("a file has a name")
+        .as_os_str()
+        .to_string_lossy();
+    first.trim_end_matches(".rs").to_string()
+}
+
+/// The module path of a file: `src/exec/run.rs` → [exec, run]; a `mod.rs`
+/// is its directory's module.
+fn module_path(src: &Path, file: &Path) -> Vec<String> {
+    let relative = file.strip_prefix(src).expect("files are under src");
+    let mut parts: Vec<String> = relative
+        .components()
+        .map(|c| {
+            c.as_os_str()
+                .to_string_lossy()
+                .trim_end_matches(".rs")
+                .to_string()
+        })
+        .collect();
+    if parts
+        .last()
+        .is_some_and(|last| last == "mod" || last == "lib")
+    {
+        parts.pop();
+    }
+    parts
+}
+
+/// Every path the file's code (not its comments) names from the crate
+/// root or another crate: `crate::a::b`, `super::super::a` resolved to
+/// `crate::a`, `hekla_parser::...`, and each item of a `crate::{a, b}`
+/// group.
+fn named_paths(text: &str, src: &Path, file: &Path) -> Vec<String> {
+    let depth = module_path(src, file).len();
+    let code: String = text
+        .lines()
+        .map(|line| line.split("//").next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut paths = Vec::new();
+    for anchor in ["crate::", "hekla_parser::", "super::"] {
+        for (start, _) in code.match_indices(anchor) {
+            let preceded_by_path = code[..start]
+                .chars()
+                .last()
+                .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == ':');
+            if preceded_by_path {
+                continue;
+            }
+            let mut rest = &code[start..];
+            let mut root = anchor.trim_end_matches("::").to_string();
+            if anchor == "super::" {
+                // A file's own module counts as one level for `super`.
+                let mut ups = 0;
+                while let Some(after) = rest.strip_prefix("super::") {
+                    ups += 1;
+                    rest = after;
+                }
+                if ups < depth {
+                    continue;
+                }
+                root = "crate".to_string();
+            } else {
+                rest = &rest[anchor.len()..];
+            }
+            match rest.strip_prefix('{') {
+                Some(group) => paths.extend(
+                    group_items(group)
+                        .into_iter()
+                        .map(|item| format!("{root}::{item}")),
+                ),
+                // `use super::*` is a test module's view of its parent.
+                None if rest.starts_with('*') => {}
+                None => paths.push(format!("{root}::{}", path_at(rest))),
+            }
+        }
+    }
+    paths
+}
+
+/// The top-level items of a `{a, b::{c, d}, e}` group (its text after the
+/// opening brace): `a`, `b`, `e`.
+fn group_items(group: &str) -> Vec<String> {
+    let mut items = Vec::new();
+    let mut depth = 0;
+    let mut item_start = true;
+    for (index, c) in group.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' if depth == 0 => break,
+            '}' => depth -= 1,
+            ',' if depth == 0 => item_start = true,
+            c if item_start && !c.is_whitespace() => {
+                items.push(path_at(&group[index..]));
+                item_start = false;
+            }
+            _ => {}
+        }
+    }
+    items
+}
+
+/// The `a::b::c` path at the start of `text`.
+fn path_at(text: &str) -> String {
+    text.chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == ':')
+        .collect::<String>()
+        .trim_end_matches(':')
+        .to_string()
+}
