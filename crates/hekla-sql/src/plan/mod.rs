@@ -28,6 +28,9 @@ pub mod query_hints;
 pub mod table_hints;
 pub mod window;
 
+#[cfg(test)]
+mod tests;
+
 use crate::bind::aggregate::Grouping;
 use crate::bind::expr::{Leaf, Predicate, Reads, Scalar};
 use crate::catalog::table::TableMeta;
