@@ -6,6 +6,7 @@
 pub mod bind;
 pub mod cancel;
 pub mod catalog;
+pub mod ddl;
 pub mod error;
 pub mod exec;
 pub mod interpret;

@@ -4,9 +4,8 @@
 //! streams results, DONE counts, messages and errors to a client.
 
 use crate::bind::variables::Variables;
-use crate::catalog::store::{ObjectStore, ObjectType};
-use crate::catalog::table::{TableDesign, TableMeta};
-use crate::catalog::{stored_object, Catalog};
+use crate::catalog::store::ObjectStore;
+use crate::catalog::Catalog;
 use crate::exec::context::{Context, SessionState};
 use crate::interpret::transaction::UserTransaction;
 use crate::interpret::Interpreter;
@@ -28,7 +27,7 @@ pub struct SqlDatabase {
     /// Every session's `#temp` and `##global` tables.
     temp: crate::catalog::temp::TempTables,
     /// Statements hold it shared, table rebuilds alone (Sch-S / Sch-M).
-    schema_lock: crate::catalog::alter::SchemaLock,
+    schema_lock: crate::ddl::alter::SchemaLock,
     /// Logins, users and roles (see [`crate::security`]).
     principals: RwLock<crate::security::Principals>,
 }
@@ -91,68 +90,14 @@ impl SqlDatabase {
         &self.store
     }
 
-    /// The schema lock (see `catalog::alter::gate`).
-    pub(crate) fn schema_lock(&self) -> &crate::catalog::alter::SchemaLock {
+    /// The schema lock (see `ddl::alter::gate`).
+    pub(crate) fn schema_lock(&self) -> &crate::ddl::alter::SchemaLock {
         &self.schema_lock
     }
 
     /// The temporary tables of every session.
     pub(crate) fn temp_tables(&self) -> &crate::catalog::temp::TempTables {
         &self.temp
-    }
-
-    /// Creates the engine table, then commits its definition; if that
-    /// fails the engine table goes again (and a crash in between is undone
-    /// at the next open, see [`Catalog::load`]).
-    pub(crate) fn create_table(
-        &self,
-        create: &ast::CreateTable,
-        text: &str,
-    ) -> SqlResult<Arc<TableMeta>> {
-        // Before Msg 2714, which would look in this database.
-        if let Some(database) = create
-            .name
-            .other_database(crate::system_views::DATABASE_NAME)
-        {
-            return Err(crate::catalog::databases::not_here(
-                &database.value,
-                "CREATE TABLE",
-            ));
-        }
-        let mut catalog = self.catalog.write().expect("catalog lock");
-        let schema = create.name.schema().map_or("dbo", |s| s.value.as_str());
-        let name = &create.name.name().value;
-        if let Some(schema_id) = catalog.schema_id(schema) {
-            if catalog.object_exists(schema_id, name) {
-                return Err(hekla_engine::errors::object_exists(name));
-            }
-        }
-        let object_id = catalog.allocate_object_id()?;
-        let design = TableDesign::bind(create, &catalog, object_id)?;
-        let engine = self.engine.create_table(design.engine_def())?;
-        let object = stored_object(
-            object_id,
-            design.schema_id,
-            &design.name,
-            ObjectType::Table,
-            Some(engine.id),
-            text,
-        );
-        let stored = self
-            .engine
-            .begin(IsolationLevel::Snapshot)
-            .and_then(|mut tx| {
-                self.store.insert(&mut tx, &object)?;
-                tx.commit()
-            });
-        if let Err(error) = stored {
-            let _ = self.engine.drop_table(engine.id);
-            return Err(error);
-        }
-        catalog.add_table(TableMeta::new(design, object_id, engine, text));
-        Ok(Arc::clone(
-            catalog.table_by_id(object_id).expect("just added"),
-        ))
     }
 
     /// Logins, users and roles, to read.
@@ -402,55 +347,6 @@ impl Session {
             explicit: self.transaction.is_open(),
             elevate_to_snapshot: self.db.engine.options().elevate_to_snapshot,
         }
-    }
-
-    pub(crate) fn create_schema(&self, name: &str) -> SqlResult<()> {
-        let mut catalog = self.db.catalog.write().expect("catalog lock");
-        let id = self.db.engine.create_schema(name)?;
-        catalog.add_schema(id, name);
-        Ok(())
-    }
-
-    /// Deletes the definition first, then the engine table: a crash in
-    /// between leaves an engine table without a definition, which the next
-    /// open drops.
-    pub(crate) fn drop_table(&self, name: &ast::ObjectName, if_exists: bool) -> SqlResult<()> {
-        if crate::catalog::temp::is_temp(name) {
-            return crate::catalog::temp::drop(&self.db, self.state.spid, name, if_exists);
-        }
-        let mut catalog = self.db.catalog.write().expect("catalog lock");
-        let schema = name.schema().map_or("dbo", |s| s.value.as_str());
-        let table = catalog
-            .schema_id(schema)
-            .and_then(|schema_id| catalog.table(schema_id, &name.name().value))
-            .cloned();
-        let Some(table) = table else {
-            if if_exists {
-                return Ok(());
-            }
-            crate::catalog::view::refuse_drop_table(&catalog, name)?;
-            return Err(crate::catalog::cannot_drop("table", &name.name().value));
-        };
-        crate::catalog::view::refuse_if_bound(&catalog, table.object_id, "DROP TABLE", name)?;
-        crate::exec::constraints::prepare_drop(&catalog, &table, name)?;
-        let mut tx = self.db.engine.begin(IsolationLevel::Snapshot)?;
-        self.db.store.delete(&mut tx, table.object_id)?;
-        crate::catalog::statistics::unstore_for_table(
-            &self.db,
-            &catalog,
-            table.object_id,
-            &mut tx,
-        )?;
-        tx.commit()?;
-        let statistics: Vec<i32> = catalog
-            .statistics_of(table.object_id)
-            .map(|s| s.object_id)
-            .collect();
-        for id in statistics {
-            catalog.remove_statistics(id);
-        }
-        catalog.remove_table(table.object_id);
-        self.db.engine.drop_table(table.engine.id)
     }
 
     /// `SET option ... value` (see [`crate::set_statement`]); a variable

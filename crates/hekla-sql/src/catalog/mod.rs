@@ -4,9 +4,9 @@
 //! by DDL under the database's catalog lock.
 
 pub mod alias_type;
-pub mod alter;
 pub mod binding;
 pub mod constraint;
+pub mod constraint_ids;
 pub mod counter;
 pub mod database_options;
 pub mod databases;
@@ -453,21 +453,6 @@ pub fn store_module(
     object.created_ms = created_ms;
     store_object(db, &object)?;
     Ok(object)
-}
-
-/// The owner `CREATE SCHEMA ... AUTHORIZATION owner` names: hekla has one
-/// database principal, dbo, whom every session acts as and who owns every
-/// schema (`sys.schemas.principal_id` 1); any other name is Msg 15151.
-pub fn check_schema_owner(owner: &str) -> SqlResult<()> {
-    if owner.eq_ignore_ascii_case("dbo") {
-        return Ok(());
-    }
-    Err(SqlError::new(
-        15151,
-        16,
-        1,
-        format!("Cannot find the user '{owner}', because it does not exist or you do not have permission."),
-    ))
 }
 
 /// Msg 3701: DROP of a `kind` (table, view, procedure ...) named `name`

@@ -261,7 +261,7 @@ impl TableMeta {
         else {
             return Err(damaged("it is not a CREATE TABLE"));
         };
-        let (create, ids) = super::alter::split_stored(create)?;
+        let (create, ids) = super::constraint_ids::split_stored(create)?;
         let design = TableDesign::bind_numbered(&create, catalog, object.object_id, &ids)?;
         let engine = object
             .engine_table

@@ -73,7 +73,7 @@ pub fn run(
     let table = if temporary {
         crate::catalog::temp::create(db, spid, &create)?.0
     } else {
-        db.create_table(&create, &create.to_string())?
+        crate::ddl::table::create(db, &create, &create.to_string())?
     };
     let filled = fill(context, &plan, &table).and_then(|rows| {
         context.commit()?;

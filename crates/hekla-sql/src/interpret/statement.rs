@@ -107,7 +107,7 @@ impl Interpreter<'_> {
         frame: &mut Frame,
     ) -> SqlResult<Option<u64>> {
         let db = Arc::clone(&self.session.db);
-        let _schema_stability = crate::catalog::alter::stability(&db, &statement.kind);
+        let _schema_stability = crate::ddl::alter::stability(&db, &statement.kind);
         self.begin_implicit_transaction(&statement.kind)?;
         if is_ddl(&statement.kind) && self.session.transaction.is_open() {
             return Err(ddl_in_transaction());
@@ -231,10 +231,8 @@ impl Interpreter<'_> {
                 name,
                 authorization,
             } => {
-                if let Some(owner) = authorization {
-                    crate::catalog::check_schema_owner(&owner.value)?;
-                }
-                self.session.create_schema(&name.value)?;
+                let owner = authorization.as_ref().map(|owner| owner.value.as_str());
+                crate::ddl::schema::create(&db, &name.value, owner)?;
                 Ok(None)
             }
             StatementKind::CreateTable(create) if crate::catalog::temp::is_temp(&create.name) => {
@@ -246,7 +244,7 @@ impl Interpreter<'_> {
                 Ok(None)
             }
             StatementKind::CreateTable(create) => {
-                db.create_table(create, text)?;
+                crate::ddl::table::create(&db, create, text)?;
                 Ok(None)
             }
             StatementKind::Drop {
@@ -256,7 +254,7 @@ impl Interpreter<'_> {
                 ..
             } => {
                 for name in names {
-                    self.session.drop_table(name, *if_exists)?;
+                    crate::ddl::table::drop(&db, self.session.state.spid, name, *if_exists)?;
                 }
                 Ok(None)
             }
@@ -443,8 +441,8 @@ impl Interpreter<'_> {
                 self.session.set_option(options, value, &frame.variables)?;
                 Ok(None)
             }
-            kind if crate::catalog::alter::rebuilds(kind) => {
-                crate::catalog::alter::run(&db, statement, self.sink)
+            kind if crate::ddl::alter::rebuilds(kind) => {
+                crate::ddl::alter::run(&db, statement, self.sink)
             }
             _ => Err(not_supported_yet(
                 Refused::Statement,

@@ -68,6 +68,7 @@ mod tests;
 
 pub use gate::SchemaLock;
 
+use crate::catalog::constraint_ids;
 use crate::catalog::table::TableMeta;
 use crate::catalog::Catalog;
 use crate::error::{not_supported_yet, Refused};
@@ -78,12 +79,8 @@ use edit::{DropIndex, Editor};
 use hekla_parser::ast::{self, AlterDropKind, AlterTableAction, StatementKind};
 use hekla_types::{SqlError, SqlResult};
 use messages as msg;
-use std::borrow::Cow;
 use std::cell::Cell;
 use std::sync::Arc;
-
-/// The hidden table option that keeps constraint ids (see above).
-const CONSTRAINT_IDS: &str = "HEKLA_CONSTRAINT_IDS";
 
 /// How a rebuild failed: SQL Server reports some failures as more than
 /// one message (1505 then 1750, the 5074s then 4922); `data` says the
@@ -335,66 +332,11 @@ fn stored_create(table: &TableMeta) -> Outcome<ast::CreateTable> {
         hekla_parser::parse_batch(&table.definition).map_err(|_| msg::damaged(table.object_id))?;
     match batch.statements.into_iter().next().map(|s| s.kind) {
         Some(StatementKind::CreateTable(create)) => {
-            let (create, _) = split_stored(&create)?;
+            let (create, _) = constraint_ids::split_stored(&create)?;
             Ok(create.into_owned())
         }
         _ => Err(msg::damaged(table.object_id).into()),
     }
-}
-
-/// A stored CREATE TABLE without its hidden list of constraint ids, and
-/// the list (empty when there is none: the ids follow the table's id).
-pub fn split_stored(create: &ast::CreateTable) -> SqlResult<(Cow<'_, ast::CreateTable>, Vec<i32>)> {
-    let is_ids = |option: &ast::OptionItem| {
-        option.name.len() == 1 && option.name[0].value.eq_ignore_ascii_case(CONSTRAINT_IDS)
-    };
-    let Some(option) = create.options.iter().find(|o| is_ids(o)) else {
-        return Ok((Cow::Borrowed(create), Vec::new()));
-    };
-    let text = match &option.value {
-        Some(ast::OptionValue::Expr(ast::Expr {
-            kind: ast::ExprKind::Literal(ast::Literal::String { value, .. }),
-            ..
-        })) => value.as_str(),
-        _ => "?",
-    };
-    let ids = text
-        .split_whitespace()
-        .map(str::parse::<i32>)
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|_| {
-            SqlError::new(
-                3414,
-                21,
-                1,
-                format!("The stored table definition has a damaged {CONSTRAINT_IDS} option."),
-            )
-        })?;
-    let mut create = create.clone();
-    create.options.retain(|o| !is_ids(o));
-    Ok((Cow::Owned(create), ids))
-}
-
-/// Adds the hidden list of constraint ids to a definition.
-fn set_constraint_ids(create: &mut ast::CreateTable, ids: &[i32]) {
-    if ids.is_empty() {
-        return;
-    }
-    let text: Vec<String> = ids.iter().map(i32::to_string).collect();
-    create.options.push(ast::OptionItem {
-        name: vec![ast::Ident {
-            value: CONSTRAINT_IDS.to_string(),
-            span: Default::default(),
-        }],
-        value: Some(ast::OptionValue::Expr(ast::Expr {
-            kind: ast::ExprKind::Literal(ast::Literal::String {
-                value: text.join(" "),
-                national: false,
-            }),
-            span: Default::default(),
-        })),
-        span: Default::default(),
-    });
 }
 
 /// Whether a CREATE TABLE says `MEMORY_OPTIMIZED = ON`.

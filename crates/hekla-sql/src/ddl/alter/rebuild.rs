@@ -7,6 +7,7 @@ use super::edit::{Plan, Source};
 use super::messages as msg;
 use super::{Failure, Outcome};
 use crate::bind::expr::{assignment_type, implicit, Scalar, ScalarKind};
+use crate::catalog::constraint_ids;
 use crate::catalog::store::{ObjectType, StoredObject};
 use crate::catalog::table::{TableDesign, TableMeta};
 use crate::catalog::{stored_object, Catalog};
@@ -96,7 +97,7 @@ fn bind(
         .iter()
         .map(|id| id.map_or_else(|| catalog.allocate_object_id(), Ok))
         .collect::<SqlResult<Vec<i32>>>()?;
-    super::set_constraint_ids(&mut create, &ids);
+    constraint_ids::set_constraint_ids(&mut create, &ids);
     let definition = create.to_string();
     // The table's own names are not taken by another object: out of the
     // catalog while its new definition binds.
@@ -116,7 +117,7 @@ fn bind_text(catalog: &Catalog, definition: &str, object_id: i32) -> SqlResult<T
     else {
         return Err(msg::damaged(object_id));
     };
-    let (create, ids) = super::split_stored(create)?;
+    let (create, ids) = constraint_ids::split_stored(create)?;
     TableDesign::bind_numbered(&create, catalog, object_id, &ids)
 }
 

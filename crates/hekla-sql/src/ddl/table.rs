@@ -1,0 +1,103 @@
+//! CREATE TABLE and DROP TABLE of user tables (`#temp` tables are
+//! `catalog::temp`'s).
+
+use crate::catalog::store::ObjectType;
+use crate::catalog::stored_object;
+use crate::catalog::table::{TableDesign, TableMeta};
+use crate::session::SqlDatabase;
+use hekla_engine::IsolationLevel;
+use hekla_parser::ast;
+use hekla_types::SqlResult;
+use std::sync::Arc;
+
+/// Creates the engine table, then commits its definition; if that fails
+/// the engine table goes again (and a crash in between is undone at the
+/// next open, see [`crate::catalog::Catalog::load`]).
+pub fn create(
+    db: &SqlDatabase,
+    create: &ast::CreateTable,
+    text: &str,
+) -> SqlResult<Arc<TableMeta>> {
+    // Before Msg 2714, which would look in this database.
+    if let Some(database) = create
+        .name
+        .other_database(crate::system_views::DATABASE_NAME)
+    {
+        return Err(crate::catalog::databases::not_here(
+            &database.value,
+            "CREATE TABLE",
+        ));
+    }
+    let mut catalog = db.catalog_mut();
+    let schema = create.name.schema().map_or("dbo", |s| s.value.as_str());
+    let name = &create.name.name().value;
+    if let Some(schema_id) = catalog.schema_id(schema) {
+        if catalog.object_exists(schema_id, name) {
+            return Err(hekla_engine::errors::object_exists(name));
+        }
+    }
+    let object_id = catalog.allocate_object_id()?;
+    let design = TableDesign::bind(create, &catalog, object_id)?;
+    let engine = db.engine().create_table(design.engine_def())?;
+    let object = stored_object(
+        object_id,
+        design.schema_id,
+        &design.name,
+        ObjectType::Table,
+        Some(engine.id),
+        text,
+    );
+    let stored = db
+        .engine()
+        .begin(IsolationLevel::Snapshot)
+        .and_then(|mut tx| {
+            db.object_store().insert(&mut tx, &object)?;
+            tx.commit()
+        });
+    if let Err(error) = stored {
+        let _ = db.engine().drop_table(engine.id);
+        return Err(error);
+    }
+    catalog.add_table(TableMeta::new(design, object_id, engine, text));
+    Ok(Arc::clone(
+        catalog.table_by_id(object_id).expect("just added"),
+    ))
+}
+
+/// Drops table `name` (a `#temp` table of session `spid` for a `#` name).
+/// Deletes the definition first, then the engine table: a crash in between
+/// leaves an engine table without a definition, which the next open
+/// drops.
+pub fn drop(db: &SqlDatabase, spid: i16, name: &ast::ObjectName, if_exists: bool) -> SqlResult<()> {
+    if crate::catalog::temp::is_temp(name) {
+        return crate::catalog::temp::drop(db, spid, name, if_exists);
+    }
+    let mut catalog = db.catalog_mut();
+    let schema = name.schema().map_or("dbo", |s| s.value.as_str());
+    let table = catalog
+        .schema_id(schema)
+        .and_then(|schema_id| catalog.table(schema_id, &name.name().value))
+        .cloned();
+    let Some(table) = table else {
+        if if_exists {
+            return Ok(());
+        }
+        crate::catalog::view::refuse_drop_table(&catalog, name)?;
+        return Err(crate::catalog::cannot_drop("table", &name.name().value));
+    };
+    crate::catalog::view::refuse_if_bound(&catalog, table.object_id, "DROP TABLE", name)?;
+    crate::exec::constraints::prepare_drop(&catalog, &table, name)?;
+    let mut tx = db.engine().begin(IsolationLevel::Snapshot)?;
+    db.object_store().delete(&mut tx, table.object_id)?;
+    crate::catalog::statistics::unstore_for_table(db, &catalog, table.object_id, &mut tx)?;
+    tx.commit()?;
+    let statistics: Vec<i32> = catalog
+        .statistics_of(table.object_id)
+        .map(|s| s.object_id)
+        .collect();
+    for id in statistics {
+        catalog.remove_statistics(id);
+    }
+    catalog.remove_table(table.object_id);
+    db.engine().drop_table(table.engine.id)
+}
