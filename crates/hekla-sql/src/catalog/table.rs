@@ -110,7 +110,7 @@ impl TableDesign {
 
     /// [`TableDesign::bind`] with the object ids of the CHECK and FOREIGN
     /// KEY constraints given, in the order the binder meets them (a stored
-    /// definition an ALTER TABLE wrote: see `catalog::alter`); past the
+    /// definition an ALTER TABLE wrote: see `ddl::alter`); past the
     /// end of `constraint_ids` they follow the highest id so far.
     pub fn bind_numbered(
         create: &ast::CreateTable,
