@@ -2,9 +2,9 @@
 //! scan, an index seek, or a range index's key order.
 
 use super::eval::Inputs;
-use crate::bind::expr::Predicate;
 use crate::catalog::table::TableMeta;
 use crate::plan::access::AccessPath;
+use crate::plan::TableRead;
 use hekla_engine::{KeyRange, Row, RowId, Transaction};
 use hekla_types::{SqlResult, Value};
 use std::ops::ControlFlow;
@@ -39,25 +39,24 @@ impl AccessPath {
     }
 }
 
-/// Visits the rows of `table` that `filter` accepts, with their values,
-/// read at the isolation level `hint` (its table hint) asks for.
-/// `inputs` gives the statement's context and outer rows; the table's
-/// rows are read into memory first, so `visit` may use the transaction.
+/// Visits the rows `read` finds along its access path that its filter
+/// accepts, with their values, read at the isolation level its hint asks
+/// for. `inputs` gives the statement's context and outer rows; the rows
+/// are read into memory first, so `visit` may use the transaction.
 pub fn for_each_row(
-    table: &TableMeta,
-    hint: Option<hekla_parser::ast::IsolationLevel>,
-    filter: Option<&Predicate>,
+    read: &TableRead,
     inputs: &Inputs<'_>,
     mut visit: impl FnMut(RowId, Vec<Value>) -> SqlResult<ControlFlow<()>>,
 ) -> SqlResult<()> {
     let mut rows = Vec::new();
     {
-        let mut tx = inputs.context.reading(table, hint)?;
-        AccessPath::choose(table, 0, filter).read(&mut tx, table, inputs, |row| {
+        let mut tx = inputs.context.reading(&read.table, read.hint)?;
+        read.path.read(&mut tx, &read.table, inputs, |row| {
             rows.push((row.id(), row.values()));
             ControlFlow::Continue(())
         })?;
     }
+    let filter = read.filter.as_ref();
     for (id, values) in rows {
         if super::run::holds(filter, &inputs.with_row(&values))? && visit(id, values)?.is_break() {
             break;
@@ -88,7 +87,7 @@ mod tests {
         let variables = crate::bind::variables::Variables::default();
         let binder = Binder {
             scope: Scope {
-                columns: super::super::table_scope(&*db, &table, "t"),
+                columns: crate::plan::from::table_scope(&*db, &table, "t"),
             },
             ..Binder::new(&variables)
         };

@@ -2,7 +2,6 @@
 
 pub mod access;
 pub mod aggregate;
-pub mod change_plan;
 pub mod constraints;
 pub mod context;
 pub mod dbcc;
@@ -26,7 +25,6 @@ pub mod truncate;
 pub mod variables;
 pub mod window;
 
-use crate::bind::expr::ScopeColumn;
 use crate::catalog::table::TableMeta;
 use crate::error::{not_supported_yet, Refused};
 use crate::plan::context::PlanContext;
@@ -34,27 +32,6 @@ use crate::system_views::DATABASE_NAME;
 use hekla_parser::ast;
 use hekla_types::SqlResult;
 use std::sync::Arc;
-
-/// The columns of `table` as a query names them: by `shown` (its alias or
-/// its own name) and its schema.
-pub fn table_scope(db: &dyn PlanContext, table: &TableMeta, shown: &str) -> Vec<ScopeColumn> {
-    let schema = db
-        .catalog()
-        .schema_name(table.schema_id)
-        .unwrap_or("dbo")
-        .to_string();
-    table
-        .columns
-        .iter()
-        .map(|column| ScopeColumn {
-            table: shown.to_string(),
-            schema: schema.clone(),
-            name: column.name.clone(),
-            data_type: column.data_type,
-            used: Default::default(),
-        })
-        .collect()
-}
 
 /// A user table by name (schema defaults to dbo); Msg 208 if there is none.
 pub fn resolve_table(db: &dyn PlanContext, name: &ast::ObjectName) -> SqlResult<Arc<TableMeta>> {

@@ -8,11 +8,13 @@
 
 use super::{Flow, Frame, Interpreter};
 use crate::bind::expr::{implicit, Scalar};
+use crate::bind::variables::Variables;
 use crate::error::{not_supported_yet, Refused};
 use crate::exec::context::Context;
 use crate::exec::eval::Inputs;
 use crate::exec::variables;
 use crate::interpret::failure::Failure;
+use crate::plan::context::PlanContext;
 use crate::plan::Planner;
 use crate::result::{ResultSink, StatementCommand};
 use crate::session::show_plan;
@@ -123,27 +125,27 @@ impl Interpreter<'_> {
         )?;
         match &statement.kind {
             StatementKind::Select(select) => self.select(select, text, frame),
-            StatementKind::Insert(insert) if self.session.options.showplan => self
-                .show_change_plan(text, frame, |planner| {
-                    crate::exec::change_plan::insert(planner, insert)
-                }),
-            StatementKind::Update(update) if self.session.options.showplan => self
-                .show_change_plan(text, frame, |planner| {
-                    crate::exec::change_plan::update(planner, update)
-                }),
-            StatementKind::Delete(delete) if self.session.options.showplan => self
-                .show_change_plan(text, frame, |planner| {
-                    crate::exec::change_plan::delete(planner, delete)
-                }),
-            StatementKind::Insert(insert) => self.changing_rows(frame, |context, planner, sink| {
-                crate::exec::insert::run(context, planner, insert, sink)
-            }),
-            StatementKind::Update(update) => self.changing_rows(frame, |context, planner, sink| {
-                crate::exec::modify::update(context, planner, update, sink)
-            }),
-            StatementKind::Delete(delete) => self.changing_rows(frame, |context, planner, sink| {
-                crate::exec::modify::delete(context, planner, delete, sink)
-            }),
+            StatementKind::Insert(insert) => self.change(
+                text,
+                frame,
+                |planner| planner.insert(insert),
+                crate::plan::explain::explain_insert,
+                crate::exec::insert::run,
+            ),
+            StatementKind::Update(update) => self.change(
+                text,
+                frame,
+                |planner| planner.update(update),
+                crate::plan::explain::explain_update,
+                crate::exec::modify::update,
+            ),
+            StatementKind::Delete(delete) => self.change(
+                text,
+                frame,
+                |planner| planner.delete(delete),
+                crate::plan::explain::explain_delete,
+                crate::exec::modify::delete,
+            ),
             StatementKind::Truncate(name) => self.truncate(name, frame),
             StatementKind::DeclareTable { variable, elements } => {
                 if !frame.variables.was_declared(statement.span) {
@@ -496,18 +498,27 @@ impl Interpreter<'_> {
         })
     }
 
-    /// Under SHOWPLAN_TEXT: the plan of an INSERT, UPDATE or DELETE that
-    /// `explain` makes, shown instead of running the statement.
-    fn show_change_plan(
+    /// INSERT, UPDATE or DELETE: planned, then run with `run`; under
+    /// SHOWPLAN_TEXT, the plan shown (by `explain`) instead.
+    fn change<P>(
         &mut self,
         text: &str,
         frame: &Frame,
-        explain: impl FnOnce(&Planner) -> SqlResult<Vec<String>>,
+        plan: impl FnOnce(&Planner) -> SqlResult<P>,
+        explain: fn(&dyn PlanContext, &P, &Variables) -> Vec<String>,
+        run: fn(&Context, &P, &mut dyn ResultSink) -> SqlResult<Option<u64>>,
     ) -> SqlResult<Option<u64>> {
         let db = Arc::clone(&self.session.db);
-        let operators = explain(&self.session.planner(&db, &frame.variables))?;
-        show_plan(text, operators, self.sink);
-        Ok(None)
+        if self.session.options.showplan {
+            let plan = plan(&self.session.planner(&db, &frame.variables))?;
+            show_plan(text, explain(&*db, &plan, &frame.variables), self.sink);
+            return Ok(None);
+        }
+        if self.session.transaction.is_doomed() {
+            return Err(hekla_engine::errors::transaction_doomed());
+        }
+        let plan = plan(&self.session.planner(&db, &frame.variables))?;
+        self.changing_rows(frame, |context, sink| run(context, &plan, sink))
     }
 
     /// TRUNCATE TABLE. Its IDENTITY restart is undone if the statement
@@ -515,7 +526,7 @@ impl Interpreter<'_> {
     fn truncate(&mut self, name: &ast::ObjectName, frame: &Frame) -> SqlResult<Option<u64>> {
         let table = crate::exec::truncate::target(&self.session.db, &frame.variables, name)?;
         let mut restarted = None;
-        let outcome = self.changing_rows(frame, |context, _, _| {
+        let outcome = self.changing_rows(frame, |context, _| {
             restarted = crate::exec::truncate::run(context, &table)?;
             Ok(None)
         });
@@ -531,20 +542,19 @@ impl Interpreter<'_> {
         outcome
     }
 
-    /// INSERT, UPDATE or DELETE; Msg 3930 in a doomed transaction.
+    /// Changes rows (INSERT, UPDATE, DELETE, TRUNCATE) with `body`; Msg 3930
+    /// in a doomed transaction.
     fn changing_rows(
         &mut self,
         frame: &Frame,
-        body: impl FnOnce(&Context, &Planner, &mut dyn ResultSink) -> SqlResult<Option<u64>>,
+        body: impl FnOnce(&Context, &mut dyn ResultSink) -> SqlResult<Option<u64>>,
     ) -> SqlResult<Option<u64>> {
         if self.session.transaction.is_doomed() {
             return Err(hekla_engine::errors::transaction_doomed());
         }
-        let db = Arc::clone(&self.session.db);
-        let planner = self.session.planner(&db, &frame.variables);
         let sink = &mut *self.sink;
         self.session
-            .in_context(&frame.variables, |context| body(context, &planner, sink))
+            .in_context(&frame.variables, |context| body(context, sink))
     }
 
     /// An expression's value converted to `data_type`, as an assignment

@@ -3,9 +3,12 @@
 //! names of the columns they read (`[t].[id]`).
 
 use super::access::AccessPath;
+use super::change::{DeletePlan, InsertPlan, InsertSource, Reading, RowSource, UpdatePlan};
 use super::context::PlanContext;
 use super::window::WindowFunction;
-use super::{AggregateMethod, JoinKind, JoinMethod, Limit, Node, QueryPlan, SetOperation};
+use super::{
+    AggregateMethod, JoinKind, JoinMethod, Limit, Node, QueryPlan, SetOperation, TableRead,
+};
 use crate::bind::expr::{CompareOp, Predicate, Scalar, ScalarKind};
 use crate::bind::variables::Variables;
 use crate::catalog::table::TableMeta;
@@ -23,34 +26,11 @@ pub fn explain(db: &dyn PlanContext, plan: &QueryPlan, variables: &Variables) ->
     printer.lines
 }
 
-/// The operator of an INSERT, UPDATE or DELETE, as SQL Server names it
-/// for a table without a clustered index.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ChangeOperator {
-    Insert,
-    Update,
-    Delete,
-}
-
-/// The rows an INSERT, UPDATE or DELETE reads.
-pub enum ChangeSource<'p> {
-    /// A query's plan (INSERT ... SELECT; the rows an UPDATE or DELETE
-    /// finds).
-    Plan(&'p QueryPlan),
-    /// `VALUES` with this many rows.
-    Values(usize),
-    /// Nothing hekla can show a plan for (DEFAULT VALUES, EXEC).
-    Unshown,
-}
-
-/// What SHOWPLAN_TEXT shows for an INSERT, UPDATE or DELETE until changes
-/// have plans of their own: the operator on the changed `table` over the
-/// plan of the rows it reads.
-pub fn explain_change(
+/// An INSERT's plan: the Table Insert operator on the changed table over
+/// the rows it writes.
+pub fn explain_insert(
     db: &dyn PlanContext,
-    operator: ChangeOperator,
-    table: &TableMeta,
-    source: ChangeSource<'_>,
+    plan: &InsertPlan,
     variables: &Variables,
 ) -> Vec<String> {
     let mut printer = Printer {
@@ -58,22 +38,74 @@ pub fn explain_change(
         variables,
         lines: Vec::new(),
     };
-    let verb = match operator {
-        ChangeOperator::Insert => "Insert",
-        ChangeOperator::Update => "Update",
-        ChangeOperator::Delete => "Delete",
-    };
-    let object = printer.object(table);
-    printer.line(0, format!("Table {verb}(OBJECT:({object}))"));
-    match source {
-        ChangeSource::Plan(plan) => {
+    printer.change("Insert", &plan.target.table);
+    match &plan.source {
+        InsertSource::Query { plan, .. } => {
             printer.node(&plan.root, 1, &[]);
         }
-        ChangeSource::Values(rows) => {
-            printer.line(1, format!("Constant Scan(VALUES:({rows} rows))"));
+        InsertSource::Values(rows) => {
+            printer.line(1, format!("Constant Scan(VALUES:({} rows))", rows.len()));
         }
-        ChangeSource::Unshown => {}
+        InsertSource::DefaultValues => {}
     }
+    printer.lines
+}
+
+/// An UPDATE's plan: the Table Update operator over the new values
+/// computed (a Compute Scalar, when one is more than a column) over the
+/// rows it finds.
+pub fn explain_update(
+    db: &dyn PlanContext,
+    plan: &UpdatePlan,
+    variables: &Variables,
+) -> Vec<String> {
+    let mut printer = Printer {
+        db,
+        variables,
+        lines: Vec::new(),
+    };
+    printer.change("Update", &plan.target.table);
+    let computed: Vec<&Scalar> = plan
+        .assignments
+        .iter()
+        .map(|(_, value)| value)
+        .filter(|value| !matches!(value.kind, ScalarKind::Column(_)))
+        .collect();
+    if computed.is_empty() {
+        printer.rows(&plan.rows, 1);
+        return printer.lines;
+    }
+    let at = printer.reserve(1);
+    let names = printer.rows(&plan.rows, 2);
+    let defined: Vec<String> = computed
+        .iter()
+        .enumerate()
+        .map(|(i, value)| {
+            let name = format!("[Expr{}]", 1001 + names.len() + i);
+            format!("{name}={}", scalar(value, &names, &printer))
+        })
+        .collect();
+    printer.fill(
+        at,
+        1,
+        format!("Compute Scalar(DEFINE:({}))", defined.join(", ")),
+    );
+    printer.lines
+}
+
+/// A DELETE's plan: the Table Delete operator over the rows it finds.
+pub fn explain_delete(
+    db: &dyn PlanContext,
+    plan: &DeletePlan,
+    variables: &Variables,
+) -> Vec<String> {
+    let mut printer = Printer {
+        db,
+        variables,
+        lines: Vec::new(),
+    };
+    printer.change("Delete", &plan.target.table);
+    printer.rows(&plan.rows, 1);
     printer.lines
 }
 
@@ -118,19 +150,7 @@ impl Printer<'_> {
                     .map(|c| format!("[{}]", c.name));
                 extend(prefix, names)
             }
-            Node::Table(read) => {
-                let names = extend(
-                    prefix,
-                    read.table
-                        .columns
-                        .iter()
-                        .map(|c| format!("[{}].[{}]", read.shown, c.name)),
-                );
-                let filter = read.filter.as_ref().map(|f| predicate(f, &names, self));
-                let text = self.access(read, &names, filter);
-                self.line(depth, text);
-                names
-            }
+            Node::Table(read) => self.table(read, depth, prefix),
             Node::Derived { plan, .. } | Node::Function { plan, .. } => {
                 self.node(&plan.root, depth, &[]);
                 extend(prefix, plan.columns.iter().map(|c| format!("[{}]", c.name)))
@@ -364,6 +384,40 @@ impl Printer<'_> {
         }
     }
 
+    /// Prints the read of a table at `depth`, its columns following
+    /// `prefix`; returns the names of the columns it emits.
+    fn table(&mut self, read: &TableRead, depth: usize, prefix: &[String]) -> Vec<String> {
+        let columns = read
+            .table
+            .columns
+            .iter()
+            .map(|c| format!("[{}].[{}]", read.shown, c.name));
+        // The row id an UPDATE or DELETE reads, as SQL Server names a row
+        // locator.
+        let row_id = read.row_ids.then(|| "[Bmk1000]".to_string());
+        let names = extend(prefix, columns.chain(row_id));
+        let filter = read.filter.as_ref().map(|f| predicate(f, &names, self));
+        let text = self.access(read, &names, filter);
+        self.line(depth, text);
+        names
+    }
+
+    /// The operator of an INSERT, UPDATE or DELETE (`verb`) on `table`, as
+    /// SQL Server names it for a table without a clustered index.
+    fn change(&mut self, verb: &str, table: &TableMeta) {
+        let object = self.object(table);
+        self.line(0, format!("Table {verb}(OBJECT:({object}))"));
+    }
+
+    /// Prints how an UPDATE or DELETE finds its rows at `depth`; returns
+    /// the names of the columns of a row found.
+    fn rows(&mut self, rows: &RowSource, depth: usize) -> Vec<String> {
+        match &rows.reading {
+            Reading::Target(read) => self.table(read, depth, &[]),
+            Reading::Plan { root, .. } => self.node(root, depth, &[]),
+        }
+    }
+
     /// The names `node` emits, without printing it.
     fn peek(&mut self, node: &Node, prefix: &[String]) -> Vec<String> {
         let mark = self.lines.len();
@@ -391,7 +445,7 @@ impl Printer<'_> {
         format!("[{schema}].[{}]", table.name)
     }
 
-    fn access(&self, read: &super::TableRead, names: &[String], filter: Option<String>) -> String {
+    fn access(&self, read: &TableRead, names: &[String], filter: Option<String>) -> String {
         let object = self.object(&read.table);
         let alias = if read.shown.eq_ignore_ascii_case(&read.table.name) {
             String::new()

@@ -10,6 +10,7 @@
 //! - APPLY runs its right side once per row of its left side.
 
 use super::access::AccessPath;
+use super::context::PlanContext;
 use super::query::Planner;
 use super::query_hints::{no_plan, JoinChoice};
 use super::{Join, JoinKind, JoinMethod, Node, QueryPlan, TableRead};
@@ -964,4 +965,25 @@ fn check_hints_elsewhere(hints: &[ast::TableHint]) -> SqlResult<()> {
         }
     }
     Ok(())
+}
+
+/// The columns of `table` as a query names them: by `shown` (its alias or
+/// its own name) and its schema.
+pub fn table_scope(context: &dyn PlanContext, table: &TableMeta, shown: &str) -> Vec<ScopeColumn> {
+    let schema = context
+        .catalog()
+        .schema_name(table.schema_id)
+        .unwrap_or("dbo")
+        .to_string();
+    table
+        .columns
+        .iter()
+        .map(|column| ScopeColumn {
+            table: shown.to_string(),
+            schema: schema.clone(),
+            name: column.name.clone(),
+            data_type: column.data_type,
+            used: Default::default(),
+        })
+        .collect()
 }

@@ -8,6 +8,7 @@
 //! - [`window`] binds window functions;
 //! - [`order`] knows which operators' rows come ordered, for stream
 //!   aggregation and for leaving out a Sort;
+//! - [`change`] plans INSERT, UPDATE and DELETE;
 //! - [`explain`] prints a plan the way `SET SHOWPLAN_TEXT ON` does;
 //! - [`context`] is what planning asks of the database it plans for
 //!   ([`context::PlanContext`]): the planner depends on that trait, never
@@ -19,6 +20,7 @@
 //! scope therefore read the same positions wherever they run.
 
 pub mod access;
+pub mod change;
 pub mod context;
 pub mod explain;
 pub mod from;

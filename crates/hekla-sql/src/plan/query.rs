@@ -549,7 +549,7 @@ impl<'a> Planner<'a> {
     }
 
     /// A binder for this planner's queries.
-    fn binder<'b>(&'b self, outer: Option<&'b Binder<'b>>) -> Binder<'b> {
+    pub(crate) fn binder<'b>(&'b self, outer: Option<&'b Binder<'b>>) -> Binder<'b> {
         Binder {
             outer,
             planner: Some(self),

@@ -32,19 +32,14 @@ use crate::catalog::binding::binding_error;
 use crate::catalog::sequence::written as written_name;
 use crate::catalog::table::TableMeta;
 use crate::error::{not_supported_yet, Refused};
-use crate::exec::context::Context;
-use crate::exec::eval::Inputs;
-use crate::exec::run::for_each;
 use crate::plan::context::PlanContext;
 use crate::plan::from::{self, ItemPath};
 use crate::plan::query::{wildcard_columns, BindState, ChangedItem};
 use crate::plan::{plan_streaming, Planner, QueryPlan};
 use crate::result::ResultColumn;
 use crate::session_options::SetOptions;
-use hekla_engine::RowId;
 use hekla_parser::ast::{self, ExprKind, QueryBody, SelectItem, SetOperator, TableRefKind};
-use hekla_types::{DataType, SqlError, SqlResult, Value};
-use std::collections::HashSet;
+use hekla_types::{DataType, SqlError, SqlResult};
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -131,60 +126,18 @@ pub fn refuse_check_option(query: &ast::Query) -> SqlResult<()> {
 }
 
 impl ViewChange {
-    /// Whether rows the statement writes must pass a CHECK OPTION.
-    pub fn checks(&self) -> bool {
-        self.checked_level().is_some()
-    }
-
-    /// Msg 550 unless every row of `written` (the ids the statement's
-    /// inserts and updates gave) shows through the highest view with CHECK
-    /// OPTION, now that the statement's writes are done.
-    pub fn check(&self, context: &Context, written: &[RowId]) -> SqlResult<()> {
+    /// With a CHECK OPTION on the view or one below it: the plan of the
+    /// highest such view, its rows ending with the changed table's row id,
+    /// which the rows the statement inserts or updates must be among once
+    /// its writes are done (Msg 550, `exec::target`).
+    pub fn check_plan(&self, db: &dyn PlanContext) -> SqlResult<Option<QueryPlan>> {
         let Some(level) = self.checked_level() else {
-            return Ok(());
+            return Ok(None);
         };
-        if written.is_empty() {
-            return Ok(());
-        }
         let state = Rc::<BindState>::default();
-        let mut plan = level.plan_within(context.db, &state, self.table.columns.len())?;
+        let mut plan = level.plan_within(db, &state, self.table.columns.len())?;
         plan_streaming(&mut plan.root, false);
-        let mut visible = HashSet::new();
-        for_each(&plan.root, &Inputs::top(context), &mut |row| {
-            let id = row.last().and_then(Value::as_i64);
-            visible.extend(id.and_then(|number| context.row_id(number)));
-            Ok(())
-        })?;
-        if written.iter().all(|id| visible.contains(id)) {
-            return Ok(());
-        }
-        Err(SqlError::new(
-            550,
-            16,
-            1,
-            "The attempted insert or update failed because the target view either specifies WITH CHECK OPTION or spans a view that specifies WITH CHECK OPTION and one or more rows resulting from the operation did not qualify under the CHECK OPTION constraint.",
-        ))
-    }
-
-    /// The view's row for OUTPUT's `inserted` or `deleted`: the table's
-    /// values (`table_row`) where the view shows the table's columns, its
-    /// row as the statement read it (`read`; none for an INSERT) elsewhere.
-    pub fn shown(&self, table_row: &[Value], read: Option<&[Value]>) -> Vec<Value> {
-        let value = |values: Option<&[Value]>, position: usize| {
-            values
-                .and_then(|values| values.get(position))
-                .cloned()
-                .unwrap_or(Value::Null)
-        };
-        self.top
-            .columns
-            .iter()
-            .enumerate()
-            .map(|(position, column)| match column.shows {
-                Shows::Column(table_column) => value(Some(table_row), table_column),
-                Shows::Other | Shows::Derived => value(read, position),
-            })
-            .collect()
+        Ok(Some(plan))
     }
 
     fn levels(&self) -> impl Iterator<Item = &Level> {
@@ -199,7 +152,9 @@ impl ViewChange {
 
     /// Msg 4427: CHECK OPTION cannot hold rows to a TOP.
     fn refuse_top_with_check_option(&self) -> SqlResult<()> {
-        if !self.checks() || !self.levels().any(|level| has_top(&level.create.query)) {
+        if self.checked_level().is_none()
+            || !self.levels().any(|level| has_top(&level.create.query))
+        {
             return Ok(());
         }
         Err(SqlError::new(
