@@ -165,6 +165,7 @@ impl SqlDatabase {
             reads: crate::statistics::TableReads::default(),
             prepared: Default::default(),
             transaction_shown: false,
+            holds_schema_stability: false,
         })
     }
 }
@@ -204,6 +205,10 @@ pub struct Session {
     /// Whether the sink was last told the transaction is open (see
     /// [`ResultSink::transaction_changed`]).
     pub(crate) transaction_shown: bool,
+    /// A statement of the session is running and holds the schema lock
+    /// shared (see `ddl::alter::gate`): statements inside it (a
+    /// procedure's) do not take it again.
+    pub(crate) holds_schema_stability: bool,
 }
 
 impl Session {

@@ -410,5 +410,4 @@ fn terminates_statement(kind: &StatementKind, error: &SqlError) -> bool {
         41301, 41302, 41305, 41325,
     ];
     changes_rows && WHILE_CHANGING_ROWS.contains(&error.number)
-        || crate::ddl::alter::terminates(kind, error)
 }

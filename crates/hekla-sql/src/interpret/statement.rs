@@ -38,8 +38,9 @@ impl Interpreter<'_> {
             .then(crate::statistics::Stopwatch::start);
         let db = Arc::clone(&self.session.db);
         let dropping = crate::security::ddl::dropped_objects(&db, &statement.kind);
+        let mut failed_on_rows = false;
         let outcome = self
-            .work(statement, text, frame)
+            .holding_schema_stability(statement, text, frame, &mut failed_on_rows)
             .and_then(|rows| {
                 crate::security::grants::forget_dropped(&db, &dropping)?;
                 Ok(rows)
@@ -75,7 +76,12 @@ impl Interpreter<'_> {
                 }
                 Ok(Flow::Next)
             }
-            Err(error) => Err(self.failure(error, statement, frame)),
+            Err(error) => {
+                let mut failure = self.failure(error, statement, frame);
+                // A rebuild that failed copying a row (see `ddl::alter`).
+                failure.terminated |= failed_on_rows && !self.session.options.xact_abort;
+                Err(failure)
+            }
         }
     }
 
@@ -101,15 +107,40 @@ impl Interpreter<'_> {
         }
     }
 
-    /// Runs one statement; the row count for DONE, if it has one.
+    /// Runs one statement (see [`Self::work`]) holding the schema lock
+    /// shared, unless a statement it runs inside holds it already.
+    fn holding_schema_stability(
+        &mut self,
+        statement: &ast::Statement,
+        text: &str,
+        frame: &mut Frame,
+        failed_on_rows: &mut bool,
+    ) -> SqlResult<Option<u64>> {
+        let db = Arc::clone(&self.session.db);
+        let inside_statement = self.session.holds_schema_stability;
+        let stability = if inside_statement {
+            None
+        } else {
+            crate::ddl::alter::stability(&db, &statement.kind)
+        };
+        self.session.holds_schema_stability = inside_statement || stability.is_some();
+        let outcome = self.work(statement, text, frame, inside_statement, failed_on_rows);
+        self.session.holds_schema_stability = inside_statement;
+        outcome
+    }
+
+    /// Runs one statement; the row count for DONE, if it has one. A
+    /// rebuild inside another statement is refused; one that fails on a
+    /// row sets `failed_on_rows`.
     fn work(
         &mut self,
         statement: &ast::Statement,
         text: &str,
         frame: &mut Frame,
+        inside_statement: bool,
+        failed_on_rows: &mut bool,
     ) -> SqlResult<Option<u64>> {
         let db = Arc::clone(&self.session.db);
-        let _schema_stability = crate::ddl::alter::stability(&db, &statement.kind);
         self.begin_implicit_transaction(&statement.kind)?;
         if is_ddl(&statement.kind) && self.session.transaction.is_open() {
             return Err(ddl_in_transaction());
@@ -444,7 +475,12 @@ impl Interpreter<'_> {
                 Ok(None)
             }
             kind if crate::ddl::alter::rebuilds(kind) => {
-                crate::ddl::alter::run(&db, statement, self.sink)
+                crate::ddl::alter::run(&db, statement, self.sink, inside_statement).map_err(
+                    |rejected| {
+                        *failed_on_rows = rejected.on_rows;
+                        rejected.error
+                    },
+                )
             }
             _ => Err(not_supported_yet(
                 Refused::Statement,

@@ -11,13 +11,13 @@
 //! a rebuild has already copied, and none reads a table the rebuild
 //! dropped.
 //!
-//! A thread that already holds the lock shared (a statement run inside
-//! another one) does not take it again, so a waiting rebuild cannot
-//! deadlock it; asking for it exclusively while holding it shared is an
-//! error instead of a deadlock.
+//! A statement run inside another one (a procedure's, under its EXEC)
+//! does not take the lock again: the session holds it already (the
+//! interpreter knows, see `Session::holds_schema_stability`), so a waiting
+//! rebuild cannot deadlock it; asking for it exclusively while holding it
+//! shared is an error instead of a deadlock.
 
 use hekla_types::{SqlError, SqlResult};
-use std::cell::Cell;
 use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 #[derive(Default)]
@@ -25,20 +25,9 @@ pub struct SchemaLock {
     lock: RwLock<()>,
 }
 
-thread_local! {
-    /// How many shared holds this thread has (nested statements).
-    static SHARED_DEPTH: Cell<usize> = const { Cell::new(0) };
-}
-
 /// A statement's shared hold; released when dropped.
 pub struct Stability<'a> {
-    _guard: Option<RwLockReadGuard<'a, ()>>,
-}
-
-impl Drop for Stability<'_> {
-    fn drop(&mut self) {
-        SHARED_DEPTH.with(|depth| depth.set(depth.get().saturating_sub(1)));
-    }
+    _guard: RwLockReadGuard<'a, ()>,
 }
 
 /// A rebuild's exclusive hold.
@@ -47,28 +36,22 @@ pub struct Modification<'a> {
 }
 
 impl SchemaLock {
-    /// Waits while a rebuild runs, then holds the lock shared.
+    /// Waits while a rebuild runs, then holds the lock shared (for a
+    /// statement not inside another: one inside holds it already).
     pub fn stability(&self) -> Stability<'_> {
-        let nested = SHARED_DEPTH.with(|depth| {
-            depth.set(depth.get() + 1);
-            depth.get() > 1
-        });
-        let guard = if nested {
-            None
-        } else {
-            // A panic elsewhere cannot leave the unit value inconsistent.
-            Some(
-                self.lock
-                    .read()
-                    .unwrap_or_else(|poisoned| poisoned.into_inner()),
-            )
-        };
+        // A panic elsewhere cannot leave the unit value inconsistent.
+        let guard = self
+            .lock
+            .read()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
         Stability { _guard: guard }
     }
 
-    /// Waits for every running statement, then holds the lock alone.
-    pub fn modification(&self) -> SqlResult<Modification<'_>> {
-        if SHARED_DEPTH.with(Cell::get) > 0 {
+    /// Waits for every running statement, then holds the lock alone;
+    /// refused when the caller `holds_stability` (a rebuild inside another
+    /// statement), which would wait for itself.
+    pub fn modification(&self, holds_stability: bool) -> SqlResult<Modification<'_>> {
+        if holds_stability {
             return Err(SqlError::new(
                 10794,
                 16,
@@ -99,7 +82,7 @@ mod tests {
         let rebuild = {
             let (lock, done) = (Arc::clone(&lock), Arc::clone(&done));
             std::thread::spawn(move || {
-                let _held = lock.modification().unwrap();
+                let _held = lock.modification(false).unwrap();
                 done.store(true, Ordering::SeqCst);
                 std::thread::sleep(Duration::from_millis(50));
             })
@@ -116,13 +99,11 @@ mod tests {
     }
 
     #[test]
-    fn nested_statements_do_not_take_it_twice() {
+    fn a_modification_inside_a_statement_is_refused_not_deadlocked() {
         let lock = SchemaLock::default();
-        let outer = lock.stability();
-        let inner = lock.stability();
-        assert_eq!(lock.modification().err().map(|e| e.number), Some(10794));
-        drop(inner);
-        drop(outer);
-        assert!(lock.modification().is_ok());
+        let statement = lock.stability();
+        assert_eq!(lock.modification(true).err().map(|e| e.number), Some(10794));
+        drop(statement);
+        assert!(lock.modification(false).is_ok());
     }
 }

@@ -77,9 +77,8 @@ use crate::session::SqlDatabase;
 use crate::system_views::DATABASE_NAME;
 use edit::{DropIndex, Editor};
 use hekla_parser::ast::{self, AlterDropKind, AlterTableAction, StatementKind};
-use hekla_types::{SqlError, SqlResult};
+use hekla_types::SqlError;
 use messages as msg;
-use std::cell::Cell;
 use std::sync::Arc;
 
 /// How a rebuild failed: SQL Server reports some failures as more than
@@ -115,10 +114,12 @@ impl From<SqlError> for Failure {
 
 type Outcome<T> = Result<T, Failure>;
 
-thread_local! {
-    /// Whether this thread's last rebuild failed on its rows, for
-    /// [`terminates`].
-    static FAILED_ON_ROWS: Cell<bool> = const { Cell::new(false) };
+/// Why ALTER TABLE, CREATE INDEX or DROP INDEX failed.
+pub struct Rejected {
+    pub error: SqlError,
+    /// It failed on a row of the table (copying it), so SQL Server
+    /// follows the error with "The statement has been terminated.".
+    pub on_rows: bool,
 }
 
 /// Whether `kind` is a statement [`run`] runs (and that therefore must not
@@ -141,23 +142,25 @@ pub fn stability<'a>(db: &'a SqlDatabase, kind: &StatementKind) -> Option<gate::
     (!rebuilds(kind)).then(|| db.schema_lock().stability())
 }
 
-/// Runs ALTER TABLE, CREATE INDEX or DROP INDEX. Messages that precede the
-/// statement's error go to `sink` here; the error itself is returned.
+/// Runs ALTER TABLE, CREATE INDEX or DROP INDEX; `inside_statement` when
+/// it runs inside another statement (a procedure's), which holds the
+/// schema lock shared. Messages that precede the statement's error go to
+/// `sink` here; the error itself is returned.
 pub fn run(
     db: &SqlDatabase,
     statement: &ast::Statement,
     sink: &mut dyn ResultSink,
-) -> SqlResult<Option<u64>> {
-    FAILED_ON_ROWS.with(|failed| failed.set(false));
+    inside_statement: bool,
+) -> Result<Option<u64>, Rejected> {
     let outcome = match &statement.kind {
-        StatementKind::AlterTable(alter) => alter_table(db, alter),
-        StatementKind::CreateIndex(create) => create_index(db, create),
+        StatementKind::AlterTable(alter) => alter_table(db, inside_statement, alter),
+        StatementKind::CreateIndex(create) => create_index(db, inside_statement, create),
         StatementKind::Drop {
             object_type: ast::DropType::Index,
             if_exists,
             names,
             on_table,
-        } => drop_indexes(db, names, on_table.as_ref(), *if_exists),
+        } => drop_indexes(db, inside_statement, names, on_table.as_ref(), *if_exists),
         other => Err(not_supported_yet(Refused::Statement, other.keywords()).into()),
     };
     match outcome {
@@ -170,17 +173,12 @@ pub fn run(
                     procedure: None,
                 });
             }
-            FAILED_ON_ROWS.with(|failed| failed.set(failure.data));
-            Err(failure.last)
+            Err(Rejected {
+                error: failure.last,
+                on_rows: failure.data,
+            })
         }
     }
-}
-
-/// Whether "The statement has been terminated." follows `error` of
-/// statement `kind` (a rebuild that failed on a row, as SQL Server reports
-/// errors met while copying).
-pub fn terminates(kind: &StatementKind, _error: &SqlError) -> bool {
-    rebuilds(kind) && FAILED_ON_ROWS.with(|failed| failed.replace(false))
 }
 
 /// The table `name` (schema dbo unless written).
@@ -199,11 +197,12 @@ fn find_table(catalog: &Catalog, name: &ast::ObjectName) -> Option<Arc<TableMeta
 /// it; `missing` decides what a missing table is.
 fn with_table(
     db: &SqlDatabase,
+    inside_statement: bool,
     name: &ast::ObjectName,
     missing: impl FnOnce() -> Outcome<()>,
     edit: impl FnOnce(&mut Editor) -> Outcome<bool>,
 ) -> Outcome<()> {
-    let _offline = db.schema_lock().modification()?;
+    let _offline = db.schema_lock().modification(inside_statement)?;
     let (table, plan) = {
         let catalog = db.catalog();
         let Some(table) = find_table(&catalog, name) else {
@@ -219,62 +218,74 @@ fn with_table(
     rebuild::run(db, &table, plan)
 }
 
-fn alter_table(db: &SqlDatabase, alter: &ast::AlterTable) -> Outcome<()> {
+fn alter_table(db: &SqlDatabase, inside_statement: bool, alter: &ast::AlterTable) -> Outcome<()> {
     let written = crate::catalog::sequence::written(&alter.table);
     let missing = || Err(msg::no_table(4902, &written).into());
-    with_table(db, &alter.table, missing, |editor| match &alter.action {
-        AlterTableAction::Add(elements) => editor.add(elements).map(|()| true),
-        AlterTableAction::Drop {
-            what,
-            if_exists,
-            names,
-        } => {
-            let mut changed = false;
-            for name in names {
-                let name = name.value.as_str();
-                let dropped = match what {
-                    AlterDropKind::Column => editor.drop_column(name)?,
-                    AlterDropKind::Constraint => editor.drop_constraint(name)?,
-                    AlterDropKind::Index => editor.drop_index(name, DropIndex::AlterTable)?,
-                };
-                if dropped {
-                    changed = true;
-                } else if !*if_exists {
-                    let table = &editor.table.name;
-                    return Err(match what {
-                        AlterDropKind::Column => msg::no_column("DROP COLUMN", name, table).into(),
-                        AlterDropKind::Constraint => Failure {
-                            before: vec![msg::not_a_constraint(name)],
-                            last: msg::could_not_drop_constraint(),
-                            data: false,
-                        },
-                        AlterDropKind::Index => msg::no_index_to_drop(name, 16).into(),
-                    });
+    with_table(
+        db,
+        inside_statement,
+        &alter.table,
+        missing,
+        |editor| match &alter.action {
+            AlterTableAction::Add(elements) => editor.add(elements).map(|()| true),
+            AlterTableAction::Drop {
+                what,
+                if_exists,
+                names,
+            } => {
+                let mut changed = false;
+                for name in names {
+                    let name = name.value.as_str();
+                    let dropped = match what {
+                        AlterDropKind::Column => editor.drop_column(name)?,
+                        AlterDropKind::Constraint => editor.drop_constraint(name)?,
+                        AlterDropKind::Index => editor.drop_index(name, DropIndex::AlterTable)?,
+                    };
+                    if dropped {
+                        changed = true;
+                    } else if !*if_exists {
+                        let table = &editor.table.name;
+                        return Err(match what {
+                            AlterDropKind::Column => {
+                                msg::no_column("DROP COLUMN", name, table).into()
+                            }
+                            AlterDropKind::Constraint => Failure {
+                                before: vec![msg::not_a_constraint(name)],
+                                last: msg::could_not_drop_constraint(),
+                                data: false,
+                            },
+                            AlterDropKind::Index => msg::no_index_to_drop(name, 16).into(),
+                        });
+                    }
                 }
+                Ok(changed)
             }
-            Ok(changed)
-        }
-        AlterTableAction::AlterColumn {
-            name,
-            data_type,
-            collation,
-            nullable,
-        } => editor
-            .alter_column(&name.value, data_type, collation.as_ref(), *nullable)
-            .map(|()| true),
-        AlterTableAction::RebuildIndex { index, options } => {
-            editor.rebuild_index(&index.value, options).map(|()| true)
-        }
-        AlterTableAction::Set(_) => {
-            Err(not_supported_yet(Refused::Statement, "ALTER TABLE SET").into())
-        }
-    })
+            AlterTableAction::AlterColumn {
+                name,
+                data_type,
+                collation,
+                nullable,
+            } => editor
+                .alter_column(&name.value, data_type, collation.as_ref(), *nullable)
+                .map(|()| true),
+            AlterTableAction::RebuildIndex { index, options } => {
+                editor.rebuild_index(&index.value, options).map(|()| true)
+            }
+            AlterTableAction::Set(_) => {
+                Err(not_supported_yet(Refused::Statement, "ALTER TABLE SET").into())
+            }
+        },
+    )
 }
 
-fn create_index(db: &SqlDatabase, create: &ast::CreateIndex) -> Outcome<()> {
+fn create_index(
+    db: &SqlDatabase,
+    inside_statement: bool,
+    create: &ast::CreateIndex,
+) -> Outcome<()> {
     let written = crate::catalog::sequence::written(&create.table);
     let missing = || Err(msg::no_table(1088, &written).into());
-    with_table(db, &create.table, missing, |editor| {
+    with_table(db, inside_statement, &create.table, missing, |editor| {
         editor.create_index(&create.index).map(|()| true)
     })
 }
@@ -283,6 +294,7 @@ fn create_index(db: &SqlDatabase, create: &ast::CreateIndex) -> Outcome<()> {
 /// rebuild per index.
 fn drop_indexes(
     db: &SqlDatabase,
+    inside_statement: bool,
     names: &[ast::ObjectName],
     on_table: Option<&ast::ObjectName>,
     if_exists: bool,
@@ -315,7 +327,7 @@ fn drop_indexes(
                 Err(msg::no_index_to_drop(&shown, 11).into())
             }
         };
-        with_table(db, &table, missing, |editor| {
+        with_table(db, inside_statement, &table, missing, |editor| {
             let dropped = editor.drop_index(&index, DropIndex::Statement)?;
             if !dropped && !if_exists {
                 return Err(msg::no_index_to_drop(&shown, 11).into());
