@@ -154,6 +154,7 @@ CREATE VIEW dbo.big_orders AS
     SELECT id, customer_id, amount * 2 AS doubled FROM dbo.orders WHERE amount > 100;
 CREATE VIEW dbo.broken AS SELECT id FROM dbo.gone;
 CREATE VIEW dbo.outer_view AS SELECT id FROM dbo.broken;
+CREATE VIEW dbo.on_temp AS SELECT id FROM #scratch;
 ";
 
 fn catalog() -> MemoryCatalog {
@@ -222,6 +223,36 @@ fn a_view_that_no_longer_binds_names_itself_and_the_error_behind_it() {
         catalog.error("SELECT id FROM dbo.outer_view"),
         (4413, broken.to_string())
     );
+}
+
+#[test]
+fn a_view_may_not_read_a_temporary_table() {
+    assert_eq!(
+        catalog().error("SELECT id FROM dbo.on_temp"),
+        (
+            4413,
+            "Could not use view or function 'dbo.on_temp' because of binding errors. (Msg 4508: Views or functions are not allowed on temporary tables. Table names that begin with '#' denote temporary tables.)".to_string()
+        )
+    );
+}
+
+#[test]
+fn a_hint_on_a_view_reaches_the_tables_it_reads_and_no_others() {
+    let catalog = catalog();
+    let plan = catalog
+        .plan(
+            "SELECT b.id FROM dbo.big_orders AS b WITH (SNAPSHOT)
+             JOIN dbo.customers AS c ON c.id = b.customer_id",
+        )
+        .expect("plans");
+    let join = first_join(&plan.root);
+    assert_eq!(first_read(&join.outer).table.name, "orders");
+    assert_eq!(
+        first_read(&join.outer).hint,
+        Some(ast::IsolationLevel::Snapshot)
+    );
+    assert_eq!(first_read(&join.inner).table.name, "customers");
+    assert_eq!(first_read(&join.inner).hint, None);
 }
 
 #[test]
