@@ -80,9 +80,7 @@ const KNOWN_DEBT: &[(&str, &str)] = &[
     ("catalog", "crate::session"),
     ("exec", "crate::session"),
     ("exec", "hekla_parser"),
-    ("plan", "crate::session"),
     ("security", "crate::session"),
-    ("set_statement", "crate::session"),
     ("system_views", "crate::session"),
 ];
 
@@ -92,13 +90,17 @@ fn no_module_names_what_its_layer_forbids() {
     let mut found = BTreeSet::new();
     for file in rust_files(&src) {
         let module = top_module(&src, &file);
+        if file.file_name().is_some_and(|name| name == "tests.rs") {
+            continue; // unit tests may build whatever they test with
+        }
         let text = fs::read_to_string(&file).expect("source files are readable");
+        let text = without_test_module(&text);
         for (modules, forbidden, _) in RULES {
             if !modules.contains(&module.as_str()) {
                 continue;
             }
             for path in named_paths(&text, &src, &file) {
-                if path.starts_with(forbidden) && !names_its_group(&path, modules) {
+                if names(&path, forbidden) && !names_its_group(&path, modules) {
                     found.insert((module.clone(), forbidden.to_string()));
                 }
             }
@@ -136,6 +138,18 @@ fn no_module_names_what_its_layer_forbids() {
     );
 }
 
+/// Whether `path` is `forbidden` or inside it: `crate::session` covers
+/// `crate::session::Session`, not `crate::session_options`.
+fn names(path: &str, forbidden: &str) -> bool {
+    if forbidden.ends_with("::") {
+        return path.starts_with(forbidden);
+    }
+    path == forbidden
+        || path
+            .strip_prefix(forbidden)
+            .is_some_and(|rest| rest.starts_with("::"))
+}
+
 /// Modules a rule groups together may name one another (a leaf may use
 /// another leaf; a module its own items).
 fn names_its_group(path: &str, group: &[&str]) -> bool {
@@ -143,6 +157,15 @@ fn names_its_group(path: &str, group: &[&str]) -> bool {
         let target = rest.split("::").next().unwrap_or(rest);
         group.contains(&target)
     })
+}
+
+/// The file's text before its `#[cfg(test)]` module, if it has one
+/// (written last, as everywhere in this crate).
+fn without_test_module(text: &str) -> &str {
+    match text.find("#[cfg(test)]\nmod ") {
+        Some(start) => &text[..start],
+        None => text,
+    }
 }
 
 /// The crate's own layering in Cargo terms: the parser stands on the
