@@ -8,7 +8,6 @@ pub mod binding;
 pub mod constraint;
 pub mod constraint_ids;
 pub mod counter;
-pub mod database_options;
 pub mod databases;
 pub mod dependency;
 pub mod function;
@@ -25,9 +24,8 @@ pub mod temp;
 pub mod user_type;
 pub mod view;
 
-use crate::session::SqlDatabase;
 use crate::system_views::DATABASE_NAME;
-use hekla_engine::{Database, IsolationLevel, SchemaId, Table};
+use hekla_engine::{Database, SchemaId, Table};
 use hekla_types::{SqlError, SqlResult};
 use sequence::Sequence;
 use std::collections::BTreeMap;
@@ -412,47 +410,6 @@ impl Catalog {
             .ok_or_else(|| SqlError::new(1105, 17, 1, "The database has run out of object ids."))?;
         Ok(id)
     }
-}
-
-/// Stores the definition `object` in a transaction of its own, replacing
-/// the one stored under its id (ALTER) if there is one.
-pub fn store_object(db: &SqlDatabase, object: &StoredObject) -> SqlResult<()> {
-    let mut tx = db.engine().begin(IsolationLevel::Snapshot)?;
-    db.object_store().delete(&mut tx, object.object_id)?;
-    db.object_store().insert(&mut tx, object)?;
-    tx.commit()?;
-    Ok(())
-}
-
-/// Deletes the stored definition of `object_id` (and its counter) in a
-/// transaction of its own.
-pub fn unstore_object(db: &SqlDatabase, object_id: i32) -> SqlResult<()> {
-    let mut tx = db.engine().begin(IsolationLevel::Snapshot)?;
-    db.object_store().delete(&mut tx, object_id)?;
-    tx.commit()?;
-    Ok(())
-}
-
-/// Stores the definition of a view, procedure or function being created
-/// or altered: under a new object id, or, for ALTER, under the id and
-/// creation date `existing` had (only the modification date moves).
-pub fn store_module(
-    db: &SqlDatabase,
-    catalog: &mut Catalog,
-    existing: Option<(i32, i64)>,
-    schema_id: SchemaId,
-    name: &str,
-    object_type: ObjectType,
-    definition: &str,
-) -> SqlResult<StoredObject> {
-    let (object_id, created_ms) = match existing {
-        Some(kept) => kept,
-        None => (catalog.allocate_object_id()?, store::now_ms()),
-    };
-    let mut object = stored_object(object_id, schema_id, name, object_type, None, definition);
-    object.created_ms = created_ms;
-    store_object(db, &object)?;
-    Ok(object)
 }
 
 /// Msg 3701: DROP of a `kind` (table, view, procedure ...) named `name`

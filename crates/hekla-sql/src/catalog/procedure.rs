@@ -14,12 +14,10 @@
 //! procedure exists (Msg 3729).
 
 use super::objects::{schema_object, Objects};
-use super::store::{ObjectType, StoredObject};
+use super::store::StoredObject;
 use super::user_type::{self, Resolved};
 use super::Catalog;
 use crate::bind::types::TypeContext;
-use crate::error::{not_supported_yet, Refused};
-use crate::session::SqlDatabase;
 use hekla_engine::SchemaId;
 use hekla_parser::ast::{self, ModuleOption, StatementKind};
 use hekla_types::{Collation, DataType, SqlError, SqlResult};
@@ -159,108 +157,6 @@ pub type Procedures = Objects<ProcedureMeta>;
 
 schema_object!(ProcedureMeta, object_id);
 
-/// CREATE, ALTER and CREATE OR ALTER PROCEDURE.
-pub fn create(db: &SqlDatabase, create: &ast::CreateProcedure, text: &str) -> SqlResult<()> {
-    if create.name.written_database().is_some() {
-        return Err(SqlError::new(
-            166,
-            15,
-            1,
-            "'CREATE/ALTER PROCEDURE' does not allow specifying the database name as a prefix to the object name.",
-        ));
-    }
-    let native = is_native(create);
-    if native {
-        check_native(create)?;
-    }
-    let name = create.name.name().value.clone();
-    let mut catalog = db.catalog_mut();
-    let parameters = parameters(&create.params, "CREATE PROCEDURE", &catalog)?;
-    let names = create.params.iter().map(|p| p.name.as_str());
-    if let Some((error, _)) = crate::bind::variables::first_redeclaration(names, &create.body) {
-        return Err(error);
-    }
-    let schema_id = catalog.schema_of(&create.name)?;
-    let existing = catalog.procedures.get(schema_id, &name).cloned();
-    match &existing {
-        Some(_) if create.alter || create.or_alter => {}
-        Some(_) => return Err(hekla_engine::errors::object_exists(&name)),
-        None if create.alter => {
-            return Err(crate::error::invalid_object_name(
-                &super::sequence::written(&create.name),
-                3,
-            ))
-        }
-        None if catalog.object_exists(schema_id, &name) => {
-            return Err(hekla_engine::errors::object_exists(&name))
-        }
-        None => {}
-    }
-    let schemabinding = has_option(create, ModuleOption::SchemaBinding);
-    let references = if schemabinding {
-        bound_objects(&catalog, text)
-    } else {
-        Vec::new()
-    };
-    let definition = super::view::stored_text(text, create.alter, create.or_alter);
-    let name = existing.as_ref().map_or(name, |p| p.name.clone());
-    // The body's spans must point into the stored text.
-    let body = parse_definition(&definition)?.body;
-    let object = super::store_module(
-        db,
-        &mut catalog,
-        existing
-            .as_ref()
-            .map(|procedure| (procedure.object_id, procedure.created_ms)),
-        schema_id,
-        &name,
-        ObjectType::Procedure,
-        &definition,
-    )?;
-    let (object_id, created_ms) = (object.object_id, object.created_ms);
-    catalog.bindings.set(object_id, references);
-    let procedure = ProcedureMeta {
-        object_id,
-        schema_id,
-        name,
-        parameters,
-        body,
-        definition,
-        native,
-        schemabinding,
-        created_ms,
-        modified_ms: object.modified_ms,
-    };
-    catalog
-        .type_references
-        .set(object_id, procedure.table_types());
-    catalog.procedures.insert(procedure);
-    Ok(())
-}
-
-/// DROP PROCEDURE: each name in turn (Msg 3701 for a missing one unless IF
-/// EXISTS).
-pub fn drop(db: &SqlDatabase, names: &[ast::ObjectName], if_exists: bool) -> SqlResult<()> {
-    for name in names {
-        let mut catalog = db.catalog_mut();
-        let found = find(&catalog, name).cloned();
-        let Some(procedure) = found else {
-            if if_exists {
-                continue;
-            }
-            return Err(super::cannot_drop(
-                "procedure",
-                &super::sequence::written(name),
-            ));
-        };
-        super::unstore_object(db, procedure.object_id)?;
-        catalog.procedures.remove(procedure.object_id);
-        catalog.bindings.remove(procedure.object_id);
-        catalog.type_references.remove(procedure.object_id);
-    }
-    Ok(())
-}
-
 /// The procedure `name` names (schema dbo when it has none).
 pub fn find<'c>(catalog: &'c Catalog, name: &ast::ObjectName) -> Option<&'c Arc<ProcedureMeta>> {
     let schema_id = catalog.named_schema(name)?;
@@ -268,52 +164,15 @@ pub fn find<'c>(catalog: &'c Catalog, name: &ast::ObjectName) -> Option<&'c Arc<
 }
 
 /// The CREATE PROCEDURE of a stored definition (Msg 3414 if it is not one).
-fn parse_definition(definition: &str) -> SqlResult<ast::CreateProcedure> {
+pub fn parse_definition(definition: &str) -> SqlResult<ast::CreateProcedure> {
     super::parse_stored(definition, "a procedure", |kind| match kind {
         StatementKind::CreateProcedure(create) => Some(*create),
         _ => None,
     })
 }
 
-fn has_option(create: &ast::CreateProcedure, option: ModuleOption) -> bool {
+pub fn has_option(create: &ast::CreateProcedure, option: ModuleOption) -> bool {
     create.options.contains(&option)
-}
-
-fn is_native(create: &ast::CreateProcedure) -> bool {
-    has_option(create, ModuleOption::NativeCompilation)
-}
-
-/// What SQL Server requires of a natively compiled procedure.
-fn check_native(create: &ast::CreateProcedure) -> SqlResult<()> {
-    if !has_option(create, ModuleOption::SchemaBinding) {
-        return Err(not_supported_yet(
-            Refused::Statement,
-            "NATIVE_COMPILATION without SCHEMABINDING",
-        ));
-    }
-    let [ast::Statement {
-        kind: StatementKind::AtomicBlock { options, .. },
-        ..
-    }] = create.body.as_slice()
-    else {
-        return Err(SqlError::new(
-            17083,
-            16,
-            1,
-            "The body of a natively compiled stored procedure must be an ATOMIC block.",
-        ));
-    };
-    for required in ["TRANSACTION ISOLATION LEVEL", "LANGUAGE"] {
-        if !options.iter().any(|o| option_name(o) == required) {
-            return Err(SqlError::new(
-                17084,
-                16,
-                1,
-                format!("The WITH clause of BEGIN ATOMIC statement must specify a value for the option '{required}'."),
-            ));
-        }
-    }
-    Ok(())
 }
 
 /// An option's name words, upper case, joined by spaces.
@@ -327,7 +186,7 @@ pub fn option_name(option: &ast::OptionItem) -> String {
 }
 
 /// The parameters of a CREATE PROCEDURE or CREATE FUNCTION (`statement`).
-pub(super) fn parameters(
+pub fn parameters(
     params: &[ast::Parameter],
     statement: &str,
     catalog: &Catalog,
@@ -392,7 +251,7 @@ pub(super) fn parameters(
 /// function. (SQL Server binds the module's statements; scanning the
 /// tokens finds the same objects without binding statements whose
 /// variables are not declared until the module runs.)
-pub(super) fn bound_objects(catalog: &Catalog, text: &str) -> Vec<i32> {
+pub fn bound_objects(catalog: &Catalog, text: &str) -> Vec<i32> {
     use hekla_parser::lexer::TokenKind;
     let Ok(tokens) = hekla_parser::lexer::tokenize(text) else {
         return Vec::new();
@@ -435,4 +294,8 @@ pub fn bind_restored(catalog: &mut Catalog) {
     for (object_id, references) in bound {
         catalog.bindings.set(object_id, references);
     }
+}
+
+pub fn is_native(create: &ast::CreateProcedure) -> bool {
+    has_option(create, ModuleOption::NativeCompilation)
 }

@@ -14,12 +14,9 @@
 //! block is a gap, and no value is ever handed out twice.
 
 use super::counter::{integer_range, integer_value, Counter, Series};
-use super::store::{ObjectType, StoredObject};
-use super::{stored_object, Catalog};
+use super::store::StoredObject;
+use super::Catalog;
 use crate::bind::types::{self, TypeContext};
-use crate::error::{not_supported_yet, Refused};
-use crate::session::SqlDatabase;
-use crate::system_views::DATABASE_NAME;
 use hekla_engine::{Database, SchemaId, Table};
 use hekla_parser::ast::{self, SequenceOption};
 use hekla_types::{Collation, DataType, SqlError, SqlResult, Value};
@@ -306,75 +303,6 @@ impl Options {
             )),
         }
     }
-}
-
-/// CREATE SEQUENCE: binds it, stores the definition, adds it to the
-/// catalog.
-pub fn create(db: &SqlDatabase, create: &ast::CreateSequence, text: &str) -> SqlResult<()> {
-    if create.name.other_database(DATABASE_NAME).is_some() {
-        return Err(not_supported_yet(
-            Refused::Statement,
-            "CREATE SEQUENCE with a database name",
-        ));
-    }
-    let mut catalog = db.catalog_mut();
-    let schema_id = catalog.schema_of(&create.name)?;
-    let name = &create.name.name().value;
-    if catalog.object_exists(schema_id, name) {
-        return Err(hekla_engine::errors::object_exists(name));
-    }
-    let object_id = catalog.allocate_object_id()?;
-    let sequence = Sequence::bind(
-        create,
-        schema_id,
-        object_id,
-        text,
-        catalog.counter_table().clone(),
-    )?;
-    let object = stored_object(
-        object_id,
-        schema_id,
-        &sequence.name,
-        ObjectType::Sequence,
-        None,
-        text,
-    );
-    super::store_object(db, &object)?;
-    catalog.add_sequence(sequence);
-    Ok(())
-}
-
-/// DROP SEQUENCE: each name in turn (a missing one is Msg 3701 unless IF
-/// EXISTS; one a DEFAULT uses is Msg 3729).
-pub fn drop(db: &SqlDatabase, names: &[ast::ObjectName], if_exists: bool) -> SqlResult<()> {
-    for name in names {
-        let mut catalog = db.catalog_mut();
-        let found = catalog
-            .named_schema(name)
-            .and_then(|schema| catalog.sequence(schema, &name.name().value))
-            .cloned();
-        let Some(sequence) = found else {
-            if if_exists {
-                continue;
-            }
-            return Err(super::cannot_drop("sequence", &name.name().value));
-        };
-        if let Some(user) = catalog.sequence_user(sequence.object_id) {
-            return Err(SqlError::new(
-                3729,
-                16,
-                1,
-                format!(
-                    "Cannot DROP SEQUENCE '{}' because it is being referenced by object '{user}'.",
-                    written(name)
-                ),
-            ));
-        }
-        sequence.counter.retire();
-        super::unstore_object(db, sequence.object_id)?;
-        catalog.remove_sequence(sequence.object_id);
-    }
-    Ok(())
 }
 
 /// A name as written, parts joined with dots.

@@ -34,7 +34,7 @@ use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// SQL Server's limit on a temporary table's name.
-const MAX_NAME: usize = 116;
+pub const MAX_NAME: usize = 116;
 
 /// The database's temporary tables, by session.
 pub struct TempTables {
@@ -76,7 +76,7 @@ impl Default for TempTables {
 
 impl TempTables {
     /// An emptied table made from `definition` before, if one is spare.
-    fn take_spare(&self, definition: &str) -> Option<Arc<TableMeta>> {
+    pub fn take_spare(&self, definition: &str) -> Option<Arc<TableMeta>> {
         self.spare
             .lock()
             .expect("spare tables")
@@ -96,7 +96,7 @@ impl TempTables {
     }
 
     /// A new (negative) object id.
-    fn allocate_id(&self) -> SqlResult<i32> {
+    pub fn allocate_id(&self) -> SqlResult<i32> {
         let id = self.last_id.fetch_sub(1, Ordering::Relaxed);
         if id == i32::MIN {
             return Err(SqlError::new(
@@ -119,12 +119,28 @@ impl TempTables {
     }
 
     /// Removes and returns what `spid` sees as `name`.
-    fn take(&self, spid: i16, name: &str) -> Option<Arc<TableMeta>> {
+    pub fn take(&self, spid: i16, name: &str) -> Option<Arc<TableMeta>> {
         let mut entries = self.entries.lock().expect("temp tables");
         let position = entries
             .iter()
             .position(|entry| visible(entry, spid, name))?;
         Some(entries.remove(position).table)
+    }
+
+    /// Registers `table`, which session `spid` made as `name`; false (and
+    /// nothing registered) when `spid` already sees a table of that name:
+    /// another session may have made the same `##table` meanwhile.
+    pub fn add(&self, spid: i16, name: &str, table: &Arc<TableMeta>) -> bool {
+        let mut entries = self.entries.lock().expect("temp tables");
+        if entries.iter().any(|entry| visible(entry, spid, name)) {
+            return false;
+        }
+        entries.push(TempTable {
+            owner: spid,
+            table: Arc::clone(table),
+            made: self.made.fetch_add(1, Ordering::Relaxed),
+        });
+        true
     }
 
     /// A mark to tell the temporary tables made from now on
@@ -165,7 +181,7 @@ pub fn is_temp(name: &ast::ObjectName) -> bool {
     name.name().value.starts_with('#')
 }
 
-fn is_global(name: &str) -> bool {
+pub fn is_global(name: &str) -> bool {
     name.starts_with("##")
 }
 
@@ -246,78 +262,6 @@ pub fn resolve_target(
     }
 }
 
-/// `CREATE TABLE #t (...)` (or `##t`) for session `spid`; SELECT INTO
-/// makes its temporary tables here too. Returns the table and the
-/// informational messages SQL Server prints (FOREIGN KEY constraints are
-/// skipped on temporary tables).
-pub fn create(
-    db: &SqlDatabase,
-    spid: i16,
-    create: &ast::CreateTable,
-) -> SqlResult<(Arc<TableMeta>, Vec<String>)> {
-    let name = create.name.name().value.clone();
-    if name.chars().count() > MAX_NAME {
-        return Err(SqlError::new(
-            193,
-            15,
-            1,
-            format!("The object or column name starting with '{name}' is too long. The maximum length is {MAX_NAME} characters."),
-        ));
-    }
-    if !create.options.is_empty() {
-        return Err(not_supported_yet(
-            Refused::Statement,
-            "CREATE TABLE options on temporary tables",
-        ));
-    }
-    let temp = db.temp_tables();
-    if temp.find(spid, &name).is_some() {
-        return Err(hekla_engine::errors::object_exists(&name));
-    }
-    let mut local = create.clone();
-    local.name = ast::ObjectName {
-        parts: vec![Some(create.name.name().clone())],
-        span: create.name.span,
-    };
-    let skipped = strip_foreign_keys(&mut local.elements);
-    let table = match temp.take_spare(&local.to_string()) {
-        Some(table) => table,
-        None => {
-            let object_id = temp.allocate_id()?;
-            let engine_name = if is_global(&name) {
-                name.clone()
-            } else {
-                // A 12-digit number, as SQL Server's suffix.
-                format!("{name:_<MAX_NAME$}{:012X}", -i64::from(object_id))
-            };
-            make_table(db, &local, object_id, &engine_name)?
-        }
-    };
-    let object_id = table.object_id;
-    let messages = skipped
-        .into_iter()
-        .map(|constraint| {
-            let constraint = constraint.unwrap_or_else(|| {
-                super::constraint::system_name("FK", &name, None, object_id)
-            });
-            format!("Skipping FOREIGN KEY constraint '{constraint}' definition for temporary table. FOREIGN KEY constraints are not enforced on local or global temporary tables.")
-        })
-        .collect();
-    let mut entries = temp.entries.lock().expect("temp tables");
-    // Another session may have made the same ##table meanwhile.
-    if entries.iter().any(|entry| visible(entry, spid, &name)) {
-        std::mem::drop(entries);
-        release(db, table);
-        return Err(hekla_engine::errors::object_exists(&name));
-    }
-    entries.push(TempTable {
-        owner: spid,
-        table: Arc::clone(&table),
-        made: temp.made.fetch_add(1, Ordering::Relaxed),
-    });
-    Ok((table, messages))
-}
-
 /// `DECLARE @name TABLE (...)`: a table for the batch, kept in its
 /// variables.
 pub fn declare_table(
@@ -376,7 +320,7 @@ pub fn variable_table(
 
 /// Binds `create` and makes its engine table, schema only, as
 /// `engine_name`.
-fn make_table(
+pub fn make_table(
     db: &SqlDatabase,
     create: &ast::CreateTable,
     object_id: i32,
@@ -403,7 +347,7 @@ fn make_table(
 
 /// Removes FOREIGN KEY constraints (SQL Server skips them on temporary
 /// tables); their names, None for unnamed ones.
-fn strip_foreign_keys(elements: &mut Vec<TableElement>) -> Vec<Option<String>> {
+pub fn strip_foreign_keys(elements: &mut Vec<TableElement>) -> Vec<Option<String>> {
     let mut skipped = Vec::new();
     let mut keep = |constraint: &ast::TableConstraint| {
         if matches!(constraint.kind, ConstraintKind::ForeignKey { .. }) {
@@ -422,20 +366,6 @@ fn strip_foreign_keys(elements: &mut Vec<TableElement>) -> Vec<Option<String>> {
         TableElement::Index(_) => true,
     });
     skipped
-}
-
-/// `DROP TABLE [IF EXISTS] #t` by session `spid` (any session may drop a
-/// `##t`); Msg 3701 when there is none.
-pub fn drop(db: &SqlDatabase, spid: i16, name: &ast::ObjectName, if_exists: bool) -> SqlResult<()> {
-    let written = &name.name().value;
-    match db.temp_tables().take(spid, written) {
-        Some(table) => {
-            release(db, table);
-            Ok(())
-        }
-        None if if_exists => Ok(()),
-        None => Err(super::cannot_drop("table", written)),
-    }
 }
 
 /// The end of a batch: its table variables go.
@@ -464,7 +394,7 @@ pub fn end_session(db: &SqlDatabase, spid: i16) {
 /// for the next of the same definition, or dropped. A table with an
 /// IDENTITY column is dropped (its next use must start at the seed), and
 /// so is a `##table`, whose engine table is named as it is.
-fn release(db: &SqlDatabase, table: Arc<TableMeta>) {
+pub fn release(db: &SqlDatabase, table: Arc<TableMeta>) {
     let reusable = table.identity.is_none() && !is_global(&table.name) && empty(db, &table).is_ok();
     if !(reusable && db.temp_tables().keep_spare(Arc::clone(&table))) {
         let _ = discard(db, &table);

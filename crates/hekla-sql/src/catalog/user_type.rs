@@ -16,11 +16,10 @@
 use super::alias_type::AliasType;
 use super::store::{ObjectType, StoredObject};
 use super::table_type::TableType;
-use super::{stored_object, Catalog};
+use super::Catalog;
 use crate::bind::types::{self, TypeContext};
 use crate::catalog::objects::{schema_object, Objects};
 use crate::error::{not_supported_yet, Refused};
-use crate::session::SqlDatabase;
 use hekla_engine::SchemaId;
 use hekla_parser::ast::{self, StatementKind};
 use hekla_types::{Collation, DataType, SqlError, SqlResult};
@@ -132,7 +131,7 @@ pub fn resolve(
 }
 
 /// `schema.name` of a type, for messages.
-fn two_part_name(catalog: &Catalog, user_type: &UserType) -> String {
+pub fn two_part_name(catalog: &Catalog, user_type: &UserType) -> String {
     let schema = catalog.schema_name(user_type.schema_id).unwrap_or("dbo");
     format!("{schema}.{}", user_type.name)
 }
@@ -140,7 +139,7 @@ fn two_part_name(catalog: &Catalog, user_type: &UserType) -> String {
 // ---- CREATE TYPE ------------------------------------------------------------
 
 /// The name a CREATE TYPE statement defines, and how it is stored.
-fn defined(statement: &StatementKind) -> Option<(&ast::ObjectName, ObjectType)> {
+pub fn defined(statement: &StatementKind) -> Option<(&ast::ObjectName, ObjectType)> {
     match statement {
         StatementKind::CreateAliasType { name, .. } => Some((name, ObjectType::AliasType)),
         StatementKind::CreateTableType(create) => Some((&create.name, ObjectType::TableType)),
@@ -149,7 +148,7 @@ fn defined(statement: &StatementKind) -> Option<(&ast::ObjectName, ObjectType)> 
 }
 
 /// Binds a CREATE TYPE statement for the type with object id `id`.
-fn bind(catalog: &Catalog, statement: &StatementKind, id: i32) -> SqlResult<UserTypeKind> {
+pub fn bind(catalog: &Catalog, statement: &StatementKind, id: i32) -> SqlResult<UserTypeKind> {
     match statement {
         StatementKind::CreateAliasType { base, nullable, .. } => {
             Ok(UserTypeKind::Alias(AliasType::bind(base, *nullable)?))
@@ -159,49 +158,6 @@ fn bind(catalog: &Catalog, statement: &StatementKind, id: i32) -> SqlResult<User
         }
         _ => Err(not_supported_yet(Refused::Statement, statement.keywords())),
     }
-}
-
-/// CREATE TYPE, either form: binds it, stores the definition, adds the
-/// type to the catalog. Msg 166 for a database name, 2760 for a missing
-/// schema, 219 for a name a type of the schema has.
-pub fn create(db: &SqlDatabase, statement: &StatementKind, text: &str) -> SqlResult<()> {
-    let Some((name, object_type)) = defined(statement) else {
-        return Err(not_supported_yet(Refused::Statement, statement.keywords()));
-    };
-    if name.written_database().is_some() {
-        return Err(SqlError::new(
-            166,
-            15,
-            1,
-            "'CREATE TYPE' does not allow specifying the database name as a prefix to the object name.",
-        ));
-    }
-    let mut catalog = db.catalog_mut();
-    let schema_id = catalog.schema_of(name)?;
-    let type_name = &name.name().value;
-    if catalog.types.get(schema_id, type_name).is_some() {
-        return Err(SqlError::new(
-            219,
-            16,
-            1,
-            format!(
-                "The type '{}' already exists, or you do not have permission to create it.",
-                super::sequence::written(name)
-            ),
-        ));
-    }
-    let id = catalog.allocate_object_id()?;
-    let kind = bind(&catalog, statement, id)?;
-    let object = stored_object(id, schema_id, type_name, object_type, None, text);
-    super::store_object(db, &object)?;
-    catalog.types.insert(UserType {
-        id,
-        schema_id,
-        name: type_name.clone(),
-        kind,
-        created_ms: object.created_ms,
-    });
-    Ok(())
 }
 
 /// Binds a stored CREATE TYPE again at open (the types it uses, made
@@ -236,71 +192,3 @@ pub fn restore(catalog: &Catalog, object: &StoredObject) -> SqlResult<UserType> 
 }
 
 // ---- DROP TYPE --------------------------------------------------------------
-
-/// DROP TYPE: each name in turn (Msg 218 for a missing one unless IF
-/// EXISTS, 3732 for one something uses).
-pub fn drop(db: &SqlDatabase, names: &[ast::ObjectName], if_exists: bool) -> SqlResult<()> {
-    for name in names {
-        let mut catalog = db.catalog_mut();
-        let Some(user_type) = named(&catalog, name).cloned() else {
-            if if_exists {
-                continue;
-            }
-            return Err(SqlError::new(
-                218,
-                16,
-                1,
-                format!(
-                    "Could not find the type '{}'. Either it does not exist or you do not have the necessary permission.",
-                    super::sequence::written(name)
-                ),
-            ));
-        };
-        refuse_drop_if_used(&catalog, &user_type, name)?;
-        super::unstore_object(db, user_type.id)?;
-        catalog.types.remove(user_type.id);
-    }
-    Ok(())
-}
-
-/// Msg 3732 when something uses `user_type`, which DROP TYPE `written`
-/// would remove: a column of a table or table type declared with it, or
-/// an object that recorded its use in `Catalog::type_references` (a
-/// procedure's parameter).
-pub fn refuse_drop_if_used(
-    catalog: &Catalog,
-    user_type: &UserType,
-    written: &ast::ObjectName,
-) -> SqlResult<()> {
-    match user_of(catalog, user_type.id) {
-        Some(user) => Err(SqlError::new(
-            3732,
-            16,
-            1,
-            format!(
-                "Cannot drop type '{}' because it is being referenced by object '{user}'. There may be other objects that reference this type.",
-                super::sequence::written(written)
-            ),
-        )),
-        None => Ok(()),
-    }
-}
-
-/// The name of the first object that uses the type with `id`, if any.
-fn user_of(catalog: &Catalog, id: i32) -> Option<String> {
-    let uses = |columns: &[super::table::ColumnMeta]| {
-        columns.iter().any(|column| column.user_type_id == Some(id))
-    };
-    if let Some(table) = catalog.tables().find(|table| uses(&table.columns)) {
-        return Some(table.name.clone());
-    }
-    let typed = catalog
-        .types
-        .iter()
-        .find(|other| other.as_table().is_some_and(|table| uses(&table.columns)));
-    if let Some(other) = typed {
-        return Some(other.name.clone());
-    }
-    let referencing = catalog.type_references.first_referencing(id)?;
-    Some(catalog.object_name(referencing))
-}

@@ -1,15 +1,84 @@
 //! DDL: CREATE, ALTER and DROP of every kind of object. Each statement
 //! checks what it is given, binds the new definition (through the binder
-//! and the planner), stores it and changes the catalog ([`crate::catalog`],
-//! the model of objects these statements edit) under the catalog lock.
+//! and the planner, as the next open will bind it again), stores it and
+//! changes the catalog ([`crate::catalog`], the model of the objects these
+//! statements edit) under the catalog lock.
 //!
-//! - [`table`]: CREATE TABLE and DROP TABLE; [`schema`]: CREATE SCHEMA.
+//! - [`table`]: CREATE TABLE and DROP TABLE; [`temp`]: the same for
+//!   `#temp` and `##global` tables; [`schema`]: CREATE SCHEMA.
 //! - [`alter`]: ALTER TABLE, CREATE INDEX and DROP INDEX, which rebuild
 //!   the table, and the schema lock statements run under.
+//! - [`view`], [`procedure`], [`function`]: CREATE, ALTER, CREATE OR ALTER
+//!   and DROP of modules.
+//! - [`sequence`], [`user_type`] (alias and table types), [`statistics`]
+//!   (with UPDATE STATISTICS).
+//! - [`database`]: CREATE and DROP DATABASE; [`database_options`]: ALTER
+//!   DATABASE.
 //!
-//! The interpreter routes each statement here; nothing here knows of the
+//! Here too are the helpers that write definitions to the catalog's store
+//! ([`store_object`], [`store_module`], [`unstore_object`]). The
+//! interpreter routes each statement here; nothing here knows of the
 //! interpreter.
 
 pub mod alter;
+pub mod database;
+pub mod database_options;
+pub mod function;
+pub mod procedure;
 pub mod schema;
+pub mod sequence;
+pub mod statistics;
 pub mod table;
+pub mod temp;
+pub mod user_type;
+pub mod view;
+
+use crate::catalog::store::{ObjectType, StoredObject};
+use crate::catalog::{stored_object, Catalog};
+use crate::session::SqlDatabase;
+use hekla_engine::{IsolationLevel, SchemaId};
+use hekla_types::SqlResult;
+
+/// Stores the definition `object` in a transaction of its own, replacing
+/// the one stored under its id (ALTER) if there is one.
+pub fn store_object(db: &SqlDatabase, object: &StoredObject) -> SqlResult<()> {
+    let mut tx = db.engine().begin(IsolationLevel::Snapshot)?;
+    db.object_store().delete(&mut tx, object.object_id)?;
+    db.object_store().insert(&mut tx, object)?;
+    tx.commit()?;
+    Ok(())
+}
+
+/// Deletes the stored definition of `object_id` (and its counter) in a
+/// transaction of its own.
+pub fn unstore_object(db: &SqlDatabase, object_id: i32) -> SqlResult<()> {
+    let mut tx = db.engine().begin(IsolationLevel::Snapshot)?;
+    db.object_store().delete(&mut tx, object_id)?;
+    tx.commit()?;
+    Ok(())
+}
+
+/// Stores the definition of a view, procedure or function being created
+/// or altered: under a new object id, or, for ALTER, under the id and
+/// creation date `existing` had (only the modification date moves).
+pub fn store_module(
+    db: &SqlDatabase,
+    catalog: &mut Catalog,
+    existing: Option<(i32, i64)>,
+    schema_id: SchemaId,
+    name: &str,
+    object_type: ObjectType,
+    definition: &str,
+) -> SqlResult<StoredObject> {
+    let (object_id, created_ms) = match existing {
+        Some(kept) => kept,
+        None => (
+            catalog.allocate_object_id()?,
+            crate::catalog::store::now_ms(),
+        ),
+    };
+    let mut object = stored_object(object_id, schema_id, name, object_type, None, definition);
+    object.created_ms = created_ms;
+    store_object(db, &object)?;
+    Ok(object)
+}

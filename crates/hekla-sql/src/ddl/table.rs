@@ -1,5 +1,5 @@
 //! CREATE TABLE and DROP TABLE of user tables (`#temp` tables are
-//! `catalog::temp`'s).
+//! [`super::temp`]'s).
 
 use crate::catalog::store::ObjectType;
 use crate::catalog::stored_object;
@@ -70,7 +70,7 @@ pub fn create(
 /// drops.
 pub fn drop(db: &SqlDatabase, spid: i16, name: &ast::ObjectName, if_exists: bool) -> SqlResult<()> {
     if crate::catalog::temp::is_temp(name) {
-        return crate::catalog::temp::drop(db, spid, name, if_exists);
+        return super::temp::drop(db, spid, name, if_exists);
     }
     let mut catalog = db.catalog_mut();
     let schema = name.schema().map_or("dbo", |s| s.value.as_str());
@@ -82,14 +82,14 @@ pub fn drop(db: &SqlDatabase, spid: i16, name: &ast::ObjectName, if_exists: bool
         if if_exists {
             return Ok(());
         }
-        crate::catalog::view::refuse_drop_table(&catalog, name)?;
+        super::view::refuse_drop_table(&catalog, name)?;
         return Err(crate::catalog::cannot_drop("table", &name.name().value));
     };
-    crate::catalog::view::refuse_if_bound(&catalog, table.object_id, "DROP TABLE", name)?;
+    super::view::refuse_if_bound(&catalog, table.object_id, "DROP TABLE", name)?;
     crate::exec::constraints::prepare_drop(&catalog, &table, name)?;
     let mut tx = db.engine().begin(IsolationLevel::Snapshot)?;
     db.object_store().delete(&mut tx, table.object_id)?;
-    crate::catalog::statistics::unstore_for_table(db, &catalog, table.object_id, &mut tx)?;
+    super::statistics::unstore_for_table(db, &catalog, table.object_id, &mut tx)?;
     tx.commit()?;
     let statistics: Vec<i32> = catalog
         .statistics_of(table.object_id)

@@ -71,7 +71,7 @@ pub fn run(
     let spid = planner.variables.session();
     let temporary = crate::catalog::temp::is_temp(&name);
     let table = if temporary {
-        crate::catalog::temp::create(db, spid, &create)?.0
+        crate::ddl::temp::create(db, spid, &create)?.0
     } else {
         crate::ddl::table::create(db, &create, &create.to_string())?
     };
@@ -83,7 +83,7 @@ pub fn run(
         Ok(rows) => Ok(Some(rows)),
         Err(error) => {
             let _ = if temporary {
-                crate::catalog::temp::drop(db, spid, &name, true)
+                crate::ddl::temp::drop(db, spid, &name, true)
             } else {
                 drop_user_table(db, &table)
             };

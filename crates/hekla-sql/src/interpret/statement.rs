@@ -269,8 +269,7 @@ impl Interpreter<'_> {
                 Ok(None)
             }
             StatementKind::CreateTable(create) if crate::catalog::temp::is_temp(&create.name) => {
-                let (_, messages) =
-                    crate::catalog::temp::create(&db, self.session.state.spid, create)?;
+                let (_, messages) = crate::ddl::temp::create(&db, self.session.state.spid, create)?;
                 for message in messages {
                     self.sink.message(&message);
                 }
@@ -292,7 +291,7 @@ impl Interpreter<'_> {
                 Ok(None)
             }
             StatementKind::CreateSequence(create) => {
-                crate::catalog::sequence::create(&db, create, text)?;
+                crate::ddl::sequence::create(&db, create, text)?;
                 Ok(None)
             }
             StatementKind::Drop {
@@ -301,11 +300,11 @@ impl Interpreter<'_> {
                 names,
                 ..
             } => {
-                crate::catalog::sequence::drop(&db, names, *if_exists)?;
+                crate::ddl::sequence::drop(&db, names, *if_exists)?;
                 Ok(None)
             }
             StatementKind::CreateView(create) => {
-                crate::catalog::view::create(&db, create, text)?;
+                crate::ddl::view::create(&db, create, text)?;
                 Ok(None)
             }
             StatementKind::Drop {
@@ -314,11 +313,11 @@ impl Interpreter<'_> {
                 names,
                 ..
             } => {
-                crate::catalog::view::drop(&db, names, *if_exists)?;
+                crate::ddl::view::drop(&db, names, *if_exists)?;
                 Ok(None)
             }
             StatementKind::CreateTableType(_) | StatementKind::CreateAliasType { .. } => {
-                crate::catalog::user_type::create(&db, &statement.kind, text)?;
+                crate::ddl::user_type::create(&db, &statement.kind, text)?;
                 Ok(None)
             }
             StatementKind::Drop {
@@ -327,11 +326,11 @@ impl Interpreter<'_> {
                 names,
                 ..
             } => {
-                crate::catalog::user_type::drop(&db, names, *if_exists)?;
+                crate::ddl::user_type::drop(&db, names, *if_exists)?;
                 Ok(None)
             }
             StatementKind::CreateProcedure(create) => {
-                crate::catalog::procedure::create(&db, create, text)?;
+                crate::ddl::procedure::create(&db, create, text)?;
                 Ok(None)
             }
             StatementKind::Drop {
@@ -340,11 +339,11 @@ impl Interpreter<'_> {
                 names,
                 ..
             } => {
-                crate::catalog::procedure::drop(&db, names, *if_exists)?;
+                crate::ddl::procedure::drop(&db, names, *if_exists)?;
                 Ok(None)
             }
             StatementKind::CreateFunction(create) => {
-                crate::catalog::function::create(&db, create, text)?;
+                crate::ddl::function::create(&db, create, text)?;
                 Ok(None)
             }
             StatementKind::Drop {
@@ -353,7 +352,7 @@ impl Interpreter<'_> {
                 names,
                 ..
             } => {
-                crate::catalog::function::drop(&db, names, *if_exists)?;
+                crate::ddl::function::drop(&db, names, *if_exists)?;
                 Ok(None)
             }
             StatementKind::Use(database) => {
@@ -362,7 +361,7 @@ impl Interpreter<'_> {
             }
             StatementKind::CreateDatabase(create) => {
                 let in_transaction = self.session.transaction.is_open();
-                crate::catalog::databases::create(create, in_transaction)?;
+                crate::ddl::database::create(create, in_transaction)?;
                 Ok(None)
             }
             StatementKind::Drop {
@@ -372,19 +371,13 @@ impl Interpreter<'_> {
                 ..
             } => {
                 let in_transaction = self.session.transaction.is_open();
-                crate::catalog::databases::drop(names, *if_exists, in_transaction)?;
+                crate::ddl::database::drop(names, *if_exists, in_transaction)?;
                 Ok(None)
             }
             StatementKind::AlterDatabase(alter) => {
                 let in_transaction = self.session.transaction.is_open();
                 let line = statement.span.line;
-                crate::catalog::database_options::alter(
-                    &db,
-                    alter,
-                    in_transaction,
-                    line,
-                    self.sink,
-                )?;
+                crate::ddl::database_options::alter(&db, alter, in_transaction, line, self.sink)?;
                 Ok(None)
             }
             StatementKind::Dbcc {
@@ -413,7 +406,7 @@ impl Interpreter<'_> {
                 columns,
                 options,
             } => {
-                crate::catalog::statistics::create(&db, name, table, columns, options, text)?;
+                crate::ddl::statistics::create(&db, name, table, columns, options, text)?;
                 Ok(None)
             }
             StatementKind::UpdateStatistics {
@@ -421,7 +414,7 @@ impl Interpreter<'_> {
                 target,
                 options,
             } => {
-                crate::catalog::statistics::update(&db, table, target.as_ref(), options)?;
+                crate::ddl::statistics::update(&db, table, target.as_ref(), options)?;
                 Ok(None)
             }
             StatementKind::Drop {
@@ -429,7 +422,7 @@ impl Interpreter<'_> {
                 names,
                 ..
             } => {
-                crate::catalog::statistics::drop(&db, names)?;
+                crate::ddl::statistics::drop(&db, names)?;
                 Ok(None)
             }
             StatementKind::CreatePrincipal(create) => {

@@ -52,7 +52,7 @@ fn plan_query(
 /// it exists): what it references. WITH SCHEMABINDING it may name only
 /// schema-bound objects, by two-part names; its columns must be named
 /// (Msg 4514) and unique (4506).
-pub(super) fn bind_definition(
+pub fn bind_definition(
     db: &SqlDatabase,
     object: Option<i32>,
     name: &str,
@@ -71,7 +71,7 @@ pub(super) fn bind_definition(
 
 /// Binds what a schema-bound inline function references again, after an
 /// open (bindings are not stored); None if it no longer binds.
-pub(super) fn references(db: &SqlDatabase, function: &FunctionMeta) -> Option<Vec<i32>> {
+pub fn references(db: &SqlDatabase, function: &FunctionMeta) -> Option<Vec<i32>> {
     let FunctionBody::Inline(query) = &function.body else {
         return None;
     };

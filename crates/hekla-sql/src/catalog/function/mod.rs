@@ -20,15 +20,15 @@
 //! 3729): an inline function to what its query binds, a scalar function
 //! to the two-part names in its text (as procedures are).
 
-mod inline;
-mod rules;
+pub mod inline;
+pub mod rules;
 
 pub use inline::{expand, Expanded};
 
 use super::objects::{schema_object, Objects};
 use super::procedure::{self, ParameterKind};
 use super::store::{ObjectType, StoredObject};
-use super::{dependency, Catalog};
+use super::Catalog;
 use crate::bind::types::{self, TypeContext};
 use crate::error::{not_supported_yet, Refused};
 use crate::session::SqlDatabase;
@@ -102,7 +102,7 @@ impl FunctionMeta {
 
 schema_object!(FunctionMeta, object_id);
 
-fn object_type(body: &FunctionBody) -> ObjectType {
+pub fn object_type(body: &FunctionBody) -> ObjectType {
     match body {
         FunctionBody::Scalar { .. } => ObjectType::ScalarFunction,
         FunctionBody::Inline(_) => ObjectType::InlineTableFunction,
@@ -113,16 +113,16 @@ fn object_type(body: &FunctionBody) -> ObjectType {
 pub type Functions = Objects<FunctionMeta>;
 
 /// What a CREATE FUNCTION says, checked.
-struct Shape {
-    parameters: Vec<FunctionParameter>,
-    body: FunctionBody,
-    schemabinding: bool,
-    native: bool,
-    null_on_null_input: bool,
+pub struct Shape {
+    pub parameters: Vec<FunctionParameter>,
+    pub body: FunctionBody,
+    pub schemabinding: bool,
+    pub native: bool,
+    pub null_on_null_input: bool,
 }
 
 impl Shape {
-    fn of(create: ast::CreateFunction, catalog: &Catalog) -> SqlResult<Shape> {
+    pub fn of(create: ast::CreateFunction, catalog: &Catalog) -> SqlResult<Shape> {
         let has = |option: ModuleOption| create.options.contains(&option);
         let schemabinding = has(ModuleOption::SchemaBinding);
         let native = has(ModuleOption::NativeCompilation);
@@ -180,7 +180,7 @@ impl Shape {
     }
 
     /// The function, under the identity and text of `object`.
-    fn into_meta(self, object: &StoredObject) -> FunctionMeta {
+    pub fn into_meta(self, object: &StoredObject) -> FunctionMeta {
         let reads_data = match &self.body {
             FunctionBody::Scalar { statements, .. } => {
                 rules::reads_data(statements, &object.definition)
@@ -280,147 +280,6 @@ fn invalid_option() -> SqlError {
     )
 }
 
-/// CREATE, ALTER and CREATE OR ALTER FUNCTION: checks the definition
-/// (binding an inline function's query), stores it (an altered function
-/// keeps its object id and creation date) and puts the function in the
-/// catalog.
-pub fn create(db: &SqlDatabase, create: &ast::CreateFunction, text: &str) -> SqlResult<()> {
-    if create.name.written_database().is_some() {
-        return Err(SqlError::new(
-            166,
-            15,
-            1,
-            "'CREATE/ALTER FUNCTION' does not allow specifying the database name as a prefix to the object name.",
-        ));
-    }
-    // Parsed again from the stored text, so the body's spans point into it.
-    let definition = super::view::stored_text(text, create.alter, create.or_alter);
-    let shape = Shape::of(parse_definition(&definition)?, &db.catalog())?;
-    match &shape.body {
-        FunctionBody::Scalar { statements, .. } => {
-            rules::check_scalar_body(statements, &definition)?
-        }
-        FunctionBody::Inline(query) if shape.schemabinding => super::view::refuse_wildcard(query)?,
-        FunctionBody::Inline(_) => {}
-    }
-    let name = create.name.name().value.clone();
-    let (schema_id, existing) = {
-        let catalog = db.catalog();
-        let schema_id = catalog.schema_of(&create.name)?;
-        (schema_id, target(&catalog, create, schema_id, &shape.body)?)
-    };
-    let inline_references = match &shape.body {
-        FunctionBody::Inline(query) => inline::bind_definition(
-            db,
-            existing.as_ref().map(|function| function.object_id),
-            &name,
-            &shape.parameters,
-            query,
-            shape.schemabinding,
-        )?,
-        FunctionBody::Scalar { .. } => Vec::new(),
-    };
-    let mut catalog = db.catalog_mut();
-    // The catalog may have changed while the query was bound.
-    let existing = target(&catalog, create, schema_id, &shape.body)?;
-    let references = match &shape.body {
-        _ if !shape.schemabinding => Vec::new(),
-        FunctionBody::Inline(_) => inline_references,
-        FunctionBody::Scalar { .. } => procedure::bound_objects(&catalog, &definition),
-    };
-    let name = existing
-        .as_ref()
-        .map_or(name, |function| function.name.clone());
-    let object = super::store_module(
-        db,
-        &mut catalog,
-        existing
-            .as_ref()
-            .map(|function| (function.object_id, function.created_ms)),
-        schema_id,
-        &name,
-        object_type(&shape.body),
-        &definition,
-    )?;
-    catalog.bindings.set(object.object_id, references);
-    catalog.functions.insert(shape.into_meta(&object));
-    Ok(())
-}
-
-/// The function a CREATE / ALTER replaces, if any: Msg 2714 when CREATE
-/// finds the name taken, 208 when ALTER finds nothing, 2010 when ALTER
-/// finds another kind of object (a scalar function alters only to a
-/// scalar function), 3729 when a schema-bound object depends on it.
-fn target(
-    catalog: &Catalog,
-    create: &ast::CreateFunction,
-    schema_id: SchemaId,
-    body: &FunctionBody,
-) -> SqlResult<Option<Arc<FunctionMeta>>> {
-    let name = &create.name.name().value;
-    let written = super::sequence::written(&create.name);
-    let replaces = create.alter || create.or_alter;
-    let incompatible = || {
-        SqlError::new(
-            2010,
-            16,
-            1,
-            format!(
-                "Cannot perform alter on '{written}' because it is an incompatible object type."
-            ),
-        )
-    };
-    let existing = catalog.functions.get(schema_id, name).cloned();
-    match &existing {
-        Some(function) if replaces => {
-            let scalar = |body: &FunctionBody| matches!(body, FunctionBody::Scalar { .. });
-            if scalar(&function.body) != scalar(body) {
-                return Err(incompatible());
-            }
-            if let Some(referencing) = catalog.bindings.first_referencing(function.object_id) {
-                return Err(dependency::still_referenced(
-                    "ALTER",
-                    &written,
-                    &catalog.object_name(referencing),
-                ));
-            }
-        }
-        Some(_) => return Err(super::view::object_exists(name)),
-        None if catalog.object_exists(schema_id, name) => {
-            return Err(if replaces {
-                incompatible()
-            } else {
-                super::view::object_exists(name)
-            })
-        }
-        None if create.alter => return Err(crate::error::invalid_object_name(&written, 6)),
-        None => {}
-    }
-    Ok(existing)
-}
-
-/// DROP FUNCTION: each name in turn (Msg 3701 for a missing one unless
-/// IF EXISTS, 3729 for one a schema-bound object uses).
-pub fn drop(db: &SqlDatabase, names: &[ast::ObjectName], if_exists: bool) -> SqlResult<()> {
-    for name in names {
-        let mut catalog = db.catalog_mut();
-        let Some(function) = find(&catalog, name).cloned() else {
-            if if_exists {
-                continue;
-            }
-            return Err(super::cannot_drop(
-                "function",
-                &super::sequence::written(name),
-            ));
-        };
-        super::view::refuse_if_bound(&catalog, function.object_id, "DROP FUNCTION", name)?;
-        super::unstore_object(db, function.object_id)?;
-        catalog.functions.remove(function.object_id);
-        catalog.bindings.remove(function.object_id);
-    }
-    Ok(())
-}
-
 /// The function `name` names (schema dbo when it has none).
 pub fn find<'c>(catalog: &'c Catalog, name: &ast::ObjectName) -> Option<&'c Arc<FunctionMeta>> {
     let schema_id = catalog.named_schema(name)?;
@@ -455,7 +314,7 @@ pub fn bind_restored(db: &SqlDatabase) {
 }
 
 /// The CREATE FUNCTION of a stored definition (Msg 3414 if it is not one).
-fn parse_definition(definition: &str) -> SqlResult<ast::CreateFunction> {
+pub fn parse_definition(definition: &str) -> SqlResult<ast::CreateFunction> {
     super::parse_stored(definition, "a function", |kind| match kind {
         StatementKind::CreateFunction(create) => Some(*create),
         _ => None,

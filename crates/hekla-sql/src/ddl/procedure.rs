@@ -1,0 +1,147 @@
+//! CREATE, ALTER and CREATE OR ALTER PROCEDURE, and DROP PROCEDURE. The
+//! procedure's model is `catalog::procedure`.
+
+use crate::catalog::procedure::{
+    bound_objects, find, has_option, is_native, option_name, parameters, parse_definition,
+    ProcedureMeta,
+};
+use crate::catalog::store::ObjectType;
+use crate::error::{not_supported_yet, Refused};
+use crate::session::SqlDatabase;
+use hekla_parser::ast::{self, ModuleOption, StatementKind};
+use hekla_types::{SqlError, SqlResult};
+
+/// CREATE, ALTER and CREATE OR ALTER PROCEDURE.
+pub fn create(db: &SqlDatabase, create: &ast::CreateProcedure, text: &str) -> SqlResult<()> {
+    if create.name.written_database().is_some() {
+        return Err(SqlError::new(
+            166,
+            15,
+            1,
+            "'CREATE/ALTER PROCEDURE' does not allow specifying the database name as a prefix to the object name.",
+        ));
+    }
+    let native = is_native(create);
+    if native {
+        check_native(create)?;
+    }
+    let name = create.name.name().value.clone();
+    let mut catalog = db.catalog_mut();
+    let parameters = parameters(&create.params, "CREATE PROCEDURE", &catalog)?;
+    let names = create.params.iter().map(|p| p.name.as_str());
+    if let Some((error, _)) = crate::bind::variables::first_redeclaration(names, &create.body) {
+        return Err(error);
+    }
+    let schema_id = catalog.schema_of(&create.name)?;
+    let existing = catalog.procedures.get(schema_id, &name).cloned();
+    match &existing {
+        Some(_) if create.alter || create.or_alter => {}
+        Some(_) => return Err(hekla_engine::errors::object_exists(&name)),
+        None if create.alter => {
+            return Err(crate::error::invalid_object_name(
+                &crate::catalog::sequence::written(&create.name),
+                3,
+            ))
+        }
+        None if catalog.object_exists(schema_id, &name) => {
+            return Err(hekla_engine::errors::object_exists(&name))
+        }
+        None => {}
+    }
+    let schemabinding = has_option(create, ModuleOption::SchemaBinding);
+    let references = if schemabinding {
+        bound_objects(&catalog, text)
+    } else {
+        Vec::new()
+    };
+    let definition = super::view::stored_text(text, create.alter, create.or_alter);
+    let name = existing.as_ref().map_or(name, |p| p.name.clone());
+    // The body's spans must point into the stored text.
+    let body = parse_definition(&definition)?.body;
+    let object = super::store_module(
+        db,
+        &mut catalog,
+        existing
+            .as_ref()
+            .map(|procedure| (procedure.object_id, procedure.created_ms)),
+        schema_id,
+        &name,
+        ObjectType::Procedure,
+        &definition,
+    )?;
+    let (object_id, created_ms) = (object.object_id, object.created_ms);
+    catalog.bindings.set(object_id, references);
+    let procedure = ProcedureMeta {
+        object_id,
+        schema_id,
+        name,
+        parameters,
+        body,
+        definition,
+        native,
+        schemabinding,
+        created_ms,
+        modified_ms: object.modified_ms,
+    };
+    catalog
+        .type_references
+        .set(object_id, procedure.table_types());
+    catalog.procedures.insert(procedure);
+    Ok(())
+}
+
+/// DROP PROCEDURE: each name in turn (Msg 3701 for a missing one unless IF
+/// EXISTS).
+pub fn drop(db: &SqlDatabase, names: &[ast::ObjectName], if_exists: bool) -> SqlResult<()> {
+    for name in names {
+        let mut catalog = db.catalog_mut();
+        let found = find(&catalog, name).cloned();
+        let Some(procedure) = found else {
+            if if_exists {
+                continue;
+            }
+            return Err(crate::catalog::cannot_drop(
+                "procedure",
+                &crate::catalog::sequence::written(name),
+            ));
+        };
+        super::unstore_object(db, procedure.object_id)?;
+        catalog.procedures.remove(procedure.object_id);
+        catalog.bindings.remove(procedure.object_id);
+        catalog.type_references.remove(procedure.object_id);
+    }
+    Ok(())
+}
+
+/// What SQL Server requires of a natively compiled procedure.
+fn check_native(create: &ast::CreateProcedure) -> SqlResult<()> {
+    if !has_option(create, ModuleOption::SchemaBinding) {
+        return Err(not_supported_yet(
+            Refused::Statement,
+            "NATIVE_COMPILATION without SCHEMABINDING",
+        ));
+    }
+    let [ast::Statement {
+        kind: StatementKind::AtomicBlock { options, .. },
+        ..
+    }] = create.body.as_slice()
+    else {
+        return Err(SqlError::new(
+            17083,
+            16,
+            1,
+            "The body of a natively compiled stored procedure must be an ATOMIC block.",
+        ));
+    };
+    for required in ["TRANSACTION ISOLATION LEVEL", "LANGUAGE"] {
+        if !options.iter().any(|o| option_name(o) == required) {
+            return Err(SqlError::new(
+                17084,
+                16,
+                1,
+                format!("The WITH clause of BEGIN ATOMIC statement must specify a value for the option '{required}'."),
+            ));
+        }
+    }
+    Ok(())
+}
