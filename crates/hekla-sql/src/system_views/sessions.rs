@@ -16,12 +16,16 @@
 //!
 //! Session ids are unique in the process, the smallest free one from 51
 //! up (SQL Server keeps ids below 51 for its own tasks).
+//!
+//! Each session's figures sit behind a lock of their own, which only the
+//! session and a reader of the views take: a statement's bookkeeping
+//! neither waits for other sessions nor searches the registry.
 
 use crate::session::SqlDatabase;
 use crate::session_options::SetOptions;
 use hekla_engine::UserAccess;
 use hekla_types::{SqlError, SqlResult};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 
 /// The first id of a user session.
@@ -32,7 +36,7 @@ const COMMAND_CHARS: usize = 32;
 /// A request (statement) a session is running.
 #[derive(Clone, Debug)]
 pub struct RequestInfo {
-    pub command: String,
+    pub command: &'static str,
     pub start_ms: i64,
     pub started: Instant,
 }
@@ -59,17 +63,24 @@ struct Entry {
     /// The address of the session's `SqlDatabase`, which the session keeps
     /// alive for as long as it is registered.
     database: usize,
-    info: SessionInfo,
+    session_id: i16,
+    info: Arc<Mutex<SessionInfo>>,
 }
 
 static REGISTRY: Mutex<Vec<Entry>> = Mutex::new(Vec::new());
 
-fn registry() -> std::sync::MutexGuard<'static, Vec<Entry>> {
+fn registry() -> MutexGuard<'static, Vec<Entry>> {
     // A panic while holding the lock leaves the list consistent (every
     // change is a single push, remove or field store), so carry on.
     REGISTRY
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// A session's figures, locked; consistent after a panic as the registry
+/// is (every change is a field store).
+fn lock(info: &Mutex<SessionInfo>) -> MutexGuard<'_, SessionInfo> {
+    info.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 fn database_key(db: &SqlDatabase) -> usize {
@@ -82,6 +93,7 @@ fn database_key(db: &SqlDatabase) -> usize {
 #[derive(Debug)]
 pub struct SessionHandle {
     session_id: i16,
+    info: Arc<Mutex<SessionInfo>>,
 }
 
 /// Registers a new session on `db`, connected as `login` (None for the
@@ -103,7 +115,7 @@ pub fn register(db: &SqlDatabase, login: Option<&str>) -> SqlResult<SessionHandl
             ),
         ));
     }
-    let mut taken: Vec<i16> = entries.iter().map(|e| e.info.session_id).collect();
+    let mut taken: Vec<i16> = entries.iter().map(|e| e.session_id).collect();
     taken.sort_unstable();
     let mut session_id = FIRST_SESSION_ID;
     for id in taken {
@@ -120,21 +132,23 @@ pub fn register(db: &SqlDatabase, login: Option<&str>) -> SqlResult<SessionHandl
             break;
         }
     }
+    let info = Arc::new(Mutex::new(SessionInfo {
+        session_id,
+        login_ms: super::shared::now_ms(),
+        logged_in: Instant::now(),
+        last_request_start_ms: None,
+        last_request_end_ms: None,
+        open_transactions: 0,
+        request: None,
+        options: SetOptions::default(),
+        login: login.map(str::to_string),
+    }));
     entries.push(Entry {
         database: key,
-        info: SessionInfo {
-            session_id,
-            login_ms: super::shared::now_ms(),
-            logged_in: Instant::now(),
-            last_request_start_ms: None,
-            last_request_end_ms: None,
-            open_transactions: 0,
-            request: None,
-            options: SetOptions::default(),
-            login: login.map(str::to_string),
-        },
+        session_id,
+        info: Arc::clone(&info),
     });
-    Ok(SessionHandle { session_id })
+    Ok(SessionHandle { session_id, info })
 }
 
 impl SessionHandle {
@@ -144,19 +158,17 @@ impl SessionHandle {
     }
 
     fn update(&self, change: impl FnOnce(&mut SessionInfo)) {
-        if let Some(entry) = registry()
-            .iter_mut()
-            .find(|e| e.info.session_id == self.session_id)
-        {
-            change(&mut entry.info);
-        }
+        change(&mut lock(&self.info));
     }
 
     /// The session starts running `command` (a statement's keywords, e.g.
     /// `SELECT`; cut to 32 characters).
-    pub fn begin_request(&self, command: &str) {
+    pub fn begin_request(&self, command: &'static str) {
         let now = super::shared::now_ms();
-        let command: String = command.chars().take(COMMAND_CHARS).collect();
+        let command = command
+            .char_indices()
+            .nth(COMMAND_CHARS)
+            .map_or(command, |(end, _)| &command[..end]);
         self.update(|info| {
             info.last_request_start_ms = Some(now);
             info.request = Some(RequestInfo {
@@ -169,7 +181,7 @@ impl SessionHandle {
 
     /// The session's SET options, for the views to show.
     pub fn publish(&self, options: &SetOptions) {
-        self.update(|info| info.options = options.clone());
+        self.update(|info| info.options.clone_from(options));
     }
 
     /// The running request has finished.
@@ -186,7 +198,7 @@ impl SessionHandle {
 
 impl Drop for SessionHandle {
     fn drop(&mut self) {
-        registry().retain(|e| e.info.session_id != self.session_id);
+        registry().retain(|e| e.session_id != self.session_id);
     }
 }
 
@@ -206,7 +218,7 @@ pub fn sessions_of(db: &SqlDatabase) -> Vec<SessionInfo> {
     let mut sessions: Vec<SessionInfo> = registry()
         .iter()
         .filter(|e| e.database == key)
-        .map(|e| e.info.clone())
+        .map(|e| lock(&e.info).clone())
         .collect();
     sessions.sort_by_key(|s| s.session_id);
     sessions
