@@ -15,9 +15,12 @@ use crate::session_options::SetOptions;
 use hekla_engine::{Dependencies, RowId, Savepoint, Transaction};
 use hekla_parser::ast;
 use hekla_types::{SqlError, SqlResult, Value};
-use std::cell::{Cell, RefCell, RefMut};
+use std::cell::{Cell, OnceCell, RefCell, RefMut};
 use std::collections::HashMap;
 use std::rc::Rc;
+
+/// Bound scalar function bodies, by the address of their catalog entry.
+type FunctionBodies = Rc<RefCell<HashMap<usize, Rc<BoundBody>>>>;
 
 pub struct Context<'a> {
     pub db: &'a SqlDatabase,
@@ -67,7 +70,8 @@ pub struct Context<'a> {
     /// The bodies of the scalar functions the statement calls, bound on
     /// first use and shared with the contexts the calls run in; keyed by
     /// the address of the function's catalog entry, which the plan holds.
-    functions: Rc<RefCell<HashMap<usize, Rc<BoundBody>>>>,
+    /// Made on first use: most statements call none.
+    functions: OnceCell<FunctionBodies>,
     /// The scans and seeks of tables that are not memory-optimized, for
     /// SET STATISTICS IO.
     reads: RefCell<crate::statistics::TableReads>,
@@ -108,6 +112,17 @@ pub struct SessionState {
 
 impl<'a> Context<'a> {
     pub fn new(db: &'a SqlDatabase, variables: &[Value]) -> Self {
+        Self::with_state(db, variables, SessionState::default())
+    }
+
+    /// A context reading `session` for the `@@` functions: a session's
+    /// statement (made in place, not over a default state, whose login
+    /// and cancel flag would be allocated for nothing).
+    pub fn for_session(db: &'a SqlDatabase, variables: &[Value], session: &SessionState) -> Self {
+        Self::with_state(db, variables, session.clone())
+    }
+
+    fn with_state(db: &'a SqlDatabase, variables: &[Value], session: SessionState) -> Self {
         Context {
             db,
             variables: RefCell::new(variables.to_vec()),
@@ -120,11 +135,11 @@ impl<'a> Context<'a> {
             working: RefCell::new(HashMap::new()),
             runtime_constants: RefCell::new(HashMap::new()),
             last_identity: Cell::new(None),
-            session: SessionState::default(),
+            session,
             options: SetOptions::default(),
             warnings: RefCell::new(Vec::new()),
             row_ids: RefCell::new(Vec::new()),
-            functions: Rc::default(),
+            functions: OnceCell::new(),
             reads: RefCell::default(),
             rows_unchecked: Cell::new(0),
             memory_held: Cell::new(0),
@@ -226,7 +241,7 @@ impl<'a> Context<'a> {
             options: self.options.clone(),
             warnings: RefCell::new(Vec::new()),
             row_ids: RefCell::new(Vec::new()),
-            functions: Rc::clone(&self.functions),
+            functions: OnceCell::from(Rc::clone(self.function_bodies())),
             reads: RefCell::default(),
             rows_unchecked: Cell::new(0),
             memory_held: Cell::new(0),
@@ -252,12 +267,20 @@ impl<'a> Context<'a> {
         key: usize,
         bind: impl FnOnce() -> SqlResult<BoundBody>,
     ) -> SqlResult<Rc<BoundBody>> {
-        if let Some(body) = self.functions.borrow().get(&key) {
+        if let Some(body) = self.function_bodies().borrow().get(&key) {
             return Ok(Rc::clone(body));
         }
         let body = Rc::new(bind()?);
-        self.functions.borrow_mut().insert(key, Rc::clone(&body));
+        self.function_bodies()
+            .borrow_mut()
+            .insert(key, Rc::clone(&body));
         Ok(body)
+    }
+
+    /// The statement's bound function bodies, shared with the contexts of
+    /// the calls.
+    fn function_bodies(&self) -> &FunctionBodies {
+        self.functions.get_or_init(Rc::default)
     }
 
     /// Forgets the rows of uncorrelated subqueries: they were computed for
@@ -300,12 +323,6 @@ impl<'a> Context<'a> {
             context: self,
             bytes: 0,
         }
-    }
-
-    /// The same context, reading `session` for the `@@` functions.
-    pub fn with_session(mut self, session: &SessionState) -> Self {
-        self.session = session.clone();
-        self
     }
 
     /// The same context, isolating its reads by `isolation`.
