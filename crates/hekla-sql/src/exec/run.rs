@@ -268,7 +268,9 @@ pub fn prefixed(prefix: &[Value], row: &[Value]) -> Vec<Value> {
 /// `params.row`; columns no expression reads stay NULL.
 fn table(read: &TableRead, params: &Inputs<'_>, emit: &mut Emit<'_>) -> SqlResult<ControlFlow<()>> {
     let accepts = |row: &[Value]| holds(read.filter.as_ref(), &params.with_row(row));
-    let mut buffer: Vec<Value> = Vec::with_capacity(params.row.len() + read.needed.len());
+    // Each row: the columns before the table, the table's, its row id.
+    let width = params.row.len() + read.needed.len() + usize::from(read.row_ids);
+    let mut buffer: Vec<Value> = Vec::with_capacity(width);
     let decode = |row: &hekla_engine::Row<'_>, buffer: &mut Vec<Value>| {
         buffer.clear();
         buffer.extend_from_slice(params.row);
@@ -284,18 +286,21 @@ fn table(read: &TableRead, params: &Inputs<'_>, emit: &mut Emit<'_>) -> SqlResul
         }
     };
     if !read.stream {
-        let mut rows = Vec::new();
+        // The rows one after another in one vector, not a vector each.
+        let (mut rows, mut count) = (Vec::new(), 0);
         {
             let mut tx = params.context.reading(&read.table, read.hint)?;
             read.path.read(&mut tx, &read.table, params, |row| {
                 decode(&row, &mut buffer);
-                rows.push(buffer.clone());
+                rows.append(&mut buffer);
+                count += 1;
                 ControlFlow::Continue(())
             })?;
         }
-        for row in rows {
+        for start in (0..count).map(|n| n * width) {
+            let row = &rows[start..start + width];
             params.context.check_cancel()?;
-            if accepts(&row)? && emit(&row)?.is_break() {
+            if accepts(row)? && emit(row)?.is_break() {
                 return Ok(ControlFlow::Break(()));
             }
         }
