@@ -185,6 +185,18 @@ pub fn option_name(option: &ast::OptionItem) -> String {
         .join(" ")
 }
 
+/// Whether `option` is `name` (upper-case words joined by spaces), in any
+/// case: what `option_name(option) == name` tells, without allocating
+/// (an ATOMIC block's options are looked up on every call).
+pub fn is_option(option: &ast::OptionItem, name: &str) -> bool {
+    let mut words = name.split(' ');
+    option.name.iter().all(|word| {
+        words
+            .next()
+            .is_some_and(|w| word.value.eq_ignore_ascii_case(w))
+    }) && words.next().is_none()
+}
+
 /// The parameters of a CREATE PROCEDURE or CREATE FUNCTION (`statement`).
 pub fn parameters(
     params: &[ast::Parameter],
@@ -298,4 +310,34 @@ pub fn bind_restored(catalog: &mut Catalog) {
 
 pub fn is_native(create: &ast::CreateProcedure) -> bool {
     has_option(create, ModuleOption::NativeCompilation)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_option_is_its_name_words_in_any_case() {
+        let option = |words: &[&str]| ast::OptionItem {
+            name: words
+                .iter()
+                .map(|w| ast::Ident {
+                    value: w.to_string(),
+                    span: hekla_parser::span::Span::default(),
+                })
+                .collect(),
+            value: None,
+            span: hekla_parser::span::Span::default(),
+        };
+        let isolation = option(&["Transaction", "isolation", "LEVEL"]);
+        assert!(is_option(&isolation, "TRANSACTION ISOLATION LEVEL"));
+        assert_eq!(option_name(&isolation), "TRANSACTION ISOLATION LEVEL");
+        assert!(!is_option(&isolation, "TRANSACTION ISOLATION"));
+        assert!(!is_option(&isolation, "TRANSACTION ISOLATION LEVEL X"));
+        assert!(!is_option(&option(&["LANGUAGE"]), "DELAYED_DURABILITY"));
+        assert!(is_option(
+            &option(&["delayed_durability"]),
+            "DELAYED_DURABILITY"
+        ));
+    }
 }

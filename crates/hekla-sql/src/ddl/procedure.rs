@@ -2,7 +2,7 @@
 //! procedure's model is `catalog::procedure`.
 
 use crate::catalog::procedure::{
-    bound_objects, find, has_option, is_native, option_name, parameters, parse_definition,
+    bound_objects, find, has_option, is_native, is_option, parameters, parse_definition,
     ProcedureMeta,
 };
 use crate::catalog::store::ObjectType;
@@ -134,7 +134,7 @@ fn check_native(create: &ast::CreateProcedure) -> SqlResult<()> {
         ));
     };
     for required in ["TRANSACTION ISOLATION LEVEL", "LANGUAGE"] {
-        if !options.iter().any(|o| option_name(o) == required) {
+        if !options.iter().any(|o| is_option(o, required)) {
             return Err(SqlError::new(
                 17084,
                 16,

@@ -7,7 +7,7 @@
 
 use super::failure::Failure;
 use super::{Flow, Frame, Interpreter};
-use crate::catalog::procedure::option_name;
+use crate::catalog::procedure::is_option;
 use hekla_parser::ast;
 use hekla_types::{SqlError, SqlResult};
 
@@ -96,7 +96,7 @@ impl Interpreter<'_> {
 /// `DELAYED_DURABILITY = ON` among the block's options.
 fn delayed_durability(options: &[ast::OptionItem]) -> bool {
     options.iter().any(|option| {
-        option_name(option) == "DELAYED_DURABILITY"
+        is_option(option, "DELAYED_DURABILITY")
             && matches!(&option.value, Some(ast::OptionValue::Words(words))
                 if words.len() == 1 && words[0].value.eq_ignore_ascii_case("ON"))
     })
@@ -107,7 +107,7 @@ fn delayed_durability(options: &[ast::OptionItem]) -> bool {
 fn isolation_level(options: &[ast::OptionItem]) -> SqlResult<ast::IsolationLevel> {
     let option = options
         .iter()
-        .find(|o| option_name(o) == "TRANSACTION ISOLATION LEVEL");
+        .find(|o| is_option(o, "TRANSACTION ISOLATION LEVEL"));
     let words = match option.and_then(|o| o.value.as_ref()) {
         Some(ast::OptionValue::Words(words)) => words
             .iter()
