@@ -99,7 +99,7 @@ fn no_module_names_what_its_layer_forbids() {
             if !modules.contains(&module.as_str()) {
                 continue;
             }
-            for path in named_paths(&text, &src, &file) {
+            for path in named_paths(text, &src, &file) {
                 if names(&path, forbidden) && !names_its_group(&path, modules) {
                     found.insert((module.clone(), forbidden.to_string()));
                 }
