@@ -46,6 +46,22 @@ pub fn invalid_object_name(name: &str, state: u8) -> SqlError {
     SqlError::new(208, 16, state, format!("Invalid object name '{name}'."))
 }
 
+/// Msg 1060: a TOP count that is not a whole number of rows (or is
+/// negative).
+pub fn top_rows_not_integer() -> SqlError {
+    SqlError::new(
+        1060,
+        16,
+        1,
+        "The number of rows in the TOP clause must be an integer.",
+    )
+}
+
+/// Msg 1061: a TOP ... PERCENT outside 0 to 100.
+pub fn top_percent_invalid() -> SqlError {
+    SqlError::new(1061, 16, 1, "The TOP clause contains an invalid value.")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

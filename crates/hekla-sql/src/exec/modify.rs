@@ -9,7 +9,8 @@
 //! subquery in SET sees the table as the statement found it). A target
 //! row that joins several rows of the other tables changes once: UPDATE
 //! takes the values of the first match (SQL Server leaves which one
-//! undefined). SET ROWCOUNT stops the statement after that many rows.
+//! undefined). `TOP (n)` changes any n of the rows that qualify, and SET
+//! ROWCOUNT stops the statement after that many rows.
 
 use super::access::for_each_row;
 use super::constraints::{Statement, StatementChecks};
@@ -17,7 +18,8 @@ use super::context::Context;
 use super::eval::Inputs;
 use super::output::Output;
 use super::run::run;
-use crate::plan::change::{DeletePlan, Reading, RowSource, UpdatePlan};
+use crate::plan::change::{DeletePlan, Reading, RowSource, TopCount, UpdatePlan};
+use crate::plan::Limit;
 use crate::result::ResultSink;
 use hekla_engine::RowId;
 use hekla_types::{SqlError, SqlResult, Value};
@@ -120,13 +122,60 @@ pub fn delete(
 }
 
 /// The target rows to change, each once, with their ids and the row
-/// found (the target's own without FROM); at most SET ROWCOUNT's.
+/// found (the target's own without FROM): at most TOP's and SET
+/// ROWCOUNT's.
 fn found_rows(context: &Context, source: &RowSource) -> SqlResult<Vec<(RowId, Vec<Value>)>> {
-    let limit = match context.options.row_count {
+    let row_count = match context.options.row_count {
         0 => usize::MAX,
         rows => usize::try_from(rows).unwrap_or(usize::MAX),
     };
+    let top = match &source.top {
+        Some(top) => Some(top_count(context, top)?),
+        None => None,
+    };
+    match top {
+        Some(Limit::Percent(percent)) => {
+            // A share of the rows that qualify: all of them first.
+            let mut rows = read_rows(context, source, usize::MAX)?;
+            let share = (rows.len() as f64 * percent / 100.0).ceil() as usize;
+            rows.truncate(share.min(row_count));
+            Ok(rows)
+        }
+        Some(Limit::Rows(top)) => {
+            let top = usize::try_from(top).unwrap_or(usize::MAX);
+            read_rows(context, source, top.min(row_count))
+        }
+        None => read_rows(context, source, row_count),
+    }
+}
+
+/// The value of an UPDATE's or DELETE's TOP as the statement runs.
+fn top_count(context: &Context, top: &TopCount) -> SqlResult<Limit> {
+    let value = top.count.eval(&Inputs::top(context))?;
+    if top.percent {
+        return match value {
+            Value::Float(percent) if (0.0..=100.0).contains(&percent) => {
+                Ok(Limit::Percent(percent))
+            }
+            _ => Err(crate::error::top_percent_invalid()),
+        };
+    }
+    match value.as_i64() {
+        Some(rows) if rows >= 0 => Ok(Limit::Rows(rows as u64)),
+        _ => Err(crate::error::top_rows_not_integer()),
+    }
+}
+
+/// The first `limit` target rows `source` finds, each once.
+fn read_rows(
+    context: &Context,
+    source: &RowSource,
+    limit: usize,
+) -> SqlResult<Vec<(RowId, Vec<Value>)>> {
     let mut rows = Vec::new();
+    if limit == 0 {
+        return Ok(rows);
+    }
     let inputs = Inputs::top(context);
     let (root, id_column) = match &source.reading {
         Reading::Target(read) => {

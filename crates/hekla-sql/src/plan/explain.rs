@@ -51,9 +51,9 @@ pub fn explain_insert(
     printer.lines
 }
 
-/// An UPDATE's plan: the Table Update operator over the new values
-/// computed (a Compute Scalar, when one is more than a column) over the
-/// rows it finds.
+/// An UPDATE's plan: the Table Update operator over its TOP, the new
+/// values computed (a Compute Scalar, when one is more than a column) and
+/// the rows it finds.
 pub fn explain_update(
     db: &dyn PlanContext,
     plan: &UpdatePlan,
@@ -65,6 +65,7 @@ pub fn explain_update(
         lines: Vec::new(),
     };
     printer.change("Update", &plan.target.table);
+    let depth = printer.top(&plan.rows, 1);
     let computed: Vec<&Scalar> = plan
         .assignments
         .iter()
@@ -72,11 +73,11 @@ pub fn explain_update(
         .filter(|value| !matches!(value.kind, ScalarKind::Column(_)))
         .collect();
     if computed.is_empty() {
-        printer.rows(&plan.rows, 1);
+        printer.rows(&plan.rows, depth);
         return printer.lines;
     }
-    let at = printer.reserve(1);
-    let names = printer.rows(&plan.rows, 2);
+    let at = printer.reserve(depth);
+    let names = printer.rows(&plan.rows, depth + 1);
     let defined: Vec<String> = computed
         .iter()
         .enumerate()
@@ -87,13 +88,14 @@ pub fn explain_update(
         .collect();
     printer.fill(
         at,
-        1,
+        depth,
         format!("Compute Scalar(DEFINE:({}))", defined.join(", ")),
     );
     printer.lines
 }
 
-/// A DELETE's plan: the Table Delete operator over the rows it finds.
+/// A DELETE's plan: the Table Delete operator over its TOP and the rows
+/// it finds.
 pub fn explain_delete(
     db: &dyn PlanContext,
     plan: &DeletePlan,
@@ -105,7 +107,8 @@ pub fn explain_delete(
         lines: Vec::new(),
     };
     printer.change("Delete", &plan.target.table);
-    printer.rows(&plan.rows, 1);
+    let depth = printer.top(&plan.rows, 1);
+    printer.rows(&plan.rows, depth);
     printer.lines
 }
 
@@ -407,6 +410,18 @@ impl Printer<'_> {
     fn change(&mut self, verb: &str, table: &TableMeta) {
         let object = self.object(table);
         self.line(0, format!("Table {verb}(OBJECT:({object}))"));
+    }
+
+    /// An UPDATE's or DELETE's TOP at `depth`, if it has one; the depth of
+    /// what comes below.
+    fn top(&mut self, rows: &RowSource, depth: usize) -> usize {
+        let Some(top) = &rows.top else {
+            return depth;
+        };
+        let count = scalar(&top.count, &[], self);
+        let percent = if top.percent { ", PERCENT" } else { "" };
+        self.line(depth, format!("Top(TOP EXPRESSION:({count}){percent})"));
+        depth + 1
     }
 
     /// Prints how an UPDATE or DELETE finds its rows at `depth`; returns

@@ -1132,14 +1132,7 @@ fn statement_start_value(binder: &Binder, scalar: &Scalar) -> SqlResult<hekla_ty
 /// `TOP (n)` or `TOP (p) PERCENT` (p from 0 to 100, Msg 1061 otherwise).
 fn top_count(binder: &Binder, top: &ast::Top) -> SqlResult<Limit> {
     if !top.percent {
-        let rows = row_count(binder, &top.count, 0, || {
-            SqlError::new(
-                1060,
-                16,
-                1,
-                "The number of rows in the TOP clause must be an integer.",
-            )
-        })?;
+        let rows = row_count(binder, &top.count, 0, crate::error::top_rows_not_integer)?;
         return Ok(Limit::Rows(rows));
     }
     let scalar = implicit(
@@ -1148,12 +1141,7 @@ fn top_count(binder: &Binder, top: &ast::Top) -> SqlResult<Limit> {
     )?;
     match statement_start_value(binder, &scalar)? {
         hekla_types::Value::Float(p) if (0.0..=100.0).contains(&p) => Ok(Limit::Percent(p)),
-        _ => Err(SqlError::new(
-            1061,
-            16,
-            1,
-            "The TOP clause contains an invalid value.",
-        )),
+        _ => Err(crate::error::top_percent_invalid()),
     }
 }
 

@@ -135,6 +135,20 @@ pub struct RowSource {
     /// Where the columns of the target as the statement names it (the
     /// table's, or the view's) are in a row found.
     pub named: Range<usize>,
+    /// `TOP (n)` or `TOP (p) PERCENT`: how many of the rows found change.
+    pub top: Option<TopCount>,
+}
+
+/// An UPDATE's or DELETE's `TOP (n)` (any n rows that qualify) or `TOP (p)
+/// PERCENT` (p% of them, rounded up): the count is a constant, a variable
+/// or an expression of them, evaluated when the plan runs (Msg 1060 for a
+/// negative or fractional row count, 1061 for a percentage outside 0 to
+/// 100).
+#[derive(Debug)]
+pub struct TopCount {
+    /// The count as written; a float for PERCENT.
+    pub count: Scalar,
+    pub percent: bool,
 }
 
 #[derive(Debug)]

@@ -13,23 +13,20 @@
 //! names the view's columns.
 
 use super::target::{from_items, lost_target, Target};
-use super::{DeletePlan, Reading, RowSource, UpdatePlan, Verb};
-use crate::bind::expr::{Binder, Predicate, Scalar, ScalarKind, Scope};
+use super::{DeletePlan, Reading, RowSource, TopCount, UpdatePlan, Verb};
+use crate::bind::expr::{implicit, Binder, Predicate, Scalar, ScalarKind, Scope};
 use crate::catalog::view::change::Change;
 use crate::error::{not_supported_yet, Refused};
 use crate::plan::access::AccessPath;
 use crate::plan::{from, plan_streaming, Node, Planner, TableRead};
 use crate::security::permissions::Permission;
 use hekla_parser::ast::{self, Assignment, DmlTarget};
-use hekla_types::{SqlError, SqlResult};
+use hekla_types::{DataType, SqlError, SqlResult};
 use std::ops::Range;
 
 impl Planner<'_> {
     /// Plans `delete`.
     pub fn delete(&self, delete: &ast::Delete) -> SqlResult<DeletePlan> {
-        if delete.top.is_some() {
-            return Err(not_supported_yet(Refused::Statement, "DELETE with TOP"));
-        }
         self.take_hints(&delete.hints)?;
         let (items, path) = from_items(&delete.target, &delete.from)?;
         let planner = self.with_ctes(&delete.with);
@@ -49,7 +46,8 @@ impl Planner<'_> {
                 delete.where_clause.as_ref(),
             )?;
             let output = found.output(&planner, &delete.output, Verb::Delete)?;
-            (found.finish(output.is_some())?, output)
+            let top = top_count(&planner, delete.top.as_ref())?;
+            (found.finish(output.is_some(), top)?, output)
         };
         Ok(DeletePlan {
             target: target.into_plan(self)?,
@@ -60,9 +58,6 @@ impl Planner<'_> {
 
     /// Plans `update`.
     pub fn update(&self, update: &ast::Update) -> SqlResult<UpdatePlan> {
-        if update.top.is_some() {
-            return Err(not_supported_yet(Refused::Statement, "UPDATE with TOP"));
-        }
         self.take_hints(&update.hints)?;
         let (items, path) = from_items(&update.target, &update.from)?;
         let planner = self.with_ctes(&update.with);
@@ -84,7 +79,8 @@ impl Planner<'_> {
             )?;
             let assignments = found.assignments(&planner, &update.assignments)?;
             let output = found.output(&planner, &update.output, Verb::Update)?;
-            (found.finish(output.is_some())?, assignments, output)
+            let top = top_count(&planner, update.top.as_ref())?;
+            (found.finish(output.is_some(), top)?, assignments, output)
         };
         Ok(UpdatePlan {
             target: target.into_plan(self)?,
@@ -93,6 +89,30 @@ impl Planner<'_> {
             output,
         })
     }
+}
+
+/// An UPDATE's or DELETE's TOP, its count bound over the batch's
+/// variables. SQL Server has no WITH TIES here: the rows changed are in no
+/// order.
+fn top_count(planner: &Planner, top: Option<&ast::Top>) -> SqlResult<Option<TopCount>> {
+    let Some(top) = top else {
+        return Ok(None);
+    };
+    if top.with_ties {
+        return Err(not_supported_yet(
+            Refused::Statement,
+            "UPDATE or DELETE TOP ... WITH TIES",
+        ));
+    }
+    let count = Binder::new(planner.variables).scalar(&top.count)?;
+    let count = match top.percent {
+        true => implicit(count, &DataType::Float)?,
+        false => count,
+    };
+    Ok(Some(TopCount {
+        count,
+        percent: top.percent,
+    }))
 }
 
 /// The columns an UPDATE's SET names.
@@ -298,8 +318,8 @@ impl<'p> Found<'p> {
     }
 
     /// How the rows are read; `all_columns` reads every column (OUTPUT may
-    /// show any).
-    fn finish(self, all_columns: bool) -> SqlResult<RowSource> {
+    /// show any); at most `top` of them change.
+    fn finish(self, all_columns: bool, top: Option<TopCount>) -> SqlResult<RowSource> {
         let named = self.named_columns();
         let table = self.target.table();
         let (tree, id_column) = match self.rows {
@@ -319,6 +339,7 @@ impl<'p> Found<'p> {
                     reading: Reading::Target(read),
                     offset: self.offset,
                     named,
+                    top,
                 });
             }
             Rows::Tree { tree, id_column } => (tree, id_column),
@@ -348,6 +369,7 @@ impl<'p> Found<'p> {
             reading: Reading::Plan { root, id_column },
             offset: self.offset,
             named,
+            top,
         })
     }
 }

@@ -186,3 +186,32 @@ fn delete_alone_seeks_its_key() {
     assert_eq!(plan.rows.named, 0..3);
     assert!(plan.output.is_none());
 }
+
+#[test]
+fn delete_top_keeps_its_count_for_the_run() {
+    let db = database();
+    let delete = |sql: &str| {
+        planned(&db, sql, |planner, kind| match kind {
+            StatementKind::Delete(delete) => planner.delete(delete),
+            other => panic!("not a DELETE: {other:?}"),
+        })
+    };
+    let plan = delete("DELETE TOP (2) FROM dbo.t WHERE v = 1").unwrap();
+    let top = plan.rows.top.as_ref().expect("a TOP");
+    assert!(!top.percent);
+    assert!(matches!(
+        &top.count.kind,
+        ScalarKind::Constant(Value::Int(2))
+    ));
+    assert!(matches!(
+        &plan.rows.reading,
+        Reading::Target(read) if read.path == AccessPath::Scan
+    ));
+    let plan = delete("DELETE TOP (5) PERCENT dbo.t").unwrap();
+    let top = plan.rows.top.as_ref().expect("a TOP");
+    assert!(top.percent);
+    assert_eq!(top.count.data_type, hekla_types::DataType::Float);
+    assert!(delete("DELETE dbo.t").unwrap().rows.top.is_none());
+    let refused = delete("DELETE TOP (1) WITH TIES FROM dbo.t").unwrap_err();
+    assert_eq!(refused.number, 10794);
+}
