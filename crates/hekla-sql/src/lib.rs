@@ -11,6 +11,7 @@ pub mod error;
 pub mod exec;
 pub mod interpret;
 pub mod plan;
+pub mod plan_cache;
 pub mod result;
 pub mod rpc;
 pub mod security;

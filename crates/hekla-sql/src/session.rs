@@ -10,6 +10,7 @@ use crate::exec::context::{Context, SessionState};
 use crate::interpret::transaction::UserTransaction;
 use crate::interpret::Interpreter;
 use crate::plan::Planner;
+use crate::plan_cache::{PlanCache, PlanKey};
 pub use crate::result::{ErrorEvent, ResultColumn, ResultSink, StatementCommand, TransactionEvent};
 use crate::security::{Identity, Principal};
 use crate::session_options::SetOptions;
@@ -17,6 +18,7 @@ use hekla_engine::{Database, DatabaseConfig, IsolationLevel, StorageConfig};
 use hekla_parser::ast;
 use hekla_types::{DataType, SqlResult, Value};
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 
 /// An engine database with its SQL catalog, shared by sessions.
@@ -30,6 +32,11 @@ pub struct SqlDatabase {
     schema_lock: crate::ddl::alter::SchemaLock,
     /// Logins, users and roles (see [`crate::security`]).
     principals: RwLock<crate::security::Principals>,
+    /// Compiled batches, parameterized statements and procedures.
+    plan_cache: PlanCache<crate::catalog::procedure::ProcedureMeta>,
+    /// One more each time DDL takes the catalog to change it: a cached
+    /// plan compiled at an older version is compiled again.
+    schema_version: AtomicU64,
 }
 
 impl SqlDatabase {
@@ -64,6 +71,8 @@ impl SqlDatabase {
             temp: Default::default(),
             schema_lock: Default::default(),
             principals: RwLock::new(principals),
+            plan_cache: PlanCache::default(),
+            schema_version: AtomicU64::new(0),
         });
         crate::catalog::view::bind_restored(&db);
         crate::catalog::function::bind_restored(&db);
@@ -80,9 +89,21 @@ impl SqlDatabase {
         self.catalog.read().expect("catalog lock")
     }
 
-    /// The catalog, for DDL to change.
+    /// The catalog, for DDL to change: the schema version goes up, so
+    /// plans compiled before are compiled again.
     pub(crate) fn catalog_mut(&self) -> std::sync::RwLockWriteGuard<'_, Catalog> {
+        self.schema_version.fetch_add(1, Ordering::Relaxed);
         self.catalog.write().expect("catalog lock")
+    }
+
+    /// How many times DDL changed the catalog (see [`Self::catalog_mut`]).
+    pub fn schema_version(&self) -> u64 {
+        self.schema_version.load(Ordering::Relaxed)
+    }
+
+    /// The plan cache (see [`crate::plan_cache`]).
+    pub fn plan_cache(&self) -> &PlanCache<crate::catalog::procedure::ProcedureMeta> {
+        &self.plan_cache
     }
 
     /// Where object definitions are stored.
@@ -215,20 +236,27 @@ impl Session {
     /// Runs one batch (text between `GO` lines). A syntax error stops the
     /// batch before anything runs; otherwise its statements run with SQL
     /// Server's control flow and error rules (see [`crate::interpret`]).
+    /// The batch's compiled form comes from the plan cache when the same
+    /// text ran before under the same SET options.
     pub fn execute(&mut self, batch: &str, sink: &mut dyn ResultSink) {
         let stopwatch = self
             .options
             .statistics_time
             .then(crate::statistics::Stopwatch::start);
-        let parsed = hekla_parser::parse_batch(batch);
+        let key = PlanKey::adhoc(batch, &self.options);
+        let compiled = self
+            .db
+            .plan_cache
+            .get_or_compile(&key, self.db.schema_version(), || {
+                crate::interpret::compile_batch(batch)
+            });
         if let Some(stopwatch) = stopwatch {
             sink.message(&stopwatch.compile_message());
         }
-        let parsed = match parsed {
-            Ok(parsed) => parsed,
-            Err(error) => return sink.error(&ErrorEvent::from_syntax(error)),
-        };
-        Interpreter::new(self, sink).run_batch(&parsed, batch);
+        match compiled {
+            Ok(plan) => Interpreter::new(self, sink).run_batch(plan),
+            Err(error) => sink.error(&error),
+        }
     }
 
     /// An RPC request: `procedure` is a stored procedure's name (possibly

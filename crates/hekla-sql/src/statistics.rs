@@ -33,6 +33,13 @@ impl Stopwatch {
         (cpu.as_millis(), self.wall.elapsed().as_millis())
     }
 
+    /// CPU and elapsed microseconds so far (`sys.dm_exec_query_stats`).
+    pub fn microseconds(&self) -> (u64, u64) {
+        let cpu = thread_cpu_time().saturating_sub(self.cpu);
+        let micros = |d: Duration| u64::try_from(d.as_micros()).unwrap_or(u64::MAX);
+        (micros(cpu), micros(self.wall.elapsed()))
+    }
+
     /// SQL Server's Msg 3613, after a batch is parsed.
     pub fn compile_message(&self) -> String {
         let (cpu, elapsed) = self.milliseconds();

@@ -434,6 +434,7 @@ mod tests {
             source: batch,
             return_status: None,
             native: false,
+            plan: None,
         };
         let mut interpreter = Interpreter::new(session, &mut sink);
         let _ = interpreter.block(&parsed.statements, &mut frame);

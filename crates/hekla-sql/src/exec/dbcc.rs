@@ -1,7 +1,8 @@
-//! The DBCC commands that empty caches. hekla keeps its data in memory
-//! with no buffer pool to drop, and plans statements each time they run,
-//! with no plan or system cache to free: each command has nothing to do,
-//! and says it completed, as SQL Server does after emptying its caches.
+//! The DBCC commands that empty caches: FREEPROCCACHE and
+//! FREESYSTEMCACHE ('ALL') empty the plan cache (the interpreter does it,
+//! once the arguments here are checked); hekla keeps its data in memory
+//! with no buffer pool, so DROPCLEANBUFFERS has nothing to drop. Each says
+//! it completed, as SQL Server does.
 
 use crate::error::{not_supported_yet, Refused};
 use hekla_parser::ast::{DbccCommand, Expr, ExprKind, Ident, Literal};
@@ -23,7 +24,8 @@ pub fn run(
     for option in options {
         match option.value.to_ascii_uppercase().as_str() {
             "NO_INFOMSGS" => quiet = true,
-            // Entries in use are freed once unused: hekla has none.
+            // Entries in use leave the cache and are freed once unused,
+            // as the plan cache always frees them.
             "MARK_IN_USE_FOR_REMOVAL" if command == DbccCommand::FreeSystemCache => {}
             _ => return Err(invalid_option()),
         }

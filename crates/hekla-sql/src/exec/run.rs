@@ -44,6 +44,21 @@ pub fn run(node: &Node, params: &Inputs<'_>, emit: &mut Emit<'_>) -> SqlResult<C
             }
             Ok(ControlFlow::Continue(()))
         }
+        Node::SystemFunction {
+            function,
+            arguments,
+        } => {
+            let values = arguments
+                .iter()
+                .map(|argument| argument.eval(params))
+                .collect::<SqlResult<Vec<Value>>>()?;
+            for row in (function.rows)(params.context.db, &values)? {
+                if emit(&prefixed(params.row, &row))?.is_break() {
+                    return Ok(ControlFlow::Break(()));
+                }
+            }
+            Ok(ControlFlow::Continue(()))
+        }
         Node::Table(read) => table(read, params, emit),
         Node::Derived { plan, correlated } => {
             let inner = Inputs {

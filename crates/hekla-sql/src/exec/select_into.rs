@@ -199,6 +199,7 @@ fn columns_nullable(node: &Node) -> Vec<bool> {
                 .collect()
         }
         Node::View { view } => vec![true; (view.columns)().len()],
+        Node::SystemFunction { function, .. } => vec![true; (function.columns)().len()],
         Node::Table(read) => {
             let mut columns = vec![true; read.offset];
             columns.extend(read.table.columns.iter().map(|c| c.nullable));

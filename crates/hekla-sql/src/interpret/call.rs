@@ -6,7 +6,9 @@
 
 use super::failure::{Failure, Reach};
 use super::{Flow, Frame, Interpreter};
+use crate::catalog::procedure::ProcedurePlan as CachedPlan;
 use crate::catalog::procedure::{ParameterKind, ProcedureMeta};
+use crate::plan_cache::PlanKey;
 use crate::security::permissions::Permission;
 use hekla_parser::ast::{self, ExprKind};
 use hekla_types::{SqlError, SqlResult, Value};
@@ -42,8 +44,9 @@ impl Interpreter<'_> {
         let procedure = self
             .procedure(&exec.procedure, frame)
             .map_err(|error| self.failure(error, statement, frame))?;
+        let plan = self.procedure_plan(procedure);
         self.run_procedure(
-            &procedure,
+            &plan,
             &exec.args,
             exec.return_status.as_deref(),
             statement,
@@ -55,12 +58,13 @@ impl Interpreter<'_> {
     /// from `frame`; `return_status` names the variable for its status.
     pub(super) fn run_procedure(
         &mut self,
-        procedure: &Arc<ProcedureMeta>,
+        plan: &Arc<CachedPlan>,
         arguments: &[ast::ExecArg],
         return_status: Option<&str>,
         statement: &ast::Statement,
         frame: &mut Frame,
     ) -> Result<Flow, Failure> {
+        let procedure = &plan.module;
         let fail =
             |this: &Self, error: SqlError, frame: &Frame| this.failure(error, statement, frame);
         if frame.level >= MAX_NESTING {
@@ -86,7 +90,7 @@ impl Interpreter<'_> {
         if reported {
             self.sink.procedure_started();
         }
-        let called = self.call(procedure, bound, frame.level + 1);
+        let called = self.call(plan, bound, frame.level + 1);
         if reported {
             self.sink
                 .procedure_ended(called.as_ref().ok().map(|(status, _)| *status));
@@ -114,6 +118,22 @@ impl Interpreter<'_> {
             return Err(fail(self, mismatching_count(trancount, after), frame));
         }
         Ok(Flow::Next)
+    }
+
+    /// A stored procedure's entry in the plan cache (objtype 'Proc'): its
+    /// statements are the catalog's, parsed when it was created.
+    fn procedure_plan(&self, procedure: Arc<ProcedureMeta>) -> Arc<CachedPlan> {
+        let db = &self.session.db;
+        let key = PlanKey::procedure(procedure.object_id, &self.session.options);
+        let compiled = db
+            .plan_cache()
+            .get_or_compile(&key, db.schema_version(), || {
+                Ok::<_, std::convert::Infallible>(procedure)
+            });
+        match compiled {
+            Ok(plan) => plan,
+            Err(never) => match never {},
+        }
     }
 
     /// The procedure an EXEC names (Msg 2812 if there is none).
@@ -290,10 +310,11 @@ impl Interpreter<'_> {
     /// return status and the OUTPUT values to copy back.
     fn call(
         &mut self,
-        procedure: &Arc<ProcedureMeta>,
+        plan: &Arc<CachedPlan>,
         arguments: Vec<Bound>,
         level: u8,
     ) -> Result<(i32, Vec<(usize, Value)>), Failure> {
+        let procedure = &plan.module;
         let mut callee = Frame {
             variables: crate::bind::variables::Variables::for_session(self.session.state.spid),
             level,
@@ -301,6 +322,7 @@ impl Interpreter<'_> {
             source: &procedure.definition,
             return_status: None,
             native: procedure.native,
+            plan: Some(Arc::clone(plan)),
         };
         let mut outputs = Vec::new();
         for (parameter, bound) in procedure.parameters.iter().zip(arguments) {

@@ -11,6 +11,8 @@ use super::failure::Failure;
 use super::{Flow, Frame, Interpreter};
 use crate::catalog::procedure::ProcedureMeta;
 use hekla_parser::ast;
+use crate::catalog::procedure::ProcedurePlan as CachedPlan;
+use crate::plan_cache::PlanKey;
 use hekla_types::{SqlError, SqlResult, Value};
 use std::sync::Arc;
 
@@ -165,7 +167,7 @@ impl Interpreter<'_> {
         let text = self
             .dynamic_text(parts, frame)
             .map_err(|error| self.failure(error, statement, frame))?;
-        self.run_dynamic(&text, "", &[], None, statement, frame)
+        self.run_dynamic(&text, None, &[], None, statement, frame)
     }
 
     /// `sp_executesql [@stmt =] text [, [@params =] definitions, values]`.
@@ -184,7 +186,7 @@ impl Interpreter<'_> {
         };
         self.run_dynamic(
             &text,
-            &definitions,
+            Some(&definitions),
             rest,
             exec.return_status.as_deref(),
             statement,
@@ -239,17 +241,42 @@ impl Interpreter<'_> {
     pub(super) fn run_dynamic(
         &mut self,
         text: &str,
-        definitions: &str,
+        definitions: Option<&str>,
         arguments: &[ast::ExecArg],
         return_status: Option<&str>,
         statement: &ast::Statement,
         frame: &mut Frame,
     ) -> Result<Flow, Failure> {
-        let catalog = self.session.db.catalog();
-        let procedure = ProcedureMeta::dynamic(text, definitions, &catalog).map(Arc::new);
-        drop(catalog);
-        let procedure = procedure.map_err(|error| self.failure(error, statement, frame))?;
-        self.run_procedure(&procedure, arguments, return_status, statement, frame)
+        let plan = self
+            .dynamic_plan(text, definitions)
+            .map_err(|error| self.failure(error, statement, frame))?;
+        self.run_procedure(&plan, arguments, return_status, statement, frame)
+    }
+
+    /// Dynamic SQL's plan, from the plan cache: `EXEC ('...')` text (no
+    /// `definitions`) is ad hoc, text with parameter definitions
+    /// (`sp_executesql`, `sp_prepare`) prepared. It compiles as a batch:
+    /// the batch rules apply to it.
+    pub(super) fn dynamic_plan(
+        &self,
+        text: &str,
+        definitions: Option<&str>,
+    ) -> SqlResult<Arc<CachedPlan>> {
+        let db = &self.session.db;
+        let options = &self.session.options;
+        let key = match definitions {
+            Some(definitions) => PlanKey::prepared(text, definitions, options),
+            None => PlanKey::adhoc(text, options),
+        };
+        db.plan_cache()
+            .get_or_compile(&key, db.schema_version(), || {
+                let catalog = db.catalog();
+                let procedure = ProcedureMeta::dynamic(text, key.parameters, &catalog)?;
+                if let Some((error, _)) = super::batch_rules::violation(&procedure.body) {
+                    return Err(error);
+                }
+                Ok(Arc::new(procedure))
+            })
     }
 
     /// The text EXEC's parts add up to (NULL parts count as empty).

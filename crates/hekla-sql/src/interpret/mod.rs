@@ -23,6 +23,8 @@ mod statement;
 pub mod transaction;
 
 use crate::bind::variables::Variables;
+use crate::catalog::procedure::ProcedureMeta;
+use crate::catalog::procedure::ProcedurePlan as CachedPlan;
 use crate::result::{ErrorEvent, ResultSink, TransactionEvent};
 use crate::session::Session;
 use failure::{Failure, Reach};
@@ -43,6 +45,9 @@ pub struct Frame<'t> {
     pub return_status: Option<i32>,
     /// A natively compiled procedure's frame (NOT NULL variables allowed).
     pub native: bool,
+    /// The cached plan the statements come from, whose counters their
+    /// runs add to (see [`crate::plan_cache`]).
+    pub plan: Option<Arc<CachedPlan>>,
 }
 
 /// Where control goes after a statement.
@@ -78,23 +83,22 @@ impl<'s> Interpreter<'s> {
         }
     }
 
-    /// Runs a parsed batch. A transaction still doomed at its end is
-    /// rolled back with Msg 3998, as SQL Server does.
-    pub fn run_batch(&mut self, batch: &ast::Batch, source: &str) {
+    /// Runs a compiled batch (see [`compile_batch`]). A transaction
+    /// still doomed at its end is rolled back with Msg 3998, as SQL
+    /// Server does.
+    pub fn run_batch(&mut self, plan: Arc<CachedPlan>) {
+        let batch = Arc::clone(&plan.module);
         let mut frame = Frame {
             variables: Variables::for_session(self.session.state.spid),
             level: 0,
             procedure: None,
-            source,
+            source: &batch.definition,
             return_status: None,
             native: false,
+            plan: Some(plan),
         };
-        if let Some((error, line)) = batch_rules::violation(&batch.statements) {
-            self.report_plain(error, line);
-            return;
-        }
         self.in_sql_batch = true;
-        let outcome = self.block(&batch.statements, &mut frame);
+        let outcome = self.block(&batch.body, &mut frame);
         self.in_sql_batch = false;
         self.end_batch(outcome, &mut frame);
     }
@@ -216,6 +220,27 @@ impl<'s> Interpreter<'s> {
         if self.session.options.showplan {
             return self.show(statement, frame);
         }
+        let counted = frame
+            .plan
+            .as_ref()
+            .and_then(|plan| plan.statement_slot(statement));
+        let Some(slot) = counted else {
+            return self.run_statement(statement, frame);
+        };
+        let stopwatch = crate::statistics::Stopwatch::start();
+        let outcome = self.run_statement(statement, frame);
+        if let (Ok(_), Some(plan)) = (&outcome, &frame.plan) {
+            let rows = u64::try_from(self.session.state.rowcount).unwrap_or(0);
+            plan.record(slot, &stopwatch, rows);
+        }
+        outcome
+    }
+
+    fn run_statement(
+        &mut self,
+        statement: &ast::Statement,
+        frame: &mut Frame,
+    ) -> Result<Flow, Failure> {
         match &statement.kind {
             StatementKind::Block(statements) => self.block(statements, frame),
             StatementKind::If {
@@ -376,6 +401,23 @@ impl<'s> Interpreter<'s> {
             .and_then(|v| i32::try_from(v).ok())
             .unwrap_or(0))
     }
+}
+
+/// What a batch compiles to: its statements, parsed and checked by the
+/// batch rules, or the error that keeps it from running at all.
+pub fn compile_batch(text: &str) -> Result<Arc<ProcedureMeta>, ErrorEvent> {
+    let batch = hekla_parser::parse_batch(text).map_err(ErrorEvent::from_syntax)?;
+    if let Some((error, line)) = batch_rules::violation(&batch.statements) {
+        return Err(ErrorEvent {
+            error,
+            line,
+            procedure: None,
+        });
+    }
+    Ok(Arc::new(ProcedureMeta::batch(
+        text.to_string(),
+        batch.statements,
+    )))
 }
 
 /// The statement after `label:` in `statements`, if it is there.

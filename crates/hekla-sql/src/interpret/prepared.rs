@@ -10,7 +10,7 @@
 
 use super::failure::Failure;
 use super::{Flow, Frame, Interpreter};
-use crate::catalog::procedure::ProcedureMeta;
+use crate::catalog::procedure::ProcedurePlan as CachedPlan;
 use hekla_parser::ast::{self, ExprKind};
 use hekla_types::{SqlError, SqlResult, Value};
 use std::collections::HashMap;
@@ -19,13 +19,13 @@ use std::sync::Arc;
 /// A session's prepared statements by handle.
 #[derive(Default)]
 pub struct PreparedStatements {
-    statements: HashMap<i32, Arc<ProcedureMeta>>,
+    statements: HashMap<i32, Arc<CachedPlan>>,
     last_handle: i32,
 }
 
 impl PreparedStatements {
     /// Keeps `statement`; its new handle.
-    fn add(&mut self, statement: Arc<ProcedureMeta>) -> i32 {
+    fn add(&mut self, statement: Arc<CachedPlan>) -> i32 {
         self.last_handle = self.last_handle.wrapping_add(1).max(1);
         self.statements.insert(self.last_handle, statement);
         self.last_handle
@@ -119,7 +119,7 @@ impl Interpreter<'_> {
         procedure: &str,
         arguments: &'a [ast::ExecArg],
         frame: &mut Frame,
-    ) -> SqlResult<(Arc<ProcedureMeta>, &'a [ast::ExecArg])> {
+    ) -> SqlResult<(Arc<CachedPlan>, &'a [ast::ExecArg])> {
         let named = |index: usize, name: &str| {
             arguments.get(index).filter(|argument| {
                 argument
@@ -144,10 +144,7 @@ impl Interpreter<'_> {
             Value::String(text) => text,
             _ => return Err(super::dynamic::expects_text("@stmt")),
         };
-        let prepared = {
-            let catalog = self.session.db.catalog();
-            Arc::new(ProcedureMeta::dynamic(&text, &definitions, &catalog)?)
-        };
+        let prepared = self.dynamic_plan(&text, Some(&definitions))?;
         let number = self.session.prepared.add(Arc::clone(&prepared));
         if let (ExprKind::Variable(variable), true) = (&handle.value.kind, handle.output) {
             let slot = frame.variables.resolve(variable)?;
@@ -159,13 +156,14 @@ impl Interpreter<'_> {
     }
 
     /// The statement `@handle` (the first argument) names, and the
-    /// arguments for it.
+    /// arguments for it. It runs from the plan cache, compiled again if
+    /// the schema changed since (or the cache let it go).
     fn find_prepared<'a>(
         &mut self,
         arguments: &'a [ast::ExecArg],
         procedure: &str,
         frame: &Frame,
-    ) -> SqlResult<(Arc<ProcedureMeta>, &'a [ast::ExecArg])> {
+    ) -> SqlResult<(Arc<CachedPlan>, &'a [ast::ExecArg])> {
         let Some(first) = arguments.first() else {
             return Err(not_supplied(procedure, "handle"));
         };
@@ -177,7 +175,8 @@ impl Interpreter<'_> {
             .get(&handle)
             .cloned()
             .ok_or_else(|| unknown_handle(handle))?;
-        Ok((prepared, &arguments[1..]))
+        let plan = self.dynamic_plan(&prepared.module.definition, Some(&prepared.parameters))?;
+        Ok((plan, &arguments[1..]))
     }
 
     /// A handle argument's value (NULL is handle 0, which none has).

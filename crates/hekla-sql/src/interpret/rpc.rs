@@ -30,6 +30,7 @@ impl Interpreter<'_> {
             source: "",
             return_status: None,
             native: false,
+            plan: None,
         };
         let outcome = self.rpc(procedure, &mut parameters, &mut frame);
         let outcome = match outcome {

@@ -27,7 +27,7 @@ impl Interpreter<'_> {
         let query = self
             .space_used_query(&exec.args, frame)
             .map_err(|error| self.failure(error, statement, frame))?;
-        self.run_dynamic(&query, "", &[], None, statement, frame)?;
+        self.run_dynamic(&query, None, &[], None, statement, frame)?;
         self.succeeded(exec, statement, frame)
     }
 

@@ -385,7 +385,12 @@ impl Interpreter<'_> {
                 args,
                 options,
             } => {
-                if let Some(message) = crate::exec::dbcc::run(*command, args, options)? {
+                let message = crate::exec::dbcc::run(*command, args, options)?;
+                // FREESYSTEMCACHE ('ALL') empties the plan cache too.
+                if *command != ast::DbccCommand::DropCleanBuffers {
+                    self.session.db.plan_cache().clear();
+                }
+                if let Some(message) = message {
                     self.sink.message(message);
                 }
                 Ok(None)

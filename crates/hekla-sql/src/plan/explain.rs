@@ -124,6 +124,24 @@ impl Printer<'_> {
             .push(format!("  {}|--{text}", " ".repeat(5 * depth)));
     }
 
+    /// A system view or function, which SQL Server shows as a
+    /// table-valued function; its columns follow `prefix`.
+    fn system_function(
+        &mut self,
+        schema: &str,
+        name: &str,
+        columns: fn() -> Vec<crate::system_views::ViewColumn>,
+        depth: usize,
+        prefix: &[String],
+    ) -> Vec<String> {
+        self.line(
+            depth,
+            format!("Table-valued function(OBJECT:([{schema}].[{name}]))"),
+        );
+        let names = columns().into_iter().map(|c| format!("[{}]", c.name));
+        extend(prefix, names)
+    }
+
     /// Prints `node` at `depth`, its columns following `prefix`; returns
     /// the names of the columns it emits.
     fn node(&mut self, node: &Node, depth: usize, prefix: &[String]) -> Vec<String> {
@@ -141,18 +159,15 @@ impl Printer<'_> {
                 extend(prefix, (0..width).map(|i| format!("[Union{}]", 1000 + i)))
             }
             Node::View { view } => {
-                self.line(
-                    depth,
-                    format!(
-                        "Table-valued function(OBJECT:([{}].[{}]))",
-                        view.schema, view.name
-                    ),
-                );
-                let names = (view.columns)()
-                    .into_iter()
-                    .map(|c| format!("[{}]", c.name));
-                extend(prefix, names)
+                self.system_function(view.schema, view.name, view.columns, depth, prefix)
             }
+            Node::SystemFunction { function, .. } => self.system_function(
+                function.schema,
+                function.name,
+                function.columns,
+                depth,
+                prefix,
+            ),
             Node::Table(read) => self.table(read, depth, prefix),
             Node::Derived { plan, .. } | Node::Function { plan, .. } => {
                 self.node(&plan.root, depth, &[]);

@@ -22,9 +22,9 @@ use crate::catalog::view::change::Level;
 use crate::error::{not_supported_yet, Refused};
 use crate::security::access::ObjectRef;
 use crate::security::permissions::Permission;
-use crate::system_views::SystemView;
 use crate::system_views::DATABASE_NAME;
 use hekla_parser::ast::{self, TableRefKind};
+use crate::system_views::{SystemFunction, SystemView};
 use hekla_types::{ops, DataType, SqlError, SqlResult};
 use std::ops::Range;
 use std::sync::Arc;
@@ -121,6 +121,11 @@ enum Source {
     },
     /// A recursive CTE's previous step, inside its recursive member.
     Working(usize),
+    /// A system table-valued function and the arguments of the call.
+    SystemFunction {
+        function: &'static SystemFunction,
+        arguments: Vec<Scalar>,
+    },
 }
 
 /// A user table as a FROM item reads it.
@@ -353,6 +358,20 @@ impl Planner<'_> {
         arguments: &Binder,
     ) -> SqlResult<(Source, Vec<ScopeColumn>)> {
         let written = crate::catalog::sequence::written(&call.name);
+        if let Some(function) = system_function(&call.name) {
+            let arguments =
+                arguments.function_arguments(&(function.parameters)(), &call.args, &written)?;
+            let shown = alias.map_or(&call.name.name().value, |alias| &alias.value);
+            let scope = (function.columns)()
+                .into_iter()
+                .map(|c| scope_column(shown, function.schema, c.name, c.data_type))
+                .collect();
+            let source = Source::SystemFunction {
+                function,
+                arguments,
+            };
+            return Ok((source, scope));
+        }
         let Some(expanded) =
             crate::catalog::function::expand(self.context, &self.state, &call.name)?
         else {
@@ -704,6 +723,13 @@ fn leaf_node(leaf: Leaf, used: &[bool]) -> Node {
         Source::Values(rows) => Node::Values { rows },
         Source::Function { plan, arguments } => Node::Function { arguments, plan },
         Source::Working(id) => Node::Working { id },
+        Source::SystemFunction {
+            function,
+            arguments,
+        } => Node::SystemFunction {
+            function,
+            arguments,
+        },
     };
     match filter {
         Some(predicate) => Node::Filter {
@@ -986,4 +1012,11 @@ pub fn table_scope(context: &dyn PlanContext, table: &TableMeta, shown: &str) ->
             used: Default::default(),
         })
         .collect()
+}
+
+/// The system table-valued function `name` calls (`sys.dm_exec_sql_text`).
+fn system_function(name: &ast::ObjectName) -> Option<&'static SystemFunction> {
+    let schema = name.schema()?;
+    let database = name.other_database(DATABASE_NAME).map(|d| d.value.as_str());
+    crate::system_views::lookup_function(database, &schema.value, &name.name().value)
 }

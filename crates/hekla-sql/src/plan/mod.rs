@@ -37,7 +37,7 @@ use crate::bind::aggregate::Grouping;
 use crate::bind::expr::{Leaf, Predicate, Reads, Scalar};
 use crate::catalog::table::TableMeta;
 use crate::result::ResultColumn;
-use crate::system_views::SystemView;
+use crate::system_views::{SystemFunction, SystemView};
 use access::AccessPath;
 use hekla_types::{ops, DataType};
 use std::cmp::Ordering;
@@ -64,6 +64,12 @@ pub enum Node {
     /// A system view's rows, computed when read.
     View {
         view: &'static SystemView,
+    },
+    /// A system table-valued function's rows for its `arguments`
+    /// (evaluated for the row to its left), computed when read.
+    SystemFunction {
+        function: &'static SystemFunction,
+        arguments: Vec<Scalar>,
     },
     Table(TableRead),
     /// A derived table, CTE or APPLY's right side: a query of its own.
@@ -271,6 +277,7 @@ impl Node {
             Node::Single
             | Node::Values { .. }
             | Node::View { .. }
+            | Node::SystemFunction { .. }
             | Node::Table(_)
             | Node::Working { .. } => vec![],
             Node::Recursive { anchor, step, .. } => vec![(anchor, 0), (step, 0)],
@@ -304,6 +311,9 @@ impl Node {
             Node::Filter { predicate, .. } => visit(predicate),
             Node::Project { exprs, .. }
             | Node::Function {
+                arguments: exprs, ..
+            }
+            | Node::SystemFunction {
                 arguments: exprs, ..
             } => exprs.iter().for_each(|s| visit(s)),
             Node::Join(join) => {
@@ -397,7 +407,11 @@ pub fn plan_streaming(node: &mut Node, busy: bool) {
     let busy_here = busy || own;
     match node {
         Node::Table(read) => read.stream = !busy_here,
-        Node::Single | Node::Values { .. } | Node::View { .. } | Node::Working { .. } => {}
+        Node::Single
+        | Node::Values { .. }
+        | Node::View { .. }
+        | Node::SystemFunction { .. }
+        | Node::Working { .. } => {}
         // Each run of either side is read into memory.
         Node::Recursive { anchor, step, .. } => {
             plan_streaming(anchor, false);

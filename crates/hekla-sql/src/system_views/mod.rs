@@ -25,10 +25,12 @@
 //! | `dmv_os` | sys.dm_os_memory_clerks, sys.dm_os_wait_stats, sys.dm_os_buffer_descriptors |
 //! | `security` | sys.server_principals, sys.sql_logins, sys.server_role_members, sys.database_principals, sys.database_role_members, sys.database_permissions |
 //! | `dmv_exec` | sys.dm_exec_sessions, sys.dm_exec_requests |
+//! | `dmv_plan_cache` | sys.dm_exec_cached_plans, sys.dm_exec_query_stats, sys.dm_exec_sql_text() |
 //! | `spt_values` | master.dbo.spt_values |
 
 mod dmv_exec;
 mod dmv_os;
+pub mod dmv_plan_cache;
 mod dmv_resource_governor;
 mod dmv_xtp;
 mod indexes;
@@ -119,6 +121,46 @@ pub fn lookup(database: Option<&str>, schema: &str, name: &str) -> Option<&'stat
     })
 }
 
+/// A view's or function's rows, each with one value per column.
+pub type Rows = Vec<Vec<Value>>;
+
+/// A system table-valued function (`sys.dm_exec_sql_text(handle)`): a
+/// view whose rows depend on its arguments.
+pub struct SystemFunction {
+    pub schema: &'static str,
+    pub name: &'static str,
+    pub parameters: fn() -> Vec<crate::catalog::function::FunctionParameter>,
+    pub columns: fn() -> Vec<ViewColumn>,
+    /// The rows for the arguments, one per parameter, of its type.
+    pub rows: fn(&SqlDatabase, &[Value]) -> SqlResult<Rows>,
+}
+
+impl std::fmt::Debug for SystemFunction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{}", self.schema, self.name)
+    }
+}
+
+/// The system function a FROM item calls, if it names one; like the
+/// server-scoped views, it can be named from this database or `master`.
+pub fn lookup_function(
+    database: Option<&str>,
+    schema: &str,
+    name: &str,
+) -> Option<&'static SystemFunction> {
+    let reachable = database.is_none_or(|db| {
+        db.eq_ignore_ascii_case(DATABASE_NAME) || db.eq_ignore_ascii_case(MASTER_NAME)
+    });
+    FUNCTIONS.iter().find(|function| {
+        reachable
+            && function.schema.eq_ignore_ascii_case(schema)
+            && function.name.eq_ignore_ascii_case(name)
+    })
+}
+
+/// Every system table-valued function hekla has.
+pub static FUNCTIONS: &[SystemFunction] = &[dmv_plan_cache::SQL_TEXT];
+
 /// Every system view hekla has.
 pub static VIEWS: &[SystemView] = &[
     objects::SCHEMAS,
@@ -171,5 +213,7 @@ pub static VIEWS: &[SystemView] = &[
     security::DATABASE_PERMISSIONS,
     dmv_exec::SESSIONS,
     dmv_exec::REQUESTS,
+    dmv_plan_cache::CACHED_PLANS,
+    dmv_plan_cache::QUERY_STATS,
     spt_values::SPT_VALUES,
 ];

@@ -19,7 +19,7 @@ use crate::security::principals::{FIXED_SERVER_ROLES, GUEST_USER_ID};
 use crate::security::store::PrincipalRow;
 use crate::security::SA_LOGIN_ID;
 use crate::session::SqlDatabase;
-use hekla_types::{DataType, Length, SqlResult, Value};
+use hekla_types::{DataType, SqlResult, Value};
 
 pub const SERVER_PRINCIPALS: SystemView = SystemView {
     schema: "sys",
@@ -128,12 +128,6 @@ pub fn sid(id: i32) -> Value {
     match u8::try_from(id) {
         Ok(byte) => Value::Binary(vec![byte]),
         Err(_) => Value::Binary(id.to_be_bytes().to_vec()),
-    }
-}
-
-fn varbinary(len: u32) -> DataType {
-    DataType::VarBinary {
-        len: Length::Bounded(len),
     }
 }
 

@@ -42,6 +42,12 @@ pub fn sysname() -> DataType {
     nvarchar(128)
 }
 
+pub fn varbinary(len: u32) -> DataType {
+    DataType::VarBinary {
+        len: Length::Bounded(len),
+    }
+}
+
 pub fn varchar(len: u32) -> DataType {
     DataType::VarChar {
         len: Length::Bounded(len),
@@ -118,6 +124,14 @@ const UNIX_EPOCH_TICKS: i64 = 621_355_968_000_000_000;
 pub fn datetime_ms(ms: i64) -> Value {
     let ticks = UNIX_EPOCH_TICKS.saturating_add(ms.saturating_mul(10_000));
     DateTime::from_datetime2(DateTime2::from_ticks(ticks)).map_or(Value::Null, Value::DateTime)
+}
+
+/// A `datetime` from a point in time.
+pub fn datetime_at(time: std::time::SystemTime) -> Value {
+    let since_epoch = time
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    datetime_ms(i64::try_from(since_epoch.as_millis()).unwrap_or(i64::MAX))
 }
 
 /// Milliseconds since the Unix epoch, now.

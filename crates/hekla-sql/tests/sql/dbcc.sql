@@ -1,6 +1,6 @@
--- The DBCC commands that empty caches: hekla has no buffer pool, plan
--- cache or system cache, so each only says it completed (Msg 2528) and
--- the batch goes on.
+-- The DBCC commands that empty caches: FREEPROCCACHE and FREESYSTEMCACHE
+-- ('ALL') empty the plan cache (see plan_cache.sql); hekla has no buffer
+-- pool to drop. Each says it completed (Msg 2528) and the batch goes on.
 DBCC DROPCLEANBUFFERS
 DBCC FREEPROCCACHE
 DBCC FREESYSTEMCACHE ('ALL')
@@ -14,7 +14,7 @@ PRINT 'after 2583'
 GO
 DBCC DROPCLEANBUFFERS WITH MARK_IN_USE_FOR_REMOVAL
 GO
--- One plan or one cache: hekla has none of them to name.
+-- One plan, or one cache by name: not supported.
 DBCC FREEPROCCACHE (0x06000700CA920912307B86)
 GO
 DBCC FREESYSTEMCACHE ('SQL Plans')
