@@ -489,16 +489,23 @@ impl<M: Compiled> PlanCache<M> {
         if plan.size_in_bytes > self.limits.bytes || self.limits.entries == 0 {
             return;
         }
+        let mut evicted = Vec::new();
         let mut entries = self.entries.write().expect("plan cache lock");
         if let Some(&slot) = entries.by_hash.get(&plan.key_hash) {
-            entries.remove(slot);
+            evicted.extend(entries.remove(slot));
         }
         while entries.by_hash.len() >= self.limits.entries
             || entries.bytes + plan.size_in_bytes > self.limits.bytes
         {
-            entries.evict_one();
+            match entries.evict_one() {
+                Some(plan) => evicted.push(plan),
+                None => break,
+            }
         }
         entries.add(plan);
+        // The evicted plans' statements are freed after the lock is let go.
+        drop(entries);
+        drop(evicted);
     }
 
     /// Every cached plan (`sys.dm_exec_cached_plans`).
@@ -515,7 +522,8 @@ impl<M: Compiled> PlanCache<M> {
 
     /// Empties the cache (`DBCC FREEPROCCACHE`).
     pub fn clear(&self) {
-        *self.entries.write().expect("plan cache lock") = Entries::default();
+        let emptied = std::mem::take(&mut *self.entries.write().expect("plan cache lock"));
+        drop(emptied);
     }
 }
 
@@ -536,19 +544,20 @@ impl<M> Entries<M> {
         self.by_hash.insert(hash, slot);
     }
 
-    fn remove(&mut self, slot: usize) {
-        if let Some(plan) = self.slots[slot].take() {
-            self.bytes -= plan.size_in_bytes;
-            self.by_hash.remove(&plan.key_hash);
-            self.free.push(slot);
-        }
+    fn remove(&mut self, slot: usize) -> Option<Arc<CachedPlan<M>>> {
+        let plan = self.slots[slot].take()?;
+        self.bytes -= plan.size_in_bytes;
+        self.by_hash.remove(&plan.key_hash);
+        self.free.push(slot);
+        Some(plan)
     }
 
     /// The clock: the hand clears the used flag of each entry it passes
-    /// and evicts the first one found unused. Two sweeps at most.
-    fn evict_one(&mut self) {
+    /// and evicts the first one found unused (two sweeps at most); None
+    /// when the cache is empty.
+    fn evict_one(&mut self) -> Option<Arc<CachedPlan<M>>> {
         if self.by_hash.is_empty() {
-            return;
+            return None;
         }
         loop {
             let slot = self.hand;

@@ -92,8 +92,14 @@ impl SqlDatabase {
     /// The catalog, for DDL to change: the schema version goes up, so
     /// plans compiled before are compiled again.
     pub(crate) fn catalog_mut(&self) -> std::sync::RwLockWriteGuard<'_, Catalog> {
-        self.schema_version.fetch_add(1, Ordering::Relaxed);
+        self.mark_plans_stale();
         self.catalog.write().expect("catalog lock")
+    }
+
+    /// Moves the schema version on: every cached plan is compiled again
+    /// at its next use.
+    pub(crate) fn mark_plans_stale(&self) {
+        self.schema_version.fetch_add(1, Ordering::Relaxed);
     }
 
     /// How many times DDL changed the catalog (see [`Self::catalog_mut`]).

@@ -121,8 +121,8 @@ impl Interpreter<'_> {
 
     /// `sp_recompile [@objname =] 'object'`: SQL Server marks the plans
     /// that use a table, view, procedure or function to be compiled anew;
-    /// hekla plans each statement when it runs and keeps no plans, so
-    /// checking the object is all there is to do.
+    /// hekla's schema version is one for the whole catalog, so every
+    /// cached plan is (see [`crate::plan_cache`]).
     fn recompile(&mut self, arguments: &[ast::ExecArg], frame: &Frame) -> SqlResult<String> {
         let argument = match arguments {
             [argument]
@@ -150,9 +150,12 @@ impl Interpreter<'_> {
             crate::exec::server::object_type(context, &name)
         })?;
         match object_type.as_deref() {
-            Some("U" | "V" | "P" | "PC" | "FN" | "IF" | "TF" | "TR") => Ok(format!(
-                "Object '{name}' was successfully marked for recompilation."
-            )),
+            Some("U" | "V" | "P" | "PC" | "FN" | "IF" | "TF" | "TR") => {
+                self.session.db.mark_plans_stale();
+                Ok(format!(
+                    "Object '{name}' was successfully marked for recompilation."
+                ))
+            }
             _ => Err(super::space_used::not_found(&name)),
         }
     }

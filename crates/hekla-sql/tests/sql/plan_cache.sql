@@ -137,3 +137,16 @@ DBCC FREEPROCCACHE
 GO
 SELECT COUNT(*) AS cached_plans FROM sys.dm_exec_cached_plans
 GO
+SELECT name FROM dbo.items WHERE id = 1
+GO
+EXEC sp_recompile N'dbo.items'
+GO
+SELECT name FROM dbo.items WHERE id = 1
+GO
+-- sp_recompile marks plans for recompilation: the next use compiles again.
+SELECT cp.usecounts, qs.plan_generation_num, qs.execution_count
+FROM sys.dm_exec_cached_plans AS cp
+JOIN sys.dm_exec_query_stats AS qs ON qs.plan_handle = cp.plan_handle
+CROSS APPLY sys.dm_exec_sql_text(cp.plan_handle) AS st
+WHERE st.text LIKE N'SELECT name FROM dbo.items WHERE id = 1%'
+GO
