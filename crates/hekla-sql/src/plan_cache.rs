@@ -18,9 +18,9 @@
 //! passed them. Lookups take a read lock and mark the entry with an
 //! atomic flag; only inserting and evicting take the write lock.
 
-use hekla_parser::ast::{self, StatementKind};
 use crate::session_options::SetOptions;
 use crate::statistics::Stopwatch;
+use hekla_parser::ast::{self, StatementKind};
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

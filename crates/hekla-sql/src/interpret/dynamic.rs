@@ -10,9 +10,9 @@
 use super::failure::Failure;
 use super::{Flow, Frame, Interpreter};
 use crate::catalog::procedure::ProcedureMeta;
-use hekla_parser::ast;
 use crate::catalog::procedure::ProcedurePlan as CachedPlan;
 use crate::plan_cache::PlanKey;
+use hekla_parser::ast;
 use hekla_types::{SqlError, SqlResult, Value};
 use std::sync::Arc;
 
