@@ -6,6 +6,7 @@
 pub mod bind;
 pub mod cancel;
 pub mod catalog;
+pub mod database_context;
 pub mod ddl;
 pub mod error;
 pub mod exec;

@@ -74,8 +74,8 @@ impl SqlDatabase {
             plan_cache: PlanCache::default(),
             schema_version: AtomicU64::new(0),
         });
-        crate::catalog::view::bind_restored(&db);
-        crate::catalog::function::bind_restored(&db);
+        crate::ddl::load::bind_views(&db);
+        crate::ddl::load::bind_functions(&db);
         crate::security::grants::forget_missing_objects(&db)?;
         Ok(db)
     }
@@ -412,7 +412,7 @@ impl Session {
     fn evaluate(&mut self, expr: &ast::Expr, variables: &Variables) -> SqlResult<Value> {
         let db = Arc::clone(&self.db);
         let planner = self.planner(&db, variables);
-        let scalar = crate::exec::variables::binder(&planner).scalar(expr)?;
+        let scalar = crate::plan::value_binder(&planner).scalar(expr)?;
         self.in_context(variables, |context| {
             scalar.eval(&crate::exec::eval::Inputs::top(context))
         })

@@ -417,7 +417,7 @@ pub struct Binder<'a> {
     pub catalog: Option<&'a crate::catalog::Catalog>,
     /// The parameters of the inline function whose query this binder
     /// encloses: `@p` in that query reads them as a row this many queries
-    /// out (see `catalog::function::inline`).
+    /// out (see `plan::inline_function`).
     pub parameters: Option<&'a [crate::catalog::function::FunctionParameter]>,
 }
 

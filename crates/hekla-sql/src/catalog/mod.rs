@@ -13,7 +13,6 @@ pub mod dependency;
 pub mod function;
 pub mod identity;
 pub mod objects;
-pub mod plan_context;
 pub mod procedure;
 pub mod sequence;
 pub mod statistics;
@@ -24,8 +23,11 @@ pub mod temp;
 pub mod user_type;
 pub mod view;
 
+use crate::error::{not_supported_yet, Refused};
+use crate::plan::context::PlanContext;
 use crate::system_views::DATABASE_NAME;
 use hekla_engine::{Database, SchemaId, Table};
+use hekla_parser::ast;
 use hekla_types::{SqlError, SqlResult};
 use sequence::Sequence;
 use std::collections::BTreeMap;
@@ -106,7 +108,7 @@ impl Catalog {
                         .sequences
                         .insert(object.object_id, Arc::new(sequence));
                 }
-                // Bound once the catalog is whole (`view::bind_restored`).
+                // Bound once the catalog is whole (`ddl::load::bind_views`).
                 ObjectType::View => catalog.views.insert(view::ViewMeta::restore(object)?),
                 ObjectType::Procedure => {
                     let restored = procedure::ProcedureMeta::restore(object, &catalog)?;
@@ -119,7 +121,7 @@ impl Catalog {
                     let user_type = user_type::restore(&catalog, object)?;
                     catalog.types.insert(user_type);
                 }
-                // Bound once the catalog is whole (`function::bind_restored`).
+                // Bound once the catalog is whole (`ddl::load::bind_functions`).
                 ObjectType::ScalarFunction | ObjectType::InlineTableFunction => catalog
                     .functions
                     .insert(function::FunctionMeta::restore(object, &catalog)?),
@@ -468,4 +470,29 @@ pub fn stored_object(
         created_ms: now,
         modified_ms: now,
     }
+}
+
+/// A user table by name (schema defaults to dbo); Msg 208 if there is none.
+pub fn resolve_table(db: &dyn PlanContext, name: &ast::ObjectName) -> SqlResult<Arc<TableMeta>> {
+    let catalog = db.catalog();
+    let schema = name.schema().map_or("dbo", |s| s.value.as_str());
+    let found = match name.other_database(DATABASE_NAME) {
+        None => catalog
+            .schema_id(schema)
+            .and_then(|id| catalog.table(id, &name.name().value)),
+        Some(_) => None,
+    };
+    // INSERT, UPDATE and DELETE look for views first
+    // (`plan::view_change`); OUTPUT INTO does not take one.
+    if found.is_none() && view::names_view(&catalog, name) {
+        return Err(not_supported_yet(Refused::Statement, "OUTPUT INTO a view"));
+    }
+    found.cloned().ok_or_else(|| {
+        let written: Vec<&str> = name
+            .parts
+            .iter()
+            .map(|p| p.as_ref().map_or("", |i| i.value.as_str()))
+            .collect();
+        crate::error::invalid_object_name(&written.join("."), 1)
+    })
 }

@@ -195,7 +195,7 @@ pub fn resolve_table(
     name: &ast::ObjectName,
 ) -> SqlResult<Arc<TableMeta>> {
     if !is_temp(name) {
-        return crate::exec::resolve_table(db, name);
+        return super::resolve_table(db, name);
     }
     db.temp_table(variables.session(), &name.name().value)
         .ok_or_else(|| crate::error::invalid_object_name(&name.name().value, 1))

@@ -2,10 +2,11 @@
 //! function's model is `catalog::function`.
 
 use crate::catalog::function::{
-    find, inline, object_type, parse_definition, rules, FunctionBody, FunctionMeta, Shape,
+    find, object_type, parse_definition, rules, FunctionBody, FunctionMeta, Shape,
 };
 use crate::catalog::procedure;
 use crate::catalog::{dependency, Catalog};
+use crate::plan::inline_function as inline;
 use crate::session::SqlDatabase;
 use hekla_engine::SchemaId;
 use hekla_parser::ast::{self};

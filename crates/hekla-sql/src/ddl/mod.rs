@@ -14,6 +14,8 @@
 //!   (with UPDATE STATISTICS).
 //! - [`database`]: CREATE and DROP DATABASE; [`database_options`]: ALTER
 //!   DATABASE.
+//! - [`load`]: binding at open what needs the whole catalog (views'
+//!   columns, schema-bound modules' references).
 //!
 //! Here too are the helpers that write definitions to the catalog's store
 //! ([`store_object`], [`store_module`], [`unstore_object`]). The
@@ -24,6 +26,7 @@ pub mod alter;
 pub mod database;
 pub mod database_options;
 pub mod function;
+pub mod load;
 pub mod procedure;
 pub mod schema;
 pub mod sequence;

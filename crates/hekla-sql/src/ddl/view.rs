@@ -3,9 +3,11 @@
 
 use crate::catalog::binding::{Frame, ModuleKind};
 use crate::catalog::store::ObjectType;
-use crate::catalog::view::{change, module_columns, names_view, plan_query, Options, ViewMeta};
+use crate::catalog::view::{names_view, Options, ViewMeta};
 use crate::catalog::{dependency, Catalog};
 use crate::plan::query::BindState;
+use crate::plan::view::{module_columns, plan_query};
+use crate::plan::view_change as change;
 use crate::session::SqlDatabase;
 use hekla_engine::SchemaId;
 use hekla_parser::ast::{self, SelectItem, TableRefKind};

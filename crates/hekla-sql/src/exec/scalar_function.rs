@@ -15,13 +15,14 @@
 
 use super::context::Context;
 use super::eval::Inputs;
-use super::variables::{assign_rows, assignment, binder, declared};
+use super::variables::{assign_rows, assignment, declared};
 use crate::bind::expr::{implicit, Predicate, Scalar};
 use crate::bind::user_function::UserCall;
 use crate::bind::variables::Variables;
 use crate::catalog::binding::{nesting_exceeded, MAX_NESTING};
 use crate::catalog::function::{FunctionBody, FunctionMeta};
 use crate::error::{not_supported_yet, Refused};
+use crate::plan::value_binder;
 use crate::plan::{Planner, QueryPlan};
 use crate::session::SqlDatabase;
 use crate::session_options::SetOptions;
@@ -276,7 +277,7 @@ impl BodyBinder<'_> {
             StatementKind::Continue => steps.push(Step::Continue),
             StatementKind::Return(Some(value)) => {
                 let planner = self.planner();
-                let value = implicit(binder(&planner).scalar(value)?, &self.returns)?;
+                let value = implicit(value_binder(&planner).scalar(value)?, &self.returns)?;
                 steps.push(Step::Return(value));
             }
             StatementKind::Exec(_) => {
@@ -305,6 +306,6 @@ impl BodyBinder<'_> {
 
     fn condition(&self, condition: &ast::Expr) -> SqlResult<Predicate> {
         let planner = self.planner();
-        binder(&planner).predicate(condition)
+        value_binder(&planner).predicate(condition)
     }
 }

@@ -6,10 +6,10 @@
 use super::context::Context;
 use super::eval::Inputs;
 use super::run::for_each;
-use crate::bind::expr::{implicit, Binder, Scalar, ScalarKind};
+use crate::bind::expr::{implicit, Scalar, ScalarKind};
 use crate::bind::types::TypeContext;
 use crate::catalog::user_type;
-use crate::plan::{Planner, QueryPlan};
+use crate::plan::{value_binder, Planner, QueryPlan};
 use hekla_parser::ast::{self, AssignOp};
 use hekla_types::{Collation, DataType, SqlError, SqlResult};
 
@@ -55,7 +55,7 @@ pub fn declared(
         ));
     }
     let value = match &declaration.value {
-        Some(expr) => Some(implicit(binder(planner).scalar(expr)?, &data_type)?),
+        Some(expr) => Some(implicit(value_binder(planner).scalar(expr)?, &data_type)?),
         None => None,
     };
     Ok((data_type, value))
@@ -75,16 +75,8 @@ pub fn assignment(
         kind: ScalarKind::Variable(slot),
         data_type,
     };
-    let scalar = binder(planner).assignment(current, op, value, &data_type)?;
+    let scalar = value_binder(planner).assignment(current, op, value, &data_type)?;
     Ok((slot, scalar))
-}
-
-/// A binder for a value outside any query (subqueries allowed).
-pub fn binder<'a>(planner: &'a Planner<'a>) -> Binder<'a> {
-    Binder {
-        planner: Some(planner),
-        ..Binder::new(planner.variables)
-    }
 }
 
 /// `SELECT @a = x, @b = y [FROM ...]`: each row assigns in turn, so the

@@ -12,7 +12,6 @@ use crate::bind::variables::Variables;
 use crate::error::{not_supported_yet, Refused};
 use crate::exec::context::Context;
 use crate::exec::eval::Inputs;
-use crate::exec::variables;
 use crate::interpret::failure::Failure;
 use crate::plan::context::PlanContext;
 use crate::plan::Planner;
@@ -652,7 +651,7 @@ impl Interpreter<'_> {
     fn bound(&self, expr: &ast::Expr, frame: &Frame) -> SqlResult<Scalar> {
         let db = Arc::clone(&self.session.db);
         let planner = self.session.planner(&db, &frame.variables);
-        variables::binder(&planner).scalar(expr)
+        crate::plan::value_binder(&planner).scalar(expr)
     }
 
     /// A bound value, read in a statement context of its own.
@@ -718,7 +717,7 @@ impl Interpreter<'_> {
     pub(super) fn condition(&mut self, expr: &ast::Expr, frame: &Frame) -> SqlResult<bool> {
         let db = Arc::clone(&self.session.db);
         let planner = self.session.planner(&db, &frame.variables);
-        let predicate = variables::binder(&planner).predicate(expr)?;
+        let predicate = crate::plan::value_binder(&planner).predicate(expr)?;
         self.session.in_context(&frame.variables, |context| {
             Ok(predicate.eval(&Inputs::top(context))? == Some(true))
         })

@@ -1,7 +1,7 @@
 //! What the planner (and the binder it drives) asks of the database it
 //! plans for: the catalog's objects, a session's temporary tables, and
 //! permission checks. `SqlDatabase` answers for a running database
-//! (`catalog::plan_context`); unit tests answer from a catalog built in
+//! (`database_context`); unit tests answer from a catalog built in
 //! memory. Everything else the planner needs travels with it: the
 //! batch's variables, the session's SET options and the state of binding
 //! one statement ([`super::query::BindState`]).

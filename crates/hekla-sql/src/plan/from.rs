@@ -18,8 +18,8 @@ use crate::bind::expr::{
     implicit, is_untyped_null, Binder, CompareOp, Predicate, Reads, Scalar, ScopeColumn,
 };
 use crate::catalog::table::TableMeta;
-use crate::catalog::view::change::Level;
 use crate::error::{not_supported_yet, Refused};
+use crate::plan::view_change::Level;
 use crate::security::access::ObjectRef;
 use crate::security::permissions::Permission;
 use crate::system_views::DATABASE_NAME;
@@ -373,7 +373,7 @@ impl Planner<'_> {
             return Ok((source, scope));
         }
         let Some(expanded) =
-            crate::catalog::function::expand(self.context, &self.state, &call.name)?
+            crate::plan::inline_function::expand(self.context, &self.state, &call.name)?
         else {
             if self.resolve_table(&call.name).is_ok()
                 || crate::catalog::view::names_view(&self.context.catalog(), &call.name)
@@ -497,7 +497,7 @@ impl Planner<'_> {
         }
         let shown = alias.map_or(object, |a| &a.value).clone();
         let view = self.state.view_hints.through_view(hints, || {
-            crate::catalog::view::expand(self.context, &self.state, name, &shown)
+            crate::plan::view::expand(self.context, &self.state, name, &shown)
         })?;
         if let Some((plan, columns)) = view {
             let plan = Box::new(plan);

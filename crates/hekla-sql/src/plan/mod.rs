@@ -24,17 +24,20 @@ pub mod change;
 pub mod context;
 pub mod explain;
 pub mod from;
+pub mod inline_function;
 pub mod order;
 pub mod query;
 pub mod query_hints;
 pub mod table_hints;
+pub mod view;
+pub mod view_change;
 pub mod window;
 
 #[cfg(test)]
 mod tests;
 
 use crate::bind::aggregate::Grouping;
-use crate::bind::expr::{Leaf, Predicate, Reads, Scalar};
+use crate::bind::expr::{Binder, Leaf, Predicate, Reads, Scalar};
 use crate::catalog::table::TableMeta;
 use crate::result::ResultColumn;
 use crate::system_views::{SystemFunction, SystemView};
@@ -458,5 +461,13 @@ pub fn plan_streaming(node: &mut Node, busy: bool) {
             plan_streaming(left, busy_here);
             plan_streaming(right, busy_here && streams_right);
         }
+    }
+}
+
+/// A binder for a value outside any query (subqueries allowed).
+pub fn value_binder<'a>(planner: &'a Planner<'a>) -> Binder<'a> {
+    Binder {
+        planner: Some(planner),
+        ..Binder::new(planner.variables)
     }
 }

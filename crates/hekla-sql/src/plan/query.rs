@@ -16,8 +16,8 @@ use crate::bind::expr::{
 };
 use crate::bind::variables::Variables;
 use crate::catalog::binding::Modules;
-use crate::catalog::view::change::Level;
 use crate::error::{not_supported_yet, Refused};
+use crate::plan::view_change::Level;
 use crate::result::ResultColumn;
 use crate::session_options::SetOptions;
 use hekla_parser::ast::{self, QueryBody, SelectItem};

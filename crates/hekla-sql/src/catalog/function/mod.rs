@@ -20,10 +20,7 @@
 //! 3729): an inline function to what its query binds, a scalar function
 //! to the two-part names in its text (as procedures are).
 
-pub mod inline;
 pub mod rules;
-
-pub use inline::{expand, Expanded};
 
 use super::objects::{schema_object, Objects};
 use super::procedure::{self, ParameterKind};
@@ -31,7 +28,6 @@ use super::store::{ObjectType, StoredObject};
 use super::Catalog;
 use crate::bind::types::{self, TypeContext};
 use crate::error::{not_supported_yet, Refused};
-use crate::session::SqlDatabase;
 use hekla_engine::SchemaId;
 use hekla_parser::ast::{self, FunctionReturns, ModuleOption, StatementKind};
 use hekla_types::{Collation, DataType, SqlError, SqlResult};
@@ -284,33 +280,6 @@ fn invalid_option() -> SqlError {
 pub fn find<'c>(catalog: &'c Catalog, name: &ast::ObjectName) -> Option<&'c Arc<FunctionMeta>> {
     let schema_id = catalog.named_schema(name)?;
     catalog.functions.get(schema_id, &name.name().value)
-}
-
-/// Records again, after an open, what each schema-bound function is bound
-/// to (bindings are not stored). An inline function that no longer binds
-/// keeps no bindings and fails where it is used.
-pub fn bind_restored(db: &SqlDatabase) {
-    let bound: Vec<Arc<FunctionMeta>> = db
-        .catalog()
-        .functions
-        .iter()
-        .filter(|function| function.schemabinding)
-        .cloned()
-        .collect();
-    for function in bound {
-        let references = match &function.body {
-            FunctionBody::Inline(_) => inline::references(db, &function),
-            FunctionBody::Scalar { .. } => Some(procedure::bound_objects(
-                &db.catalog(),
-                &function.definition,
-            )),
-        };
-        if let Some(references) = references {
-            db.catalog_mut()
-                .bindings
-                .set(function.object_id, references);
-        }
-    }
 }
 
 /// The CREATE FUNCTION of a stored definition (Msg 3414 if it is not one).

@@ -5,15 +5,15 @@
 //! and IDENTITY_INSERT, 8101 for a value for it without a column list,
 //! 109/110 (VALUES) and 120/121 (a query) for a count that does not
 //! match. Through a view, the row goes into the one table the view shows
-//! (`catalog::view::change`), its columns the view does not show taking
+//! (`plan::view_change`), its columns the view does not show taking
 //! their defaults.
 
 use super::target::{written, Target};
 use super::{InsertPlan, InsertSource, Verb};
 use crate::bind::expr::{implicit, Scalar, ScalarKind};
 use crate::catalog::table::TableMeta;
-use crate::catalog::view::change::{Change, Shows, ViewChange};
 use crate::error::{not_supported_yet, Refused};
+use crate::plan::view_change::{Change, Shows, ViewChange};
 use crate::plan::Planner;
 use crate::security::permissions::Permission;
 use crate::session_options::SetOptions;

@@ -6,7 +6,7 @@
 //! `Scalar`, queries as `QueryPlan`, columns by position.
 //!
 //! - [`target`] finds what a statement changes: a table, or a table
-//!   through a view (`catalog::view::change`);
+//!   through a view (`plan::view_change`);
 //! - [`modify`] plans UPDATE and DELETE, [`insert`] plans INSERT;
 //! - [`output`] binds OUTPUT clauses.
 //!
@@ -24,7 +24,7 @@ mod tests;
 use super::{QueryPlan, TableRead};
 use crate::bind::expr::Scalar;
 use crate::catalog::table::TableMeta;
-use crate::catalog::view::change::Shows;
+use crate::plan::view_change::Shows;
 use crate::result::ResultColumn;
 use hekla_types::Value;
 use std::ops::Range;

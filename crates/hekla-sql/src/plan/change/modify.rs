@@ -8,16 +8,16 @@
 //! FROM clause does not name is joined to it, as SQL Server does.
 //!
 //! A target that names a view changes the one table the view shows
-//! (`catalog::view::change`): the view is the target's FROM item, its rows
+//! (`plan::view_change`): the view is the target's FROM item, its rows
 //! carrying the table's row and row id after its own columns, and SET
 //! names the view's columns.
 
 use super::target::{from_items, lost_target, Target};
 use super::{DeletePlan, Reading, RowSource, TopCount, UpdatePlan, Verb};
 use crate::bind::expr::{implicit, Binder, Predicate, Scalar, ScalarKind, Scope};
-use crate::catalog::view::change::Change;
 use crate::error::{not_supported_yet, Refused};
 use crate::plan::access::AccessPath;
+use crate::plan::view_change::Change;
 use crate::plan::{from, plan_streaming, Node, Planner, TableRead};
 use crate::security::permissions::Permission;
 use hekla_parser::ast::{self, Assignment, DmlTarget};

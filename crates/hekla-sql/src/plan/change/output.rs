@@ -19,9 +19,9 @@
 use super::target::{written, Target};
 use super::{OutputInto, OutputPlan, Verb};
 use crate::bind::expr::{implicit, Binder, Scalar, ScalarKind, Scope, ScopeColumn};
-use crate::catalog::view::change::Shows;
 use crate::error::{not_supported_yet, Refused};
 use crate::plan::query::result_column;
+use crate::plan::view_change::Shows;
 use crate::plan::Planner;
 use crate::security::permissions::Permission;
 use hekla_parser::ast::{self, SelectItem};

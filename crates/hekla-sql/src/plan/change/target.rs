@@ -1,13 +1,13 @@
 //! What an INSERT, UPDATE or DELETE changes, as the planner finds it: a
-//! table, or a table through a view (`catalog::view::change`); for an
+//! table, or a table through a view (`plan::view_change`); for an
 //! UPDATE or DELETE, which of its FROM items that is.
 
 use super::{ChangeTarget, ViewTarget};
 use crate::catalog::table::TableMeta;
-use crate::catalog::view::change::{self, Change, ViewChange};
 use crate::error::{not_supported_yet, Refused};
 use crate::plan::from::{item_at, ItemPath};
 use crate::plan::query::ChangedItem;
+use crate::plan::view_change::{self, Change, ViewChange};
 use crate::plan::Planner;
 use crate::security::access::ObjectRef;
 use crate::security::permissions::Permission;
@@ -25,7 +25,7 @@ impl Target {
     /// The view or table `name` names, for a statement that changes
     /// `change` of it.
     pub fn named(planner: &Planner, name: &ast::ObjectName, change: Change) -> SqlResult<Target> {
-        if let Some(view) = change::resolve(planner.context, name, change)? {
+        if let Some(view) = view_change::resolve(planner.context, name, change)? {
             return Ok(Target::View(Box::new(view)));
         }
         let table = crate::catalog::temp::resolve_table(planner.context, planner.variables, name)?;

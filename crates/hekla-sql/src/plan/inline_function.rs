@@ -8,15 +8,14 @@
 //! that row each time it runs, so an argument may read the row to its
 //! left under APPLY.
 
-use super::{FunctionBody, FunctionMeta, FunctionParameter};
 use crate::bind::expr::Binder;
 use crate::bind::variables::Variables;
 use crate::catalog::binding::{self, Frame, ModuleKind};
-use crate::catalog::view::module_columns;
+use crate::catalog::function::{find, FunctionBody, FunctionMeta, FunctionParameter};
 use crate::plan::context::PlanContext;
 use crate::plan::query::BindState;
+use crate::plan::view::module_columns;
 use crate::plan::{Planner, QueryPlan};
-use crate::session::SqlDatabase;
 use crate::session_options::SetOptions;
 use hekla_parser::ast;
 use hekla_types::SqlResult;
@@ -53,7 +52,7 @@ fn plan_query(
 /// schema-bound objects, by two-part names; its columns must be named
 /// (Msg 4514) and unique (4506).
 pub fn bind_definition(
-    db: &SqlDatabase,
+    db: &dyn PlanContext,
     object: Option<i32>,
     name: &str,
     parameters: &[FunctionParameter],
@@ -71,7 +70,7 @@ pub fn bind_definition(
 
 /// Binds what a schema-bound inline function references again, after an
 /// open (bindings are not stored); None if it no longer binds.
-pub fn references(db: &SqlDatabase, function: &FunctionMeta) -> Option<Vec<i32>> {
+pub fn references(db: &dyn PlanContext, function: &FunctionMeta) -> Option<Vec<i32>> {
     let FunctionBody::Inline(query) = &function.body else {
         return None;
     };
@@ -102,7 +101,7 @@ pub fn expand(
 ) -> SqlResult<Option<Expanded>> {
     let (function, schema) = {
         let catalog = db.catalog();
-        let Some(function) = super::find(&catalog, name) else {
+        let Some(function) = find(&catalog, name) else {
             return Ok(None);
         };
         let schema = catalog

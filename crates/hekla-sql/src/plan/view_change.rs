@@ -24,17 +24,18 @@
 //! WHERE and FROM read the view's columns. INSERT writes the table's
 //! columns that the view's columns show; the others take their defaults.
 
-use super::{bind_stored, find, parse_definition, within, ViewMeta};
 use crate::bind::aggregate::is_grouped;
 use crate::bind::expr::{Scope, ScopeColumn};
 use crate::bind::variables::Variables;
 use crate::catalog::binding::binding_error;
 use crate::catalog::sequence::written as written_name;
 use crate::catalog::table::TableMeta;
+use crate::catalog::view::{parse_definition, ViewMeta};
 use crate::error::{not_supported_yet, Refused};
 use crate::plan::context::PlanContext;
 use crate::plan::from::{self, ItemPath};
 use crate::plan::query::{wildcard_columns, BindState, ChangedItem};
+use crate::plan::view::{bind_stored, find, within};
 use crate::plan::{plan_streaming, Planner, QueryPlan};
 use crate::result::ResultColumn;
 use crate::session_options::SetOptions;
@@ -337,7 +338,7 @@ impl Route {
         let planner = Planner::new(db, &variables, SetOptions::default())
             .sharing(state)
             .with_ctes(&create.query.with);
-        let mut binder = crate::exec::variables::binder(&planner);
+        let mut binder = crate::plan::value_binder(&planner);
         planner.from_clause(&select.from, &mut binder)?;
         let scope = &binder.scope;
         let sources = column_sources(scope, &select.items)?;
@@ -387,7 +388,7 @@ impl Route {
         let Some((view, schema)) = find(db, &self.name) else {
             // The FROM clause bound: a name that is no view and no user
             // table is a system view's.
-            let table = crate::exec::resolve_table(db, &self.name).map_err(|_| {
+            let table = crate::catalog::resolve_table(db, &self.name).map_err(|_| {
                 not_supported_yet(
                     Refused::Statement,
                     "INSERT, UPDATE or DELETE through a view of a system view",
