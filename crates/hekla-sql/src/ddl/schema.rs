@@ -4,7 +4,7 @@ use crate::session::SqlDatabase;
 use hekla_types::{SqlError, SqlResult};
 
 /// Creates schema `name`; an AUTHORIZATION `owner`, when written, must be
-/// one this database has (see [`check_schema_owner`]).
+/// one this database has (see `check_schema_owner`).
 pub fn create(db: &SqlDatabase, name: &str, owner: Option<&str>) -> SqlResult<()> {
     if let Some(owner) = owner {
         check_schema_owner(owner)?;

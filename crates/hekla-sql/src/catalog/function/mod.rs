@@ -10,7 +10,7 @@
 //!   deferred name resolution does, and run by `exec::scalar_function`;
 //! - inline table-valued functions, `RETURNS TABLE AS RETURN (query)`:
 //!   parameterised views, bound at CREATE and wherever a FROM clause
-//!   calls them ([`inline`]).
+//!   calls them (`plan::inline_function`).
 //!
 //! Multi-statement table-valued functions (`RETURNS @t TABLE (...)`) are
 //! refused with Msg 10794.

@@ -55,7 +55,7 @@ pub struct ViewMeta {
 
 impl ViewMeta {
     /// The view a stored definition describes, before its query is bound
-    /// (which needs the whole catalog, see [`bind_restored`]).
+    /// (which needs the whole catalog, see `ddl::load::bind_views`).
     pub fn restore(object: &StoredObject) -> SqlResult<ViewMeta> {
         let create = parse_definition(&object.definition, object.object_id)?;
         let options = Options::of(&create.options)?;
