@@ -2,12 +2,14 @@
 //! procedure compiled to, kept for the next run of the same text, and the
 //! counters `sys.dm_exec_cached_plans` and `sys.dm_exec_query_stats` show.
 //!
-//! What is compiled today is the parse: a batch's statements, checked by
-//! the batch rules (`interpret::batch_rules`), held as a nameless
-//! procedure (a stored procedure's entry shares the catalog's); the cache
-//! holds any [`Compiled`] form. Bound plans per statement can join
-//! [`CachedPlan`] next to its [`StatementStats`] later; what changes a compilation's meaning is in
-//! the key already (see [`PlanKey`] and [`PlanOptions`]), and each entry
+//! What is compiled is the parse: a batch's statements, checked by the
+//! batch rules (`interpret::batch_rules`), held as a nameless procedure
+//! (a stored procedure's entry shares the catalog's); the cache holds any
+//! [`Compiled`] form. Each statement's bound plan joins it, next to its
+//! [`StatementStats`], when the statement first runs and its plan may be
+//! reused (`interpret::kept_plans` decides, and checks it again on each
+//! use; the size estimate leaves bound plans out). What changes a
+//! compilation's meaning is in the key already (see [`PlanKey`] and [`PlanOptions`]), and each entry
 //! records the schema version it was compiled at, so an entry older than
 //! the last DDL is compiled again on its next use (`plan_generation_num`
 //! goes up, the counters start over).
@@ -21,6 +23,7 @@
 use crate::session_options::SetOptions;
 use crate::statistics::Stopwatch;
 use hekla_parser::ast::{self, StatementKind};
+use std::any::Any;
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -201,7 +204,13 @@ pub struct StatementStats {
     pub start: u32,
     pub end: u32,
     counters: Mutex<Counters>,
+    /// Its bound plan, for the next run (see `interpret::kept_plans`,
+    /// which alone knows what it holds).
+    bound: Mutex<Option<BoundPlan>>,
 }
+
+/// A statement's bound plan as the cache holds it: opaque.
+pub type BoundPlan = Arc<dyn Any + Send + Sync>;
 
 impl StatementStats {
     pub fn counters(&self) -> Counters {
@@ -296,6 +305,19 @@ impl<M: Compiled> CachedPlan<M> {
             .ok()
     }
 
+    /// The bound plan kept for the statement at `slot`, if any.
+    pub fn bound_plan(&self, slot: usize) -> Option<BoundPlan> {
+        let statement = self.statements.get(slot)?;
+        statement.bound.lock().expect("bound plan").clone()
+    }
+
+    /// Keeps `plan` as the statement at `slot`'s bound plan.
+    pub fn keep_bound_plan(&self, slot: usize, plan: BoundPlan) {
+        if let Some(statement) = self.statements.get(slot) {
+            *statement.bound.lock().expect("bound plan") = Some(plan);
+        }
+    }
+
     /// Counts one run of the statement at `slot`, started when
     /// `stopwatch` did, that left `rows` in `@@ROWCOUNT`.
     pub fn record(&self, slot: usize, stopwatch: &Stopwatch, rows: u64) {
@@ -360,6 +382,7 @@ fn collect_statements(statements: &[ast::Statement], into: &mut Vec<StatementSta
                 start: statement.span.start,
                 end: statement.span.end,
                 counters: Mutex::default(),
+                bound: Mutex::default(),
             }),
         }
     }

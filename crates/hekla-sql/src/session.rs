@@ -338,6 +338,17 @@ impl Session {
         variables: &Variables,
         body: impl FnOnce(&Context) -> SqlResult<T>,
     ) -> SqlResult<T> {
+        self.running_plan(variables, Vec::new(), body)
+    }
+
+    /// [`Self::in_context`] for a plan that reads `table_variables` (see
+    /// [`Context::with_table_variables`]).
+    pub(crate) fn running_plan<T>(
+        &mut self,
+        variables: &Variables,
+        table_variables: crate::interpret::kept_plans::TableVariables,
+        body: impl FnOnce(&Context) -> SqlResult<T>,
+    ) -> SqlResult<T> {
         self.state.trancount = self.transaction.count();
         self.state.xact_state = self.transaction.state();
         // sys.dm_exec_sessions shows the options as of the statement.
@@ -345,7 +356,8 @@ impl Session {
         let db = Arc::clone(&self.db);
         let mut context = Context::for_session(&db, variables.values(), &self.state)
             .with_options(&self.options)
-            .with_isolation(self.read_isolation());
+            .with_isolation(self.read_isolation())
+            .with_table_variables(table_variables);
         let user = self.transaction.is_open();
         if user {
             context = context.in_user_transaction(self.transaction.lend());

@@ -52,7 +52,34 @@ pub struct Variables {
     declared_at: Vec<Span>,
 }
 
+/// Which variables a batch or procedure has declared so far, in order,
+/// with their types: a plan bound against one layout reads variables by
+/// slot, so it fits only the same layout (a DECLARE in a branch not taken
+/// shifts the slots of the later ones).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Layout {
+    names: Vec<String>,
+    types: Vec<DataType>,
+    tables: Vec<String>,
+}
+
 impl Variables {
+    /// The variables' layout as it is now.
+    pub fn layout(&self) -> Layout {
+        Layout {
+            names: self.names.clone(),
+            types: self.types.clone(),
+            tables: self.tables.iter().map(|t| t.name.clone()).collect(),
+        }
+    }
+
+    /// Whether the variables have `layout` (compared without copying).
+    pub fn has_layout(&self, layout: &Layout) -> bool {
+        self.names == layout.names
+            && self.types == layout.types
+            && self.tables.iter().map(|t| &t.name).eq(&layout.tables)
+    }
+
     /// No variables yet, for a batch of session `spid`.
     pub fn for_session(spid: i16) -> Self {
         Variables {

@@ -50,8 +50,9 @@ pub fn for_each_row(
 ) -> SqlResult<()> {
     let mut rows = Vec::new();
     {
-        let mut tx = inputs.context.reading(&read.table, read.hint)?;
-        read.path.read(&mut tx, &read.table, inputs, |row| {
+        let table = inputs.context.table(&read.table);
+        let mut tx = inputs.context.reading(table, read.hint)?;
+        read.path.read(&mut tx, table, inputs, |row| {
             rows.push((row.id(), row.values()));
             ControlFlow::Continue(())
         })?;

@@ -79,6 +79,10 @@ pub struct Context<'a> {
     rows_unchecked: Cell<u32>,
     /// The bytes the statement's operators hold now (see [`MemoryCharge`]).
     memory_held: Cell<u64>,
+    /// A reused plan's table variables: the table each names in this run,
+    /// by the object id of the one it was planned against (see
+    /// [`Context::table`]).
+    table_variables: Vec<(i32, std::sync::Arc<TableMeta>)>,
 }
 
 /// The session's state as of the statement's start, for `@@SPID`,
@@ -143,7 +147,30 @@ impl<'a> Context<'a> {
             reads: RefCell::default(),
             rows_unchecked: Cell::new(0),
             memory_held: Cell::new(0),
+            table_variables: Vec::new(),
         }
+    }
+
+    /// The same context running a reused plan: `tables` maps the object
+    /// id of each table variable the plan was made against to the table
+    /// that variable holds now (a table variable or table-valued parameter
+    /// is a new table on every call; its columns and indexes are its
+    /// type's, so the plan fits it).
+    pub fn with_table_variables(mut self, tables: Vec<(i32, std::sync::Arc<TableMeta>)>) -> Self {
+        self.table_variables = tables;
+        self
+    }
+
+    /// The table a plan's `planned` table is in this run: itself, or for a
+    /// table variable of a reused plan, the variable's table now.
+    pub fn table<'t>(
+        &'t self,
+        planned: &'t std::sync::Arc<TableMeta>,
+    ) -> &'t std::sync::Arc<TableMeta> {
+        self.table_variables
+            .iter()
+            .find(|(id, _)| *id == planned.object_id)
+            .map_or(planned, |(_, table)| table)
     }
 
     /// The same context, under the session's SET `options`.
@@ -245,6 +272,7 @@ impl<'a> Context<'a> {
             reads: RefCell::default(),
             rows_unchecked: Cell::new(0),
             memory_held: Cell::new(0),
+            table_variables: Vec::new(),
         };
         let outcome = body(&call);
         if reads {

@@ -304,8 +304,9 @@ fn table(read: &TableRead, params: &Inputs<'_>, emit: &mut Emit<'_>) -> SqlResul
         // The rows one after another in one vector, not a vector each.
         let (mut rows, mut count) = (Vec::new(), 0);
         {
-            let mut tx = params.context.reading(&read.table, read.hint)?;
-            read.path.read(&mut tx, &read.table, params, |row| {
+            let table = params.context.table(&read.table);
+            let mut tx = params.context.reading(table, read.hint)?;
+            read.path.read(&mut tx, table, params, |row| {
                 decode(&row, &mut buffer);
                 rows.append(&mut buffer);
                 count += 1;
@@ -322,8 +323,9 @@ fn table(read: &TableRead, params: &Inputs<'_>, emit: &mut Emit<'_>) -> SqlResul
         return Ok(ControlFlow::Continue(()));
     }
     let mut outcome = Ok(ControlFlow::Continue(()));
-    let mut tx = params.context.reading(&read.table, read.hint)?;
-    read.path.read(&mut tx, &read.table, params, |row| {
+    let table = params.context.table(&read.table);
+    let mut tx = params.context.reading(table, read.hint)?;
+    read.path.read(&mut tx, table, params, |row| {
         decode(&row, &mut buffer);
         let step = match params
             .context
@@ -373,8 +375,9 @@ fn count_only(
         return Ok(None);
     }
     let mut count: i64 = 0;
-    let mut tx = params.context.reading(&read.table, read.hint)?;
-    read.path.read(&mut tx, &read.table, params, |_| {
+    let table = params.context.table(&read.table);
+    let mut tx = params.context.reading(table, read.hint)?;
+    read.path.read(&mut tx, table, params, |_| {
         count += 1;
         ControlFlow::Continue(())
     })?;

@@ -14,6 +14,7 @@ mod call;
 mod dynamic;
 pub mod failure;
 mod implicit;
+pub mod kept_plans;
 pub mod prepared;
 mod raise;
 mod rpc;

@@ -6,6 +6,7 @@
 //! the session's user transaction when one is open (else its own, committed
 //! at the end): a failing statement undoes only what it did.
 
+use super::kept_plans::{Kept, TableVariables};
 use super::{Flow, Frame, Interpreter};
 use crate::bind::expr::{implicit, Scalar};
 use crate::bind::variables::Variables;
@@ -13,6 +14,7 @@ use crate::error::{not_supported_yet, Refused};
 use crate::exec::context::Context;
 use crate::exec::eval::Inputs;
 use crate::interpret::failure::Failure;
+use crate::plan::change::{DeletePlan, InsertPlan, UpdatePlan};
 use crate::plan::context::PlanContext;
 use crate::plan::Planner;
 use crate::result::{ResultSink, StatementCommand};
@@ -154,25 +156,28 @@ impl Interpreter<'_> {
             &statement.kind,
         )?;
         match &statement.kind {
-            StatementKind::Select(select) => self.select(select, text, frame),
+            StatementKind::Select(select) => self.select(select, statement, text, frame),
             StatementKind::Insert(insert) => self.change(
-                text,
+                statement,
                 frame,
                 |planner| planner.insert(insert),
+                InsertPlan::writes_temporary,
                 crate::plan::explain::explain_insert,
                 crate::exec::insert::run,
             ),
             StatementKind::Update(update) => self.change(
-                text,
+                statement,
                 frame,
                 |planner| planner.update(update),
+                UpdatePlan::writes_temporary,
                 crate::plan::explain::explain_update,
                 crate::exec::modify::update,
             ),
             StatementKind::Delete(delete) => self.change(
-                text,
+                statement,
                 frame,
                 |planner| planner.delete(delete),
+                DeletePlan::writes_temporary,
                 crate::plan::explain::explain_delete,
                 crate::exec::modify::delete,
             ),
@@ -490,68 +495,133 @@ impl Interpreter<'_> {
     fn select(
         &mut self,
         select: &ast::SelectStatement,
+        statement: &ast::Statement,
         text: &str,
         frame: &mut Frame,
     ) -> SqlResult<Option<u64>> {
         let db = Arc::clone(&self.session.db);
-        let planner = self.session.planner(&db, &frame.variables);
         let showplan = self.session.options.showplan;
         if let Some(target) = crate::exec::select_into::target(select).filter(|_| !showplan) {
             if !crate::catalog::temp::is_temp(target) && self.session.transaction.is_open() {
                 return Err(ddl_in_transaction());
             }
+            let planner = self.session.planner(&db, &frame.variables);
             return self.session.in_context(&frame.variables, |context| {
                 crate::exec::select_into::run(context, &planner, select)
             });
         }
-        if is_assignment(select) {
-            let (plan, slots) = planner.assignment(select)?;
-            let values = self.session.in_context(&frame.variables, |context| {
-                crate::exec::variables::assign_rows(context, &plan, &slots)?;
-                Ok(slots
-                    .iter()
-                    .map(|&slot| (slot, context.variable(slot)))
-                    .collect::<Vec<_>>())
-            })?;
-            drop(planner);
+        if is_assignment(select) && !showplan {
+            let (plan, tables) = self.planned(
+                statement,
+                frame,
+                |planner| planner.assignment(select),
+                |_| true,
+            )?;
+            let (plan, slots) = &*plan;
+            let values = self
+                .session
+                .running_plan(&frame.variables, tables, |context| {
+                    crate::exec::variables::assign_rows(context, plan, slots)?;
+                    Ok(slots
+                        .iter()
+                        .map(|&slot| (slot, context.variable(slot)))
+                        .collect::<Vec<_>>())
+                })?;
             for (slot, value) in values {
                 frame.variables.assign_checked(slot, value)?;
             }
             return Ok(None);
         }
-        let plan = planner.statement(select)?;
         if showplan {
+            let plan = self
+                .session
+                .planner(&db, &frame.variables)
+                .statement(select)?;
             let operators = crate::plan::explain::explain(&*db, &plan, &frame.variables);
             show_plan(text, operators, self.sink);
             return Ok(None);
         }
+        let (plan, tables) = self.planned(
+            statement,
+            frame,
+            |planner| planner.statement(select),
+            |_| true,
+        )?;
         let sink = &mut *self.sink;
-        self.session.in_context(&frame.variables, |context| {
-            crate::exec::select::run(context, &plan, sink)
-        })
+        self.session
+            .running_plan(&frame.variables, tables, |context| {
+                crate::exec::select::run(context, &plan, sink)
+            })
+    }
+
+    /// The plan `plan` makes for `statement`, or the one kept for it in
+    /// its batch's or procedure's cached plan (see [`super::kept_plans`])
+    /// with the tables its table variables hold now. Planning without
+    /// permission checks (`dbo`, or inside a procedure's ownership chain),
+    /// the plan is kept unless it depends on something a later run could
+    /// change unseen (`reusable` says whether its own content allows it).
+    fn planned<P: std::any::Any + Send + Sync>(
+        &mut self,
+        statement: &ast::Statement,
+        frame: &Frame,
+        plan: impl FnOnce(&Planner) -> SqlResult<P>,
+        reusable: impl FnOnce(&P) -> bool,
+    ) -> SqlResult<(Arc<P>, TableVariables)> {
+        let db = Arc::clone(&self.session.db);
+        let schema_version = db.schema_version();
+        let options = &self.session.options;
+        let cached = frame
+            .plan
+            .as_ref()
+            .filter(|_| self.session.access().is_none())
+            .and_then(|cached| Some((cached, cached.statement_slot(statement)?)));
+        if let Some((cached, slot)) = cached {
+            let kept = cached
+                .bound_plan(slot)
+                .and_then(|kept| Kept::reuse(kept, schema_version, options, &frame.variables));
+            if let Some(kept) = kept {
+                return Ok(kept);
+            }
+        }
+        let planner = self.session.planner(&db, &frame.variables);
+        let made = Arc::new(plan(&planner)?);
+        if let Some((cached, slot)) = cached {
+            if !planner.state.not_reusable.get() && reusable(&made) {
+                let kept =
+                    Kept::bound(Arc::clone(&made), schema_version, options, &frame.variables);
+                cached.keep_bound_plan(slot, kept);
+            }
+        }
+        Ok((made, Vec::new()))
     }
 
     /// INSERT, UPDATE or DELETE: planned, then run with `run`; under
     /// SHOWPLAN_TEXT, the plan shown (by `explain`) instead.
-    fn change<P>(
+    fn change<P: std::any::Any + Send + Sync>(
         &mut self,
-        text: &str,
+        statement: &ast::Statement,
         frame: &Frame,
         plan: impl FnOnce(&Planner) -> SqlResult<P>,
+        writes_temporary: fn(&P) -> bool,
         explain: fn(&dyn PlanContext, &P, &Variables) -> Vec<String>,
         run: fn(&Context, &P, &mut dyn ResultSink) -> SqlResult<Option<u64>>,
     ) -> SqlResult<Option<u64>> {
         let db = Arc::clone(&self.session.db);
         if self.session.options.showplan {
             let plan = plan(&self.session.planner(&db, &frame.variables))?;
-            show_plan(text, explain(&*db, &plan, &frame.variables), self.sink);
+            show_plan(
+                statement.span.text(frame.source),
+                explain(&*db, &plan, &frame.variables),
+                self.sink,
+            );
             return Ok(None);
         }
         if self.session.transaction.is_doomed() {
             return Err(hekla_engine::errors::transaction_doomed());
         }
-        let plan = plan(&self.session.planner(&db, &frame.variables))?;
-        self.changing_rows(frame, |context, sink| run(context, &plan, sink))
+        let (plan, tables) =
+            self.planned(statement, frame, plan, |plan| !writes_temporary(plan))?;
+        self.changing_rows(frame, tables, |context, sink| run(context, &plan, sink))
     }
 
     /// TRUNCATE TABLE. Its IDENTITY restart is undone if the statement
@@ -559,7 +629,7 @@ impl Interpreter<'_> {
     fn truncate(&mut self, name: &ast::ObjectName, frame: &Frame) -> SqlResult<Option<u64>> {
         let table = crate::exec::truncate::target(&self.session.db, &frame.variables, name)?;
         let mut restarted = None;
-        let outcome = self.changing_rows(frame, |context, _| {
+        let outcome = self.changing_rows(frame, Vec::new(), |context, _| {
             restarted = crate::exec::truncate::run(context, &table)?;
             Ok(None)
         });
@@ -580,6 +650,7 @@ impl Interpreter<'_> {
     fn changing_rows(
         &mut self,
         frame: &Frame,
+        table_variables: TableVariables,
         body: impl FnOnce(&Context, &mut dyn ResultSink) -> SqlResult<Option<u64>>,
     ) -> SqlResult<Option<u64>> {
         if self.session.transaction.is_doomed() {
@@ -587,7 +658,9 @@ impl Interpreter<'_> {
         }
         let sink = &mut *self.sink;
         self.session
-            .in_context(&frame.variables, |context| body(context, sink))
+            .running_plan(&frame.variables, table_variables, |context| {
+                body(context, sink)
+            })
     }
 
     /// An expression's value converted to `data_type`, as an assignment

@@ -452,6 +452,11 @@ impl Planner<'_> {
         if crate::catalog::temp::is_temp(name) && self.state.modules.binding() {
             return Err(crate::catalog::binding::temporary_table());
         }
+        if crate::catalog::temp::is_temp(name) {
+            // SQL Server recompiles a statement that reads a temporary
+            // table; its plan is not kept.
+            self.state.not_reusable.set(true);
+        }
         crate::catalog::temp::resolve_table(self.context, self.variables, name)
     }
 

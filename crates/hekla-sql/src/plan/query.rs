@@ -62,6 +62,10 @@ pub struct BindState {
     pub modules: Modules,
     /// The hints on the references of the views being bound.
     pub view_hints: ViewHints,
+    /// Set when the plan depends on more than the schema, the SET options
+    /// and the variables' layout (a TOP or OFFSET count computed from a
+    /// variable, a temporary table): it must not be reused.
+    pub not_reusable: std::cell::Cell<bool>,
 }
 
 /// The FROM item an UPDATE or DELETE changes. A table's rows then end
@@ -176,6 +180,9 @@ impl<'a> Planner<'a> {
         let hints = super::query_hints::read(hints)?;
         if let Some(limit) = hints.max_recursion {
             self.max_recursion.set(limit);
+        }
+        if hints.recompile {
+            self.state.not_reusable.set(true);
         }
         self.hints.set(hints);
         Ok(())
@@ -1124,6 +1131,9 @@ fn statement_start_value(binder: &Binder, scalar: &Scalar) -> SqlResult<hekla_ty
     let Some(planner) = binder.planner else {
         unreachable!("query binders have a planner");
     };
+    if !matches!(scalar.kind, ScalarKind::Constant(_)) {
+        planner.state.not_reusable.set(true);
+    }
     planner
         .context
         .start_value(scalar, binder.variables.values(), &planner.options)

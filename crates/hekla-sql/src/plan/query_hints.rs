@@ -12,9 +12,11 @@
 //! - `FORCE ORDER`, `EXPAND VIEWS`: hekla always joins in the order
 //!   written and expands views, so these hold already.
 //! - `MAXRECURSION n`: the recursion limit of recursive CTEs.
+//! - `RECOMPILE`: the statement's plan is not kept for its next run
+//!   (`interpret::kept_plans`).
 //! - Accepted without effect, for what hekla does not have: `MAXDOP n`
-//!   (a query runs on one thread), `RECOMPILE`, `KEEP PLAN`, `KEEPFIXED
-//!   PLAN` (no plan cache: each statement is planned when it runs),
+//!   (a query runs on one thread), `KEEP PLAN`, `KEEPFIXED PLAN` (plans
+//!   are kept until the schema changes, whatever the row counts),
 //!   `OPTIMIZE FOR (...)`, `OPTIMIZE FOR UNKNOWN` (planned with the values
 //!   at hand, no parameter sniffing), `USE HINT ('...')` (hekla's planner
 //!   has no costed choices those switch), `MIN_GRANT_PERCENT`,
@@ -75,6 +77,8 @@ pub struct QueryHints {
     /// The join methods `LOOP JOIN`, `HASH JOIN`, `MERGE JOIN` and
     /// `NO_PERFORMANCE_SPOOL` allow.
     pub joins: JoinChoice,
+    /// `RECOMPILE`: the plan is made for this run only.
+    pub recompile: bool,
 }
 
 impl Default for QueryHints {
@@ -82,6 +86,7 @@ impl Default for QueryHints {
         QueryHints {
             max_recursion: None,
             joins: JoinChoice::ANY,
+            recompile: false,
         }
     }
 }
@@ -110,10 +115,10 @@ pub fn read(hints: &[ast::QueryHint]) -> SqlResult<QueryHints> {
             }
             ["NO_PERFORMANCE_SPOOL"] => read.joins.spool = false,
             ["MAXRECURSION"] => read.max_recursion = Some(max_recursion(hint)?),
+            ["RECOMPILE"] => read.recompile = true,
             ["FORCE", "ORDER"]
             | ["EXPAND", "VIEWS"]
             | ["MAXDOP"]
-            | ["RECOMPILE"]
             | ["KEEP", "PLAN"]
             | ["KEEPFIXED", "PLAN"]
             | ["OPTIMIZE", "FOR"]

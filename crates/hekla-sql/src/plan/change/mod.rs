@@ -200,3 +200,34 @@ pub struct OutputInto {
     pub columns: Vec<usize>,
     pub values: Vec<Scalar>,
 }
+
+impl InsertPlan {
+    /// See [`writes_temporary`].
+    pub fn writes_temporary(&self) -> bool {
+        writes_temporary(&self.target, self.output.as_ref())
+    }
+}
+
+impl UpdatePlan {
+    /// See [`writes_temporary`].
+    pub fn writes_temporary(&self) -> bool {
+        writes_temporary(&self.target, self.output.as_ref())
+    }
+}
+
+impl DeletePlan {
+    /// See [`writes_temporary`].
+    pub fn writes_temporary(&self) -> bool {
+        writes_temporary(&self.target, self.output.as_ref())
+    }
+}
+
+/// Whether a change writes a temporary table or a table variable (their
+/// object ids are negative): such a plan names this call's table, so it
+/// is not kept for the next.
+fn writes_temporary(target: &ChangeTarget, output: Option<&OutputPlan>) -> bool {
+    target.table.object_id < 0
+        || output
+            .and_then(|output| output.into.as_ref())
+            .is_some_and(|into| into.table.object_id < 0)
+}
