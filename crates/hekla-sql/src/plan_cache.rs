@@ -14,6 +14,10 @@
 //! the last DDL is compiled again on its next use (`plan_generation_num`
 //! goes up, the counters start over).
 //!
+//! An ad hoc text is cached from its second use (as SQL Server does with
+//! `optimize for ad hoc workloads`, without the stub entry): a batch
+//! with an inlined literal, new each time, costs a hash and no more.
+//!
 //! The cache is bounded by entry count and by an estimate of the bytes
 //! the entries hold (see [`estimated_size`]); when either bound is
 //! reached a clock sweep evicts entries not used since the hand last
@@ -24,7 +28,7 @@ use crate::session_options::SetOptions;
 use crate::statistics::Stopwatch;
 use hekla_parser::ast::{self, StatementKind};
 use std::any::Any;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
@@ -250,9 +254,13 @@ impl<M: Compiled> CachedPlan<M> {
         schema_version: u64,
         id: u64,
         previous: Option<&CachedPlan<M>>,
+        kept: bool,
     ) -> CachedPlan<M> {
+        // A plan the cache does not keep shows no counters: none are kept.
         let mut statements = Vec::new();
-        collect_statements(module.statements(), &mut statements);
+        if kept {
+            collect_statements(module.statements(), &mut statements);
+        }
         CachedPlan {
             kind: key.kind,
             size_in_bytes: estimated_size(&*module, statements.len()),
@@ -424,6 +432,8 @@ impl Default for Limits {
 pub struct PlanCache<M> {
     limits: Limits,
     entries: RwLock<Entries<M>>,
+    /// Key hashes of ad hoc texts compiled once (see `seen_before`).
+    seen_once: Mutex<HashSet<u64>>,
     next_id: AtomicU64,
 }
 
@@ -461,6 +471,7 @@ impl<M: Compiled> PlanCache<M> {
         PlanCache {
             limits,
             entries: RwLock::default(),
+            seen_once: Mutex::default(),
             next_id: AtomicU64::new(1),
         }
     }
@@ -484,7 +495,9 @@ impl<M: Compiled> PlanCache<M> {
             plan.used();
             return Ok(Arc::clone(plan));
         }
+        let second_use = found.is_some() || key.kind != PlanKind::Adhoc || self.seen_before(hash);
         let module = compile()?;
+        let kept = second_use && cacheable(module.statements());
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let plan = Arc::new(CachedPlan::new(
             key,
@@ -493,12 +506,30 @@ impl<M: Compiled> PlanCache<M> {
             schema_version,
             id,
             found.as_deref(),
+            kept,
         ));
         plan.used();
-        if cacheable(plan.module.statements()) {
+        if kept {
             self.insert(Arc::clone(&plan));
         }
         Ok(plan)
+    }
+
+    /// True if an ad hoc text with this key hash was compiled before;
+    /// else remembers it. A text used once (a literal inlined in it, say)
+    /// is not worth keeping: its syntax tree is freed at once, and its
+    /// next use compiles it again and caches it. The set of hashes is
+    /// emptied when it holds as many as the cache may hold entries.
+    fn seen_before(&self, hash: u64) -> bool {
+        let mut seen = self.seen_once.lock().expect("plan cache lock");
+        if seen.remove(&hash) {
+            return true;
+        }
+        if seen.len() >= self.limits.entries {
+            seen.clear();
+        }
+        seen.insert(hash);
+        false
     }
 
     fn find(&self, key: &PlanKey, hash: u64) -> Option<Arc<CachedPlan<M>>> {
@@ -545,6 +576,7 @@ impl<M: Compiled> PlanCache<M> {
 
     /// Empties the cache (`DBCC FREEPROCCACHE`).
     pub fn clear(&self) {
+        self.seen_once.lock().expect("plan cache lock").clear();
         let emptied = std::mem::take(&mut *self.entries.write().expect("plan cache lock"));
         drop(emptied);
     }
@@ -643,9 +675,10 @@ mod tests {
         })
     }
 
+    /// `text` as prepared text, which is cached at its first use.
     fn compile(cache: &PlanCache<Batch>, text: &str) -> Arc<CachedPlan<Batch>> {
         let options = SetOptions::default();
-        let key = PlanKey::adhoc(text, &options);
+        let key = PlanKey::prepared(text, "", &options);
         cache
             .get_or_compile(&key, 0, || Ok::<_, ()>(module(text)))
             .expect("compiles")
@@ -713,7 +746,7 @@ mod tests {
     fn a_newer_schema_recompiles_under_the_same_handle() {
         let cache = PlanCache::<Batch>::default();
         let options = SetOptions::default();
-        let key = PlanKey::adhoc("SELECT 1", &options);
+        let key = PlanKey::prepared("SELECT 1", "", &options);
         let compiled = |version| {
             cache
                 .get_or_compile(&key, version, || Ok::<_, ()>(module("SELECT 1")))
@@ -749,11 +782,35 @@ mod tests {
     }
 
     #[test]
+    fn an_ad_hoc_text_is_cached_from_its_second_use() {
+        let cache = PlanCache::<Batch>::default();
+        let options = SetOptions::default();
+        let key = PlanKey::adhoc("SELECT 1", &options);
+        let get = || {
+            cache
+                .get_or_compile(&key, 0, || Ok::<_, ()>(module("SELECT 1")))
+                .expect("compiles")
+        };
+        let first = get();
+        assert_eq!(cache.usage().0, 0);
+        assert!(first.statements.is_empty(), "no counters for it");
+        let second = get();
+        let third = get();
+        assert!(Arc::ptr_eq(&second, &third));
+        assert_eq!((third.usecounts(), third.statements.len()), (2, 1));
+        cache.clear();
+        get();
+        assert_eq!(cache.usage().0, 0, "forgotten with the rest");
+    }
+
+    #[test]
     fn a_failed_compilation_is_not_cached() {
         let cache = PlanCache::<Batch>::default();
         let options = SetOptions::default();
         let key = PlanKey::adhoc("SELEC 1", &options);
-        assert!(cache.get_or_compile(&key, 0, || Err(())).is_err());
+        for _ in 0..2 {
+            assert!(cache.get_or_compile(&key, 0, || Err(())).is_err());
+        }
         assert_eq!(cache.usage().0, 0);
     }
 

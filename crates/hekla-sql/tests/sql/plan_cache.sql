@@ -3,7 +3,9 @@
 -- SET options that change a compilation), with counters in
 -- sys.dm_exec_cached_plans and sys.dm_exec_query_stats. A batch's text is
 -- all of it, comments too: the batches measured here have none, and the
--- queries leave out their own batches (the ones naming dm_exec).
+-- queries leave out their own batches (the ones naming dm_exec). An ad hoc
+-- text is cached from its second use; prepared text and procedures from
+-- their first.
 DBCC FREEPROCCACHE WITH NO_INFOMSGS
 CREATE TABLE dbo.items (id int NOT NULL PRIMARY KEY NONCLUSTERED, name varchar(20) NOT NULL) WITH (MEMORY_OPTIMIZED = ON)
 INSERT INTO dbo.items VALUES (1, 'one'), (2, 'two'), (3, 'three')
@@ -12,8 +14,8 @@ SELECT name FROM dbo.items WHERE id = 1
 GO 3
 SELECT name FROM dbo.items WHERE id = 2
 GO
--- The same text three times: one entry, used three times; other text,
--- another entry.
+-- The same text three times: cached at its second use, used again at its
+-- third. The text run once is not cached.
 SELECT cp.objtype, cp.cacheobjtype, cp.usecounts, cp.refcounts,
     RTRIM(REPLACE(st.text, NCHAR(10), N' ')) AS text
 FROM sys.dm_exec_cached_plans AS cp
@@ -36,9 +38,9 @@ ORDER BY cp.objtype, st.text
 GO
 SELECT name FROM dbo.items WHERE id <= 2
 UPDATE dbo.items SET name = name WHERE id >= 1
-GO 2
--- Per statement: executions and rows are exact, times are positive and
--- add up. The offsets pick the statement out of the batch text.
+GO 3
+-- Per statement: executions (since the batch was cached, at its second
+-- run) and rows are exact, times are positive and add up. The offsets pick the statement out of the batch text.
 SELECT qs.execution_count, qs.total_rows, qs.last_rows, qs.min_rows, qs.max_rows,
     qs.plan_generation_num,
     SUBSTRING(st.text, qs.statement_start_offset / 2 + 1,
@@ -101,7 +103,7 @@ GO
 SET ANSI_NULLS OFF
 GO
 SELECT name FROM dbo.items WHERE id = 3
-GO
+GO 2
 SET ANSI_NULLS ON
 GO
 -- Different SET options that change a compilation: another entry.
@@ -132,13 +134,14 @@ FROM sys.dm_exec_query_stats AS qs
 CROSS APPLY sys.dm_exec_sql_text(qs.sql_handle) AS by_sql
 CROSS APPLY sys.dm_exec_sql_text(qs.plan_handle) AS by_plan
 GO
--- DBCC FREEPROCCACHE empties the cache: only the batch counting is left.
+-- DBCC FREEPROCCACHE empties the cache (and the batch counting is run for
+-- the first time, so it is not cached).
 DBCC FREEPROCCACHE
 GO
 SELECT COUNT(*) AS cached_plans FROM sys.dm_exec_cached_plans
 GO
 SELECT name FROM dbo.items WHERE id = 1
-GO
+GO 2
 EXEC sp_recompile N'dbo.items'
 GO
 SELECT name FROM dbo.items WHERE id = 1
