@@ -349,6 +349,7 @@ fn is_control_flow(kind: &StatementKind) -> bool {
     matches!(
         kind,
         StatementKind::Block(_)
+            | StatementKind::AtomicBlock { .. }
             | StatementKind::If { .. }
             | StatementKind::While { .. }
             | StatementKind::TryCatch { .. }
@@ -364,7 +365,9 @@ fn is_control_flow(kind: &StatementKind) -> bool {
 fn collect_statements(statements: &[ast::Statement], into: &mut Vec<StatementStats>) {
     for statement in statements {
         match &statement.kind {
-            StatementKind::Block(body) => collect_statements(body, into),
+            StatementKind::Block(body) | StatementKind::AtomicBlock { body, .. } => {
+                collect_statements(body, into)
+            }
             StatementKind::If {
                 then_branch,
                 else_branch,

@@ -227,4 +227,32 @@ mod tests {
         // into a table variable: not kept; TOP (1) from it: kept.
         assert_eq!(kept, [false, false, false, false, false, false, true]);
     }
+
+    #[test]
+    fn statements_inside_begin_atomic_keep_their_plans() {
+        let db = SqlDatabase::in_memory().expect("database");
+        let mut session = db.session().expect("session");
+        for batch in [
+            "CREATE TABLE dbo.t (Id int NOT NULL PRIMARY KEY NONCLUSTERED) \
+             WITH (MEMORY_OPTIMIZED = ON)",
+            "CREATE PROCEDURE dbo.p @id int
+             WITH NATIVE_COMPILATION, SCHEMABINDING
+             AS BEGIN ATOMIC WITH (TRANSACTION ISOLATION LEVEL = SNAPSHOT, LANGUAGE = N'us_english')
+                 INSERT INTO dbo.t VALUES (@id)
+             END",
+            "EXEC dbo.p 1",
+        ] {
+            let out = run(&mut session, batch);
+            assert!(!out.contains("Msg"), "{out}");
+        }
+        let plans = db.plan_cache().plans();
+        let procedure = plans
+            .iter()
+            .find(|plan| plan.kind == PlanKind::Proc)
+            .expect("the procedure's cached plan");
+        assert!(
+            procedure.bound_plan(0).is_some(),
+            "the INSERT's plan is kept"
+        );
+    }
 }
