@@ -1,8 +1,12 @@
-//! The running database as the planner sees it ([`PlanContext`]): its
-//! catalog, its sessions' temporary tables, its permission checks, and
-//! the executor's evaluation of a TOP, OFFSET or FETCH count.
+//! The running database as the layers below it see it, through the
+//! traits they define: the planner's [`PlanContext`] (its catalog, its
+//! sessions' temporary tables, its permission checks, and the executor's
+//! evaluation of a TOP, OFFSET or FETCH count) and the system views'
+//! [`SystemContext`] (catalog, engine, principals, cached plans and open
+//! sessions).
 
 use crate::bind::expr::Scalar;
+use crate::catalog::procedure::ProcedurePlan;
 use crate::catalog::table::TableMeta;
 use crate::catalog::Catalog;
 use crate::exec::context::Context;
@@ -10,8 +14,12 @@ use crate::exec::eval::Inputs;
 use crate::plan::context::PlanContext;
 use crate::security::access::{Access, ObjectRef};
 use crate::security::permissions::Permission;
+use crate::security::Principals;
 use crate::session::SqlDatabase;
 use crate::session_options::SetOptions;
+use crate::system_views::sessions::{sessions_of, SessionInfo};
+use crate::system_views::SystemContext;
+use hekla_engine::Database;
 use hekla_parser::ast;
 use hekla_types::{SqlResult, Value};
 use std::sync::{Arc, RwLockReadGuard};
@@ -51,5 +59,27 @@ impl PlanContext for SqlDatabase {
     ) -> SqlResult<Value> {
         let context = Context::new(self, variables).with_options(options);
         scalar.eval(&Inputs::top(&context))
+    }
+}
+
+impl SystemContext for SqlDatabase {
+    fn catalog(&self) -> RwLockReadGuard<'_, Catalog> {
+        SqlDatabase::catalog(self)
+    }
+
+    fn engine(&self) -> &Database {
+        SqlDatabase::engine(self)
+    }
+
+    fn principals(&self) -> RwLockReadGuard<'_, Principals> {
+        SqlDatabase::principals(self)
+    }
+
+    fn cached_plans(&self) -> Vec<Arc<ProcedurePlan>> {
+        self.plan_cache().plans()
+    }
+
+    fn sessions(&self) -> Vec<SessionInfo> {
+        sessions_of(SqlDatabase::engine(self))
     }
 }

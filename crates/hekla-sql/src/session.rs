@@ -174,7 +174,8 @@ impl SqlDatabase {
         identity: Identity,
         login: Option<String>,
     ) -> SqlResult<Session> {
-        let registration = crate::system_views::sessions::register(self, login.as_deref())?;
+        let registration =
+            crate::system_views::sessions::register(self.engine(), login.as_deref())?;
         let state = SessionState {
             spid: registration.session_id(),
             login,

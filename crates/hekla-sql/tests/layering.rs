@@ -114,7 +114,6 @@ const KNOWN_DEBT: &[(&str, &str)] = &[
     ("exec", "crate::session"),
     ("exec", "hekla_parser"),
     ("security", "crate::session"),
-    ("system_views", "crate::session"),
 ];
 
 #[test]

@@ -89,7 +89,7 @@ pub fn alter(
         change()?;
         return Ok(());
     }
-    match crate::system_views::sessions::while_alone(db, change) {
+    match crate::system_views::sessions::while_alone(db.engine(), change) {
         Some(changed) => changed.map(|_| ()),
         None if is_no_wait(termination) => {
             sink.error(&ErrorEvent {

@@ -1,12 +1,11 @@
 //! `sys.dm_exec_sessions` and `sys.dm_exec_requests`, from the sessions
 //! registered on the database (see [`super::sessions`]).
 
-use super::sessions::sessions_of;
+use super::context::SystemContext;
 use super::shared::{
     bit, datetime_ms, int, int_count, not_null, nullable, nvarchar, or_null, smallint, text,
 };
 use super::{Scope, SystemView, ViewColumn, DATABASE_ID};
-use crate::session::SqlDatabase;
 use crate::session_options::LANGUAGE;
 use hekla_types::{DataType, SqlResult, Value};
 use std::time::Instant;
@@ -70,8 +69,9 @@ fn sessions_columns() -> Vec<ViewColumn> {
 /// those columns are NULL, and so is the login of an embedded session. A session that has run
 /// nothing yet shows its login time as its last request's start, as SQL
 /// Server does.
-fn sessions_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
-    Ok(sessions_of(db)
+fn sessions_rows(db: &dyn SystemContext) -> SqlResult<Vec<Vec<Value>>> {
+    Ok(db
+        .sessions()
         .into_iter()
         .map(|session| {
             let status = if session.request.is_some() {
@@ -147,8 +147,9 @@ fn requests_columns() -> Vec<ViewColumn> {
 /// One row per session running a statement now (the one reading this
 /// view included). A session runs one request at a time (request_id 0).
 /// hekla takes no locks, so nothing is blocked or waiting.
-fn requests_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
-    Ok(sessions_of(db)
+fn requests_rows(db: &dyn SystemContext) -> SqlResult<Vec<Vec<Value>>> {
+    Ok(db
+        .sessions()
         .into_iter()
         .filter_map(|session| {
             let request = session.request?;

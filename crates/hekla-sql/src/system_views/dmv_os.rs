@@ -3,11 +3,11 @@
 //! `sys.dm_os_buffer_descriptors`, `sys.dm_os_latch_stats` and
 //! `sys.dm_os_spinlock_stats`.
 
+use super::context::SystemContext;
 use super::dmv_xtp::table_memory;
 use super::objects::no_rows;
 use super::shared::{kb, not_null, nullable, nvarchar, smallint, text};
 use super::{Scope, SystemView, ViewColumn, DATABASE_ID};
-use crate::session::SqlDatabase;
 use hekla_types::{DataType, SqlResult, Value};
 
 // ---- sys.dm_os_memory_clerks ----------------------------------------------
@@ -36,7 +36,7 @@ fn memory_clerks_columns() -> Vec<ViewColumn> {
 /// Server names a database's clerk: the memory of every table (rows and
 /// indexes, hekla's catalog table included). Memory node 0: hekla does
 /// not place memory by NUMA node, as SQL Server on a single-node machine.
-fn memory_clerks_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+fn memory_clerks_rows(db: &dyn SystemContext) -> SqlResult<Vec<Vec<Value>>> {
     let bytes: u64 = table_memory(db).iter().map(|t| t.allocated_bytes()).sum();
     Ok(vec![vec![
         text("MEMORYCLERK_XTP"),

@@ -8,6 +8,7 @@
 //! a SQL handle is 0x03 with the procedure's object id, or 0x02 with a
 //! hash of the batch text, as SQL Server derives them.
 
+use super::context::SystemContext;
 use super::shared::{
     bigint, bit, datetime_at, int, int_count, not_null, nullable, nvarchar, nvarchar_max, or_null,
     smallint, text, varbinary,
@@ -16,7 +17,6 @@ use super::{Rows, Scope, SystemFunction, SystemView, ViewColumn, DATABASE_ID};
 use crate::catalog::function::FunctionParameter;
 use crate::catalog::procedure::ProcedurePlan as CachedPlan;
 use crate::plan_cache::{PlanKind, Totals};
-use crate::session::SqlDatabase;
 use hekla_types::{DataType, SqlResult, Value};
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
@@ -91,10 +91,9 @@ fn cached_plans_columns() -> Vec<ViewColumn> {
 /// One row per cached plan. `refcounts` counts the cache and every
 /// running batch, procedure call or prepared handle using the plan;
 /// `size_in_bytes` is the estimate the cache is bounded by.
-fn cached_plans_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+fn cached_plans_rows(db: &dyn SystemContext) -> SqlResult<Vec<Vec<Value>>> {
     Ok(db
-        .plan_cache()
-        .plans()
+        .cached_plans()
         .into_iter()
         .map(|plan| {
             // Less the reference this snapshot holds.
@@ -177,9 +176,9 @@ fn totals(figures: &Totals) -> [Value; 4] {
 /// UTF-16 text `sys.dm_exec_sql_text` shows, from 0; the end offset is
 /// the statement's last character's. Times are in microseconds: CPU time
 /// of the session's thread (`worker_time`) and wall-clock time.
-fn query_stats_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+fn query_stats_rows(db: &dyn SystemContext) -> SqlResult<Vec<Vec<Value>>> {
     let mut rows = Vec::new();
-    for plan in db.plan_cache().plans() {
+    for plan in db.cached_plans() {
         let (sql, handle) = (sql_handle(&plan), plan_handle(&plan));
         let shown = shown_text(&plan);
         // A prepared text is shown after its "(declarations)".
@@ -248,13 +247,12 @@ fn sql_text_columns() -> Vec<ViewColumn> {
 /// no cached plan has (or NULL). `dbid` is the database compiled in (as
 /// SQL Server 2012 on gives it for batches too); `objectid` and `number`
 /// are a procedure's only.
-fn sql_text_rows(db: &SqlDatabase, arguments: &[Value]) -> SqlResult<Rows> {
+fn sql_text_rows(db: &dyn SystemContext, arguments: &[Value]) -> SqlResult<Rows> {
     let Some(Value::Binary(handle)) = arguments.first() else {
         return Ok(Vec::new());
     };
     let found = db
-        .plan_cache()
-        .plans()
+        .cached_plans()
         .into_iter()
         .find(|plan| *handle == plan_handle(plan) || *handle == sql_handle(plan));
     let Some(plan) = found else {

@@ -6,9 +6,9 @@
 //! from it, so its figures are NULL. The columns left out are figures
 //! hekla does not keep (CPU usage, cache, compile and grant memory).
 
+use super::context::SystemContext;
 use super::shared::{int, kb, not_null, nullable, sysname, text};
 use super::{Scope, SystemView, ViewColumn};
-use crate::session::SqlDatabase;
 use hekla_types::{DataType, SqlResult, Value};
 
 pub const RESOURCE_POOLS: SystemView = SystemView {
@@ -36,7 +36,7 @@ fn resource_pools_columns() -> Vec<ViewColumn> {
 
 /// `internal` (pool 1) and `default` (pool 2), with SQL Server's default
 /// settings (0 to 100 percent of CPU and memory), which no DDL changes.
-fn resource_pools_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+fn resource_pools_rows(db: &dyn SystemContext) -> SqlResult<Vec<Vec<Value>>> {
     let engine = db.engine();
     let settings = || vec![int(0), int(100), int(0), int(100), int(100)];
     let mut internal = vec![

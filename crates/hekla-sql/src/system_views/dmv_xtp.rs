@@ -4,12 +4,12 @@
 //! transaction counters (`Database::stats`, `Database::log_stats`) and the
 //! live transactions (`Database::active_transactions`).
 
+use super::context::SystemContext;
 use super::shared::{
     bigint, int, int_count, kb, not_null, nullable, nvarchar, or_null, smallint, text,
 };
 use super::storage::container_path;
 use super::{Scope, SystemView, ViewColumn};
-use crate::session::SqlDatabase;
 use hekla_engine::{
     AbortReason, FileState, FileType, IndexStats, Table, TableMemoryStats, TxnState,
 };
@@ -54,7 +54,7 @@ impl TableMemory {
 }
 
 /// Every engine table's memory, measured now, in engine id order.
-pub fn table_memory(db: &SqlDatabase) -> Vec<TableMemory> {
+pub fn table_memory(db: &dyn SystemContext) -> Vec<TableMemory> {
     let object_ids: HashMap<u32, i32> = db
         .catalog()
         .tables()
@@ -72,7 +72,7 @@ pub fn table_memory(db: &SqlDatabase) -> Vec<TableMemory> {
         .collect()
 }
 
-fn user_table_memory(db: &SqlDatabase) -> Vec<TableMemory> {
+fn user_table_memory(db: &dyn SystemContext) -> Vec<TableMemory> {
     let mut tables = table_memory(db);
     tables.retain(|table| table.object_id.is_some());
     tables
@@ -100,7 +100,7 @@ fn table_memory_stats_columns() -> Vec<ViewColumn> {
 
 /// Table memory is the row heap (row versions included); index memory is
 /// the hash buckets and range index nodes.
-fn table_memory_stats_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+fn table_memory_stats_rows(db: &dyn SystemContext) -> SqlResult<Vec<Vec<Value>>> {
     Ok(table_memory(db)
         .iter()
         .map(|table| {
@@ -150,7 +150,7 @@ const HASH: (i32, &str) = (3, "HASH");
 /// allocation) or a range index's nodes ("Range index heap", one
 /// allocation per node). `memory_consumer_id` is the engine table id in
 /// the high 32 bits and 0 for the heap or the index ordinal + 1.
-fn memory_consumers_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+fn memory_consumers_rows(db: &dyn SystemContext) -> SqlResult<Vec<Vec<Value>>> {
     let mut rows = Vec::new();
     for table in table_memory(db) {
         let consumer_id = |n: usize| bigint((u64::from(table.xtp_object_id) << 32) | n as u64);
@@ -231,7 +231,7 @@ fn hash_index_stats_columns() -> Vec<ViewColumn> {
 /// From `HashIndex::stats`, which walks every bucket (as SQL Server's
 /// view scans the whole table). The average chain length, over non-empty
 /// buckets, is truncated to the bigint SQL Server reports.
-fn hash_index_stats_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+fn hash_index_stats_rows(db: &dyn SystemContext) -> SqlResult<Vec<Vec<Value>>> {
     let mut rows = Vec::new();
     for table in user_table_memory(db) {
         let object_id = table.object_id.map_or(Value::Null, int);
@@ -278,7 +278,7 @@ fn index_stats_columns() -> Vec<ViewColumn> {
 /// One row per index. The engine keeps no per-index scan or row counters
 /// (they would cost the hot path), so the counter columns are NULL:
 /// unknown, not zero.
-fn index_stats_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+fn index_stats_rows(db: &dyn SystemContext) -> SqlResult<Vec<Vec<Value>>> {
     let mut rows = Vec::new();
     for table in super::objects::user_tables(db) {
         for ordinal in 0..table.indexes.len() {
@@ -346,7 +346,7 @@ fn state_code(state: FileState) -> i16 {
     }
 }
 
-fn checkpoint_files_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+fn checkpoint_files_rows(db: &dyn SystemContext) -> SqlResult<Vec<Vec<Value>>> {
     let engine = db.engine();
     let container = engine.directory().map(container_path);
     Ok(engine
@@ -419,7 +419,7 @@ fn transaction_stats_columns() -> Vec<ViewColumn> {
 /// aborted; aborts by ROLLBACK (user) and by validation (repeatable read
 /// and serializable), commit dependencies and write conflicts; and what
 /// the log wrote (a database in memory only writes none).
-fn transaction_stats_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+fn transaction_stats_rows(db: &dyn SystemContext) -> SqlResult<Vec<Vec<Value>>> {
     let engine = db.engine();
     let stats = engine.stats();
     let aborts = |reason| stats.aborts_for(reason);
@@ -473,7 +473,7 @@ fn transactions_columns() -> Vec<ViewColumn> {
 /// transaction that lives in the In-Memory OLTP engine only, which every
 /// hekla transaction does; the engine does not know which session a
 /// transaction belongs to, so `session_id` is NULL.
-fn transactions_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+fn transactions_rows(db: &dyn SystemContext) -> SqlResult<Vec<Vec<Value>>> {
     let mut transactions = db.engine().active_transactions();
     transactions.sort_by_key(|t| t.id);
     Ok(transactions

@@ -2,6 +2,7 @@
 //! `sys.key_constraints`, from each table's indexes (hash or range) and
 //! the PRIMARY KEY / UNIQUE constraints they enforce.
 
+use super::context::SystemContext;
 use super::objects::{object_columns, user_tables, ObjectRow};
 use super::shared::{
     bit, index_id, int, not_null, nullable, nvarchar, nvarchar_max, sysname, text, tinyint,
@@ -9,7 +10,6 @@ use super::shared::{
 };
 use super::{Scope, SystemView, ViewColumn};
 use crate::catalog::table::{IndexMeta, KeyConstraint, TableMeta};
-use crate::session::SqlDatabase;
 use hekla_engine::IndexKind;
 use hekla_types::{DataType, SortOrder, SqlResult, Value};
 
@@ -99,7 +99,7 @@ pub const INDEXES: SystemView = SystemView {
 };
 
 /// Per table: its row heap (index_id 0) and its indexes (from 2).
-fn indexes_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+fn indexes_rows(db: &dyn SystemContext) -> SqlResult<Vec<Vec<Value>>> {
     let mut rows = Vec::new();
     for table in user_tables(db) {
         rows.push(index_row(&table, None));
@@ -128,7 +128,7 @@ fn hash_indexes_columns() -> Vec<ViewColumn> {
 
 /// `bucket_count` is the number of buckets the engine made: BUCKET_COUNT
 /// rounded up to a power of two.
-fn hash_indexes_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+fn hash_indexes_rows(db: &dyn SystemContext) -> SqlResult<Vec<Vec<Value>>> {
     let mut rows = Vec::new();
     for table in user_tables(db) {
         for (ordinal, index) in table.indexes.iter().enumerate() {
@@ -167,7 +167,7 @@ fn index_columns_columns() -> Vec<ViewColumn> {
     ]
 }
 
-fn index_columns_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+fn index_columns_rows(db: &dyn SystemContext) -> SqlResult<Vec<Vec<Value>>> {
     let mut rows = Vec::new();
     for table in user_tables(db) {
         for (ordinal, index) in table.indexes.iter().enumerate() {
@@ -214,7 +214,7 @@ fn key_constraints_columns() -> Vec<ViewColumn> {
     columns
 }
 
-fn key_constraints_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+fn key_constraints_rows(db: &dyn SystemContext) -> SqlResult<Vec<Vec<Value>>> {
     let mut rows = Vec::new();
     for table in user_tables(db) {
         for (ordinal, index) in table.indexes.iter().enumerate() {

@@ -2,6 +2,7 @@
 //! `INFORMATION_SCHEMA.VIEWS`, the ISO views over the same tables, views
 //! and columns as `sys.tables`, `sys.views` and `sys.columns`.
 
+use super::context::SystemContext;
 use super::objects::{user_tables, user_views};
 use super::shared::{
     int, not_null, nullable, nvarchar, or_null, smallint, sysname, text, tinyint, varchar,
@@ -9,7 +10,6 @@ use super::shared::{
 use super::types::{describe, id, TypeInfo};
 use super::{Scope, SystemView, ViewColumn, DATABASE_NAME};
 use crate::catalog::table::TableMeta;
-use crate::session::SqlDatabase;
 use hekla_parser::ast;
 use hekla_types::{DataType, Length, SqlResult, Value};
 
@@ -31,7 +31,7 @@ fn tables_columns() -> Vec<ViewColumn> {
 }
 
 /// The tables, then the views.
-fn tables_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+fn tables_rows(db: &dyn SystemContext) -> SqlResult<Vec<Vec<Value>>> {
     let tables = user_tables(db);
     let views = user_views(db);
     let catalog = db.catalog();
@@ -89,7 +89,7 @@ fn columns_columns() -> Vec<ViewColumn> {
 }
 
 /// The columns of the tables, then of the views.
-fn columns_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+fn columns_rows(db: &dyn SystemContext) -> SqlResult<Vec<Vec<Value>>> {
     let tables = user_tables(db);
     let views = user_views(db);
     let catalog = db.catalog();
@@ -199,7 +199,7 @@ fn views_columns() -> Vec<ViewColumn> {
 /// VIEW_DEFINITION is the definition's first 4,000 characters, as in SQL
 /// Server; IS_UPDATABLE is always NO there (and views are read-only in
 /// hekla anyway).
-fn views_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+fn views_rows(db: &dyn SystemContext) -> SqlResult<Vec<Vec<Value>>> {
     let views = user_views(db);
     let catalog = db.catalog();
     Ok(views

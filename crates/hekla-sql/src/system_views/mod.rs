@@ -28,6 +28,7 @@
 //! | `dmv_plan_cache` | sys.dm_exec_cached_plans, sys.dm_exec_query_stats, sys.dm_exec_sql_text() |
 //! | `spt_values` | master.dbo.spt_values |
 
+pub mod context;
 mod dmv_exec;
 mod dmv_os;
 pub mod dmv_plan_cache;
@@ -48,10 +49,10 @@ mod table_columns;
 mod tests;
 mod types;
 
-use crate::session::SqlDatabase;
+pub use context::SystemContext;
 use hekla_types::{DataType, SqlResult, Value};
 
-/// The name of the database a [`SqlDatabase`] holds, as `DB_NAME()` and
+/// The name of the database the views describe, as `DB_NAME()` and
 /// three-part names spell it.
 pub const DATABASE_NAME: &str = "hekla";
 /// Its `database_id` (`DB_ID()`): SQL Server numbers user databases from 5,
@@ -94,7 +95,7 @@ pub struct SystemView {
     /// Every row, each with one value per column, of the column's type.
     /// Takes the catalog's read lock: call it without holding a catalog
     /// guard (a waiting writer would otherwise deadlock the two reads).
-    pub rows: fn(&SqlDatabase) -> SqlResult<Vec<Vec<Value>>>,
+    pub rows: fn(&dyn SystemContext) -> SqlResult<Vec<Vec<Value>>>,
 }
 
 impl std::fmt::Debug for SystemView {
@@ -132,7 +133,7 @@ pub struct SystemFunction {
     pub parameters: fn() -> Vec<crate::catalog::function::FunctionParameter>,
     pub columns: fn() -> Vec<ViewColumn>,
     /// The rows for the arguments, one per parameter, of its type.
-    pub rows: fn(&SqlDatabase, &[Value]) -> SqlResult<Rows>,
+    pub rows: fn(&dyn SystemContext, &[Value]) -> SqlResult<Rows>,
 }
 
 impl std::fmt::Debug for SystemFunction {

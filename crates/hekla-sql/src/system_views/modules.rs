@@ -2,12 +2,12 @@
 //! functions), `sys.parameters` (of procedures and functions) and
 //! `sys.table_types`.
 
+use super::context::SystemContext;
 use super::objects::{functions, procedures, user_views};
 use super::shared::{bit, int, not_null, nullable, nvarchar, nvarchar_max, sysname, text};
 use super::table_columns::{types_columns, user_type_row};
 use super::{Scope, SystemView, ViewColumn};
 use crate::catalog::procedure::ParameterKind;
-use crate::session::SqlDatabase;
 use hekla_types::{DataType, SqlResult, Value};
 
 pub const SQL_MODULES: SystemView = SystemView {
@@ -46,7 +46,7 @@ struct ModuleRow<'a> {
 /// except that SQL Server's rewriting of ALTER to CREATE is applied (hekla
 /// keeps the statement only, where SQL Server keeps the whole batch,
 /// comments around the statement included).
-fn sql_modules_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+fn sql_modules_rows(db: &dyn SystemContext) -> SqlResult<Vec<Vec<Value>>> {
     let views = user_views(db);
     let procedures = procedures(db);
     let functions = functions(db);
@@ -171,7 +171,7 @@ impl ParameterRow {
 /// Each procedure's and function's parameters, numbered from 1 in
 /// declaration order; a scalar function's return value is parameter 0,
 /// without a name.
-fn parameters_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+fn parameters_rows(db: &dyn SystemContext) -> SqlResult<Vec<Vec<Value>>> {
     let mut rows = Vec::new();
     for procedure in procedures(db) {
         for (index, parameter) in procedure.parameters.iter().enumerate() {
@@ -233,7 +233,7 @@ fn table_types_columns() -> Vec<ViewColumn> {
 
 /// Each table type's `sys.types` row, with the object id of the table it
 /// describes (its own id in hekla) and whether it is memory-optimized.
-fn table_types_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+fn table_types_rows(db: &dyn SystemContext) -> SqlResult<Vec<Vec<Value>>> {
     let catalog = db.catalog();
     Ok(catalog
         .types

@@ -3,6 +3,7 @@
 //! `sys.foreign_keys` (with `sys.foreign_key_columns`),
 //! `sys.check_constraints` and `sys.procedures`.
 
+use super::context::SystemContext;
 use super::shared::{
     bit, char, datetime_ms, int, not_null, nullable, nvarchar, or_null, padded, sysname, text,
     tinyint, MEMORY_OPTIMIZED_DATA_SPACE,
@@ -18,7 +19,6 @@ use crate::catalog::table::TableMeta;
 use crate::catalog::table_type;
 use crate::catalog::user_type::UserType;
 use crate::catalog::view::ViewMeta;
-use crate::session::SqlDatabase;
 use hekla_engine::Durability;
 use hekla_types::{DataType, Length, SqlResult, Value};
 
@@ -214,32 +214,32 @@ pub fn schema_id(id: u32) -> i32 {
 }
 
 /// The user tables, in object id order.
-pub fn user_tables(db: &SqlDatabase) -> Vec<std::sync::Arc<TableMeta>> {
+pub fn user_tables(db: &dyn SystemContext) -> Vec<std::sync::Arc<TableMeta>> {
     db.catalog().tables().cloned().collect()
 }
 
 /// The sequences, in object id order.
-pub fn sequences(db: &SqlDatabase) -> Vec<std::sync::Arc<Sequence>> {
+pub fn sequences(db: &dyn SystemContext) -> Vec<std::sync::Arc<Sequence>> {
     db.catalog().sequences().cloned().collect()
 }
 
 /// The views, in object id order.
-pub fn user_views(db: &SqlDatabase) -> Vec<std::sync::Arc<ViewMeta>> {
+pub fn user_views(db: &dyn SystemContext) -> Vec<std::sync::Arc<ViewMeta>> {
     db.catalog().views.iter().cloned().collect()
 }
 
 /// The stored procedures, in object id order.
-pub fn procedures(db: &SqlDatabase) -> Vec<std::sync::Arc<ProcedureMeta>> {
+pub fn procedures(db: &dyn SystemContext) -> Vec<std::sync::Arc<ProcedureMeta>> {
     db.catalog().procedures.iter().cloned().collect()
 }
 
 /// The user-defined functions, in object id order.
-pub fn functions(db: &SqlDatabase) -> Vec<std::sync::Arc<FunctionMeta>> {
+pub fn functions(db: &dyn SystemContext) -> Vec<std::sync::Arc<FunctionMeta>> {
     db.catalog().functions.iter().cloned().collect()
 }
 
 /// The rows of a view of things hekla does not have yet.
-pub(super) fn no_rows(_: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+pub(super) fn no_rows(_: &dyn SystemContext) -> SqlResult<Vec<Vec<Value>>> {
     Ok(Vec::new())
 }
 
@@ -263,7 +263,7 @@ fn schemas_columns() -> Vec<ViewColumn> {
 
 /// The engine's schemas under their engine ids (the ids `sys.objects`
 /// reports). `INFORMATION_SCHEMA` names views only and is no schema here.
-fn schemas_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+fn schemas_rows(db: &dyn SystemContext) -> SqlResult<Vec<Vec<Value>>> {
     let catalog = db.catalog();
     Ok(catalog
         .schemas()
@@ -292,7 +292,7 @@ fn objects_columns() -> Vec<ViewColumn> {
 /// tables of its table types, in object id order. PRIMARY KEY and UNIQUE
 /// constraints, which SQL Server also lists here, get no object id in
 /// hekla; they are in `sys.key_constraints`.
-fn objects_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+fn objects_rows(db: &dyn SystemContext) -> SqlResult<Vec<Vec<Value>>> {
     let tables = user_tables(db);
     let sequences = sequences(db);
     let mut rows: Vec<(i32, Vec<Value>)> = Vec::new();
@@ -373,7 +373,7 @@ fn tables_columns() -> Vec<ViewColumn> {
     ])
 }
 
-fn tables_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+fn tables_rows(db: &dyn SystemContext) -> SqlResult<Vec<Vec<Value>>> {
     Ok(user_tables(db)
         .iter()
         .map(|table| table_row(table))
@@ -468,7 +468,7 @@ fn views_columns() -> Vec<ViewColumn> {
     ])
 }
 
-fn views_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+fn views_rows(db: &dyn SystemContext) -> SqlResult<Vec<Vec<Value>>> {
     Ok(user_views(db)
         .iter()
         .map(|view| {
@@ -505,7 +505,7 @@ fn procedures_columns() -> Vec<ViewColumn> {
     ])
 }
 
-fn procedures_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+fn procedures_rows(db: &dyn SystemContext) -> SqlResult<Vec<Vec<Value>>> {
     Ok(procedures(db)
         .iter()
         .map(|procedure| {
@@ -552,7 +552,7 @@ fn sequences_columns() -> Vec<ViewColumn> {
     ])
 }
 
-fn sequences_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+fn sequences_rows(db: &dyn SystemContext) -> SqlResult<Vec<Vec<Value>>> {
     Ok(sequences(db)
         .iter()
         .map(|sequence| {
@@ -609,7 +609,7 @@ fn foreign_keys_columns() -> Vec<ViewColumn> {
 
 /// Every foreign key is enabled, trusted and NO ACTION (the only action
 /// hekla runs).
-fn foreign_keys_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+fn foreign_keys_rows(db: &dyn SystemContext) -> SqlResult<Vec<Vec<Value>>> {
     let mut rows = Vec::new();
     for table in user_tables(db) {
         for key in &table.foreign_keys {
@@ -651,7 +651,7 @@ fn foreign_key_columns_columns() -> Vec<ViewColumn> {
     ]
 }
 
-fn foreign_key_columns_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+fn foreign_key_columns_rows(db: &dyn SystemContext) -> SqlResult<Vec<Vec<Value>>> {
     let column_id = |ordinal: usize| int(i32::try_from(ordinal + 1).unwrap_or(i32::MAX));
     let mut rows = Vec::new();
     for table in user_tables(db) {
@@ -698,7 +698,7 @@ fn check_constraints_columns() -> Vec<ViewColumn> {
 /// `definition` is the condition as written, in parentheses (SQL Server
 /// stores a normalized form, such as `([a]>(0))`); `parent_column_id` is
 /// 0 for a table-level constraint.
-fn check_constraints_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+fn check_constraints_rows(db: &dyn SystemContext) -> SqlResult<Vec<Vec<Value>>> {
     let mut rows = Vec::new();
     for table in user_tables(db) {
         for check in &table.checks {

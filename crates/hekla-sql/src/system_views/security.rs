@@ -12,13 +12,13 @@
 //! login and roles have no sid here (NULL).
 //! `sys.sql_logins.password_hash` is always NULL: no view shows a hash.
 
+use super::context::SystemContext;
 use super::shared::*;
 use super::{Scope, SystemView, ViewColumn};
 use crate::security::permissions::{fixed_role, Class, Permission};
 use crate::security::principals::{FIXED_SERVER_ROLES, GUEST_USER_ID};
 use crate::security::store::PrincipalRow;
 use crate::security::SA_LOGIN_ID;
-use crate::session::SqlDatabase;
 use hekla_types::{DataType, SqlResult, Value};
 
 pub const SERVER_PRINCIPALS: SystemView = SystemView {
@@ -63,7 +63,7 @@ fn server_principal_columns(sql_logins: bool) -> Vec<ViewColumn> {
     columns
 }
 
-fn server_principals_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+fn server_principals_rows(db: &dyn SystemContext) -> SqlResult<Vec<Vec<Value>>> {
     let principals = db.principals();
     let mut rows: Vec<(i32, Vec<Value>)> = principals
         .logins()
@@ -92,7 +92,7 @@ fn server_principals_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
     Ok(rows.into_iter().map(|(_, values)| values).collect())
 }
 
-fn sql_logins_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+fn sql_logins_rows(db: &dyn SystemContext) -> SqlResult<Vec<Vec<Value>>> {
     let principals = db.principals();
     Ok(principals
         .logins()
@@ -157,7 +157,7 @@ pub const DATABASE_PRINCIPALS: SystemView = SystemView {
     rows: database_principals_rows,
 };
 
-fn database_principals_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+fn database_principals_rows(db: &dyn SystemContext) -> SqlResult<Vec<Vec<Value>>> {
     let principals = db.principals();
     Ok(principals
         .database_principals()
@@ -236,7 +236,7 @@ pub const DATABASE_PERMISSIONS: SystemView = SystemView {
     rows: database_permissions_rows,
 };
 
-fn database_permissions_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+fn database_permissions_rows(db: &dyn SystemContext) -> SqlResult<Vec<Vec<Value>>> {
     let principals = db.principals();
     Ok(principals
         .permissions()

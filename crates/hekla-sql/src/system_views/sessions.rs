@@ -7,7 +7,7 @@
 //!
 //! ```ignore
 //! // SqlDatabase::session():
-//! let handle = system_views::sessions::register(self, login)?; // Msg 17809 past 32,767
+//! let handle = system_views::sessions::register(self.engine(), login)?; // Msg 17809 past 32,767
 //! // Session::execute(), around each statement:
 //! handle.begin_request(statement.kind.keywords());
 //! ... run it ...
@@ -15,15 +15,17 @@
 //! ```
 //!
 //! Session ids are unique in the process, the smallest free one from 51
-//! up (SQL Server keeps ids below 51 for its own tasks).
+//! up (SQL Server keeps ids below 51 for its own tasks). A session belongs
+//! to the engine database it opened on (each SQL database has its own).
+//! Readers outside the session layer see the registry through
+//! [`SystemContext::sessions`](super::context::SystemContext::sessions).
 //!
 //! Each session's figures sit behind a lock of their own, which only the
 //! session and a reader of the views take: a statement's bookkeeping
 //! neither waits for other sessions nor searches the registry.
 
-use crate::session::SqlDatabase;
 use crate::session_options::SetOptions;
-use hekla_engine::UserAccess;
+use hekla_engine::{Database, UserAccess};
 use hekla_types::{SqlError, SqlResult};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
@@ -60,8 +62,8 @@ pub struct SessionInfo {
 }
 
 struct Entry {
-    /// The address of the session's `SqlDatabase`, which the session keeps
-    /// alive for as long as it is registered.
+    /// The address of the session's engine database, which the session
+    /// keeps alive for as long as it is registered.
     database: usize,
     session_id: i16,
     info: Arc<Mutex<SessionInfo>>,
@@ -83,8 +85,8 @@ fn lock(info: &Mutex<SessionInfo>) -> MutexGuard<'_, SessionInfo> {
     info.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-fn database_key(db: &SqlDatabase) -> usize {
-    std::ptr::from_ref(db) as usize
+fn database_key(engine: &Database) -> usize {
+    std::ptr::from_ref(engine) as usize
 }
 
 /// A registered session; unregisters when dropped. Keep it in the
@@ -96,14 +98,14 @@ pub struct SessionHandle {
     info: Arc<Mutex<SessionInfo>>,
 }
 
-/// Registers a new session on `db`, connected as `login` (None for the
-/// embedded API). Msg 924 when `db` is in SINGLE_USER
+/// Registers a new session on `engine`, connected as `login` (None for
+/// the embedded API). Msg 924 when the database is in SINGLE_USER
 /// mode and has a session; Msg 17809 when every session id is taken (SQL
 /// Server's limit of 32,767 connections).
-pub fn register(db: &SqlDatabase, login: Option<&str>) -> SqlResult<SessionHandle> {
+pub fn register(engine: &Database, login: Option<&str>) -> SqlResult<SessionHandle> {
     let mut entries = registry();
-    let key = database_key(db);
-    let single_user = db.engine().options().user_access == UserAccess::Single;
+    let key = database_key(engine);
+    let single_user = engine.options().user_access == UserAccess::Single;
     if single_user && entries.iter().any(|e| e.database == key) {
         return Err(SqlError::new(
             924,
@@ -202,19 +204,19 @@ impl Drop for SessionHandle {
     }
 }
 
-/// Runs `change` if `db` has one session at most (the caller's), holding
+/// Runs `change` if `engine` has one session at most (the caller's), holding
 /// new sessions back until it is done, so that SINGLE_USER is never set
 /// beside a session that slipped in; None if others are open.
-pub fn while_alone<T>(db: &SqlDatabase, change: impl FnOnce() -> T) -> Option<T> {
+pub fn while_alone<T>(engine: &Database, change: impl FnOnce() -> T) -> Option<T> {
     let entries = registry();
-    let key = database_key(db);
+    let key = database_key(engine);
     let open = entries.iter().filter(|e| e.database == key).count();
     (open <= 1).then(change)
 }
 
-/// The sessions open on `db`, by session id.
-pub fn sessions_of(db: &SqlDatabase) -> Vec<SessionInfo> {
-    let key = database_key(db);
+/// The sessions open on `engine`, by session id.
+pub fn sessions_of(engine: &Database) -> Vec<SessionInfo> {
+    let key = database_key(engine);
     let mut sessions: Vec<SessionInfo> = registry()
         .iter()
         .filter(|e| e.database == key)
@@ -227,42 +229,48 @@ pub fn sessions_of(db: &SqlDatabase) -> Vec<SessionInfo> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::session::SqlDatabase;
 
     #[test]
     fn ids_are_the_smallest_free_from_51_and_sessions_belong_to_their_database() {
         let db = SqlDatabase::in_memory().unwrap();
         let other = SqlDatabase::in_memory().unwrap();
-        let a = register(&db, None).unwrap();
-        let b = register(&db, None).unwrap();
-        let c = register(&other, None).unwrap();
+        let a = register(db.engine(), None).unwrap();
+        let b = register(db.engine(), None).unwrap();
+        let c = register(other.engine(), None).unwrap();
         assert!(a.session_id() >= FIRST_SESSION_ID);
         assert_ne!(a.session_id(), b.session_id());
-        let ids: Vec<i16> = sessions_of(&db).iter().map(|s| s.session_id).collect();
+        let ids: Vec<i16> = sessions_of(db.engine())
+            .iter()
+            .map(|s| s.session_id)
+            .collect();
         let mut expected = vec![a.session_id(), b.session_id()];
         expected.sort_unstable();
         assert_eq!(ids, expected);
-        assert_eq!(sessions_of(&other).len(), 1);
+        assert_eq!(sessions_of(other.engine()).len(), 1);
         let freed = a.session_id();
         drop(a);
-        assert_eq!(sessions_of(&db).len(), 1);
+        assert_eq!(sessions_of(db.engine()).len(), 1);
         // Other tests register concurrently, so the freed id may be taken
         // again by them; it is at least free for a moment.
-        assert!(sessions_of(&db).iter().all(|s| s.session_id != freed));
+        assert!(sessions_of(db.engine())
+            .iter()
+            .all(|s| s.session_id != freed));
         drop((b, c));
-        assert!(sessions_of(&db).is_empty());
+        assert!(sessions_of(db.engine()).is_empty());
     }
 
     #[test]
     fn requests_are_shown_while_they_run() {
         let db = SqlDatabase::in_memory().unwrap();
-        let handle = register(&db, None).unwrap();
+        let handle = register(db.engine(), None).unwrap();
         handle.begin_request("A VERY LONG COMMAND NAME THAT GOES ON AND ON");
-        let info = &sessions_of(&db)[0];
+        let info = &sessions_of(db.engine())[0];
         let request = info.request.as_ref().unwrap();
         assert_eq!(request.command.chars().count(), 32);
         assert_eq!(info.last_request_start_ms, Some(request.start_ms));
         handle.end_request(0);
-        let info = &sessions_of(&db)[0];
+        let info = &sessions_of(db.engine())[0];
         assert!(info.request.is_none());
         assert!(info.last_request_end_ms.is_some());
     }

@@ -4,9 +4,9 @@
 //! it: `low` is the byte (from 1) that holds bit `number`, `high` the
 //! bit's value within that byte.
 
+use super::context::SystemContext;
 use super::shared::{int, nchar, not_null, nullable, nvarchar, padded};
 use super::{Scope, SystemView, ViewColumn};
-use crate::session::SqlDatabase;
 use hekla_types::{DataType, SqlResult, Value};
 
 /// The numbers of the P rows: 0..=LAST_NUMBER.
@@ -31,7 +31,7 @@ fn spt_values_columns() -> Vec<ViewColumn> {
     ]
 }
 
-fn spt_values_rows(_: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+fn spt_values_rows(_: &dyn SystemContext) -> SqlResult<Vec<Vec<Value>>> {
     Ok((0..=LAST_NUMBER)
         .map(|number| {
             vec![

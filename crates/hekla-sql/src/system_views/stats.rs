@@ -4,11 +4,11 @@
 //! numbered after the table's highest index id in the order they were
 //! made.
 
+use super::context::SystemContext;
 use super::objects::user_tables;
 use super::shared::{bit, index_id, int, not_null, nullable, nvarchar_max, sysname, text};
 use super::{Scope, SystemView, ViewColumn};
 use crate::catalog::table::TableMeta;
-use crate::session::SqlDatabase;
 use hekla_types::{DataType, SqlResult, Value};
 
 pub const STATS: SystemView = SystemView {
@@ -44,7 +44,7 @@ struct Statistics {
     no_recompute: bool,
 }
 
-fn statistics_of(db: &SqlDatabase, table: &TableMeta) -> Vec<Statistics> {
+fn statistics_of(db: &dyn SystemContext, table: &TableMeta) -> Vec<Statistics> {
     let mut all: Vec<Statistics> = table
         .indexes
         .iter()
@@ -70,7 +70,7 @@ fn statistics_of(db: &SqlDatabase, table: &TableMeta) -> Vec<Statistics> {
     all
 }
 
-fn stats_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+fn stats_rows(db: &dyn SystemContext) -> SqlResult<Vec<Vec<Value>>> {
     let mut rows = Vec::new();
     for table in user_tables(db) {
         for statistics in statistics_of(db, &table) {
@@ -109,7 +109,7 @@ fn stats_columns_columns() -> Vec<ViewColumn> {
     ]
 }
 
-fn stats_columns_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+fn stats_columns_rows(db: &dyn SystemContext) -> SqlResult<Vec<Vec<Value>>> {
     let ordinal = |n: usize| int(i32::try_from(n + 1).unwrap_or(i32::MAX));
     let mut rows = Vec::new();
     for table in user_tables(db) {

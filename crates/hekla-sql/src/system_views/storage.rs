@@ -3,13 +3,13 @@
 //! `sys.allocation_units`, which are empty because memory-optimized data
 //! has neither (rows live in memory, linked by their indexes).
 
+use super::context::SystemContext;
 use super::objects::no_rows;
 use super::shared::{
     bit, char, int, not_null, nullable, nvarchar, sysname, text, tinyint, CONTAINER_FILE_ID,
     LOG_FILE_ID, MEMORY_OPTIMIZED_DATA_SPACE, MEMORY_OPTIMIZED_FILEGROUP,
 };
 use super::{Scope, SystemView, ViewColumn, DATABASE_ID, DATABASE_NAME, MASTER_ID, MASTER_NAME};
-use crate::session::SqlDatabase;
 use hekla_engine::{DelayedDurability, RecoveryModel, UserAccess};
 use hekla_types::{Collation, DataType, SqlResult, Value};
 use std::path::Path;
@@ -48,7 +48,7 @@ fn databases_columns() -> Vec<ViewColumn> {
 
 /// master (which holds only `spt_values`, and cannot be written) and the
 /// database itself.
-fn databases_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+fn databases_rows(db: &dyn SystemContext) -> SqlResult<Vec<Vec<Value>>> {
     let engine = db.engine();
     let collation = text(Collation::default().name());
     let master = vec![
@@ -136,7 +136,7 @@ fn filegroups_columns() -> Vec<ViewColumn> {
 /// One filegroup: the memory-optimized data filegroup every hekla table
 /// lives in (so it is also the default). There is no rows (PRIMARY)
 /// filegroup, since hekla has no disk-based tables.
-fn filegroups_rows(_: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+fn filegroups_rows(_: &dyn SystemContext) -> SqlResult<Vec<Vec<Value>>> {
     Ok(vec![vec![
         text(MEMORY_OPTIMIZED_FILEGROUP),
         int(MEMORY_OPTIMIZED_DATA_SPACE),
@@ -183,7 +183,7 @@ fn database_files_columns() -> Vec<ViewColumn> {
 /// from a directory, with their sizes on disk now, in 8 KB pages; a
 /// database in memory only has no files. Both grow until the disk is full
 /// (max_size -1).
-fn database_files_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+fn database_files_rows(db: &dyn SystemContext) -> SqlResult<Vec<Vec<Value>>> {
     let engine = db.engine();
     let Some(dir) = engine.directory() else {
         return Ok(Vec::new());

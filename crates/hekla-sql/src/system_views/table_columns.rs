@@ -3,6 +3,7 @@
 //! (the IDENTITY ones, with their seed, increment and last value) and
 //! `sys.types` (the system types hekla supports and the user types).
 
+use super::context::SystemContext;
 use super::objects::{user_tables, user_views};
 use super::shared::{
     bit, int, not_null, nullable, nvarchar, or_null, smallint, sysname, text, tinyint,
@@ -12,7 +13,6 @@ use super::types::{describe, system_types, TypeInfo};
 use super::{Scope, SystemView, ViewColumn};
 use crate::catalog::table::{ColumnMeta, TableMeta};
 use crate::catalog::user_type::{UserType, UserTypeKind};
-use crate::session::SqlDatabase;
 use hekla_types::{DataType, SqlResult, Value};
 
 /// `system_type_id`, `user_type_id`, `max_length`, `precision`, `scale`
@@ -89,7 +89,7 @@ pub(super) fn columns_columns() -> Vec<ViewColumn> {
 
 /// The columns of tables, views and table types (whose object id is
 /// their table's, `sys.table_types.type_table_object_id`).
-fn columns_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+fn columns_rows(db: &dyn SystemContext) -> SqlResult<Vec<Vec<Value>>> {
     let mut rows = Vec::new();
     for table in user_tables(db) {
         for ordinal in 0..table.columns.len() {
@@ -256,7 +256,7 @@ fn identity_columns_columns() -> Vec<ViewColumn> {
     columns
 }
 
-fn identity_columns_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+fn identity_columns_rows(db: &dyn SystemContext) -> SqlResult<Vec<Vec<Value>>> {
     use crate::catalog::counter::as_decimal;
     let mut rows = Vec::new();
     for table in user_tables(db) {
@@ -318,7 +318,7 @@ pub(super) fn types_columns() -> Vec<ViewColumn> {
 
 /// The system types live in the `sys` schema (schema_id 4 in SQL Server);
 /// hekla reports its own id for `sys`. User types follow, by id.
-fn types_rows(db: &SqlDatabase) -> SqlResult<Vec<Vec<Value>>> {
+fn types_rows(db: &dyn SystemContext) -> SqlResult<Vec<Vec<Value>>> {
     let catalog = db.catalog();
     let sys_schema = catalog
         .schema_id(crate::catalog::store::SYSTEM_SCHEMA)

@@ -60,11 +60,15 @@ struct Rows {
 
 impl Rows {
     fn read(db: &SqlDatabase, schema: &str, name: &str) -> Rows {
+        Rows::read_from(db, schema, name)
+    }
+
+    fn read_from(context: &dyn SystemContext, schema: &str, name: &str) -> Rows {
         let database = (schema == "dbo").then_some(MASTER_NAME);
         let view = lookup(database, schema, name).unwrap_or_else(|| panic!("{schema}.{name}"));
         Rows {
             columns: (view.columns)(),
-            rows: (view.rows)(db).unwrap(),
+            rows: (view.rows)(context).unwrap(),
         }
     }
 
@@ -199,7 +203,7 @@ fn scratch_dir(name: &str) -> std::path::PathBuf {
 #[test]
 fn every_row_fits_its_view_in_memory_and_on_disk() {
     let db = sample();
-    let session = sessions::register(&db, None).unwrap();
+    let session = sessions::register(db.engine(), None).unwrap();
     session.begin_request("SELECT");
     assert!(check_shape(&db, "in memory") > 2048);
 
@@ -553,8 +557,8 @@ fn transaction_views_follow_the_engine() {
 #[test]
 fn sessions_and_requests_are_the_registered_ones() {
     let db = SqlDatabase::in_memory().unwrap();
-    let idle = sessions::register(&db, None).unwrap();
-    let busy = sessions::register(&db, None).unwrap();
+    let idle = sessions::register(db.engine(), None).unwrap();
+    let busy = sessions::register(db.engine(), None).unwrap();
     busy.begin_request("SELECT");
     let sessions = Rows::read(&db, "sys", "dm_exec_sessions");
     assert_eq!(sessions.len(), 2);
@@ -575,6 +579,59 @@ fn sessions_and_requests_are_the_registered_ones() {
     assert_eq!(Rows::read(&db, "sys", "dm_exec_requests").len(), 0);
     drop((idle, busy));
     assert_eq!(Rows::read(&db, "sys", "dm_exec_sessions").len(), 0);
+}
+
+/// A database whose session registry is a fixed list: the views read
+/// sessions through [`SystemContext`], not from the process's registry.
+struct FixedSessions<'a> {
+    db: &'a SqlDatabase,
+    sessions: Vec<sessions::SessionInfo>,
+}
+
+impl SystemContext for FixedSessions<'_> {
+    fn catalog(&self) -> std::sync::RwLockReadGuard<'_, crate::catalog::Catalog> {
+        SystemContext::catalog(self.db)
+    }
+
+    fn engine(&self) -> &hekla_engine::Database {
+        SystemContext::engine(self.db)
+    }
+
+    fn principals(&self) -> std::sync::RwLockReadGuard<'_, crate::security::Principals> {
+        SystemContext::principals(self.db)
+    }
+
+    fn cached_plans(&self) -> Vec<Arc<crate::catalog::procedure::ProcedurePlan>> {
+        self.db.cached_plans()
+    }
+
+    fn sessions(&self) -> Vec<sessions::SessionInfo> {
+        self.sessions.clone()
+    }
+}
+
+#[test]
+fn session_views_read_the_registry_the_context_gives() {
+    let db = SqlDatabase::in_memory().unwrap();
+    let registered = sessions::register(db.engine(), None).unwrap();
+    let elsewhere = SqlDatabase::in_memory().unwrap();
+    let handle = sessions::register(elsewhere.engine(), Some("sa")).unwrap();
+    handle.begin_request("INSERT");
+    let context = FixedSessions {
+        db: &db,
+        sessions: sessions::sessions_of(elsewhere.engine()),
+    };
+    let shown = Rows::read_from(&context, "sys", "dm_exec_sessions");
+    assert_eq!(shown.len(), 1);
+    assert_eq!(
+        shown.at(0, "session_id"),
+        &Value::SmallInt(handle.session_id())
+    );
+    assert_eq!(shown.at(0, "login_name"), &s("sa"));
+    let requests = Rows::read_from(&context, "sys", "dm_exec_requests");
+    assert_eq!(requests.len(), 1);
+    assert_eq!(requests.at(0, "command"), &s("INSERT"));
+    drop((registered, handle));
 }
 
 #[test]
