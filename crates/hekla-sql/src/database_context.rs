@@ -1,9 +1,10 @@
 //! The running database as the layers below it see it, through the
 //! traits they define: the planner's [`PlanContext`] (its catalog, its
 //! sessions' temporary tables, its permission checks, and the executor's
-//! evaluation of a TOP, OFFSET or FETCH count) and the system views'
+//! evaluation of a TOP, OFFSET or FETCH count), the system views'
 //! [`SystemContext`] (catalog, engine, principals, cached plans and open
-//! sessions).
+//! sessions) and security's [`SecurityContext`] (principals to check and
+//! change, and where they are stored).
 
 use crate::bind::expr::Scalar;
 use crate::catalog::procedure::ProcedurePlan;
@@ -13,7 +14,9 @@ use crate::exec::context::Context;
 use crate::exec::eval::Inputs;
 use crate::plan::context::PlanContext;
 use crate::security::access::{Access, ObjectRef};
+use crate::security::context::SecurityContext;
 use crate::security::permissions::Permission;
+use crate::security::store::SecurityTables;
 use crate::security::Principals;
 use crate::session::SqlDatabase;
 use crate::session_options::SetOptions;
@@ -22,7 +25,7 @@ use crate::system_views::SystemContext;
 use hekla_engine::Database;
 use hekla_parser::ast;
 use hekla_types::{SqlResult, Value};
-use std::sync::{Arc, RwLockReadGuard};
+use std::sync::{Arc, RwLockReadGuard, RwLockWriteGuard};
 
 impl PlanContext for SqlDatabase {
     fn catalog(&self) -> RwLockReadGuard<'_, Catalog> {
@@ -81,5 +84,27 @@ impl SystemContext for SqlDatabase {
 
     fn sessions(&self) -> Vec<SessionInfo> {
         sessions_of(SqlDatabase::engine(self))
+    }
+}
+
+impl SecurityContext for SqlDatabase {
+    fn catalog(&self) -> RwLockReadGuard<'_, Catalog> {
+        SqlDatabase::catalog(self)
+    }
+
+    fn engine(&self) -> &Database {
+        SqlDatabase::engine(self)
+    }
+
+    fn principals(&self) -> RwLockReadGuard<'_, Principals> {
+        SqlDatabase::principals(self)
+    }
+
+    fn principals_mut(&self) -> RwLockWriteGuard<'_, Principals> {
+        SqlDatabase::principals_mut(self)
+    }
+
+    fn security_tables(&self) -> &SecurityTables {
+        self.object_store().security()
     }
 }

@@ -76,7 +76,7 @@ impl SqlDatabase {
         });
         crate::ddl::load::bind_views(&db);
         crate::ddl::load::bind_functions(&db);
-        crate::security::grants::forget_missing_objects(&db)?;
+        crate::security::grants::forget_missing_objects(&*db)?;
         Ok(db)
     }
 
@@ -156,7 +156,7 @@ impl SqlDatabase {
     /// A session running as `principal`: as `dbo` for a `sysadmin`, else
     /// as the login's database user (Msg 4060 if it has none).
     pub fn session_for(self: &Arc<Self>, principal: &Principal) -> SqlResult<Session> {
-        let identity = crate::security::logins::identity(self, principal)?;
+        let identity = crate::security::logins::identity(&**self, principal)?;
         self.session_as(identity, Some(principal.login.clone()))
     }
 

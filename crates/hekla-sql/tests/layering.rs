@@ -113,7 +113,6 @@ const KNOWN_DEBT: &[(&str, &str)] = &[
     ("catalog", "crate::session"),
     ("exec", "crate::session"),
     ("exec", "hekla_parser"),
-    ("security", "crate::session"),
 ];
 
 #[test]

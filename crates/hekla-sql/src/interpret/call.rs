@@ -77,7 +77,7 @@ impl Interpreter<'_> {
                 name: &procedure.name,
             };
             access
-                .require_object(&self.session.db, Permission::Execute, object)
+                .require_object(&*self.session.db, Permission::Execute, object)
                 .map_err(|error| fail(self, error, frame))?;
         }
         let bound = self

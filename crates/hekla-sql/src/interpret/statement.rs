@@ -38,12 +38,12 @@ impl Interpreter<'_> {
         let stopwatch = (measured && self.session.options.statistics_time)
             .then(crate::statistics::Stopwatch::start);
         let db = Arc::clone(&self.session.db);
-        let dropping = crate::security::ddl::dropped_objects(&db, &statement.kind);
+        let dropping = crate::security::ddl::dropped_objects(&*db, &statement.kind);
         let mut failed_on_rows = false;
         let outcome = self
             .holding_schema_stability(statement, text, frame, &mut failed_on_rows)
             .and_then(|rows| {
-                crate::security::grants::forget_dropped(&db, &dropping)?;
+                crate::security::grants::forget_dropped(&*db, &dropping)?;
                 Ok(rows)
             })
             .map_err(|error| crate::catalog::temp::present_error(&frame.variables, error));
@@ -150,7 +150,7 @@ impl Interpreter<'_> {
         // ownership chain covers data access only, as in SQL Server.
         let caller = &self.session.state.principal;
         crate::security::ddl::check(
-            &db,
+            &*db,
             caller,
             crate::security::access::Access::of(caller).as_ref(),
             &statement.kind,
@@ -435,7 +435,7 @@ impl Interpreter<'_> {
                 Ok(None)
             }
             StatementKind::CreatePrincipal(create) => {
-                crate::security::principal_statement(&db, &self.session.state.principal, create)?;
+                crate::security::principal_statement(&*db, &self.session.state.principal, create)?;
                 Ok(None)
             }
             StatementKind::AlterRole {
@@ -449,11 +449,11 @@ impl Interpreter<'_> {
                 } else {
                     crate::security::users::alter_role
                 };
-                alter(&db, &self.session.state.principal, role, *add, member)?;
+                alter(&*db, &self.session.state.principal, role, *add, member)?;
                 Ok(None)
             }
             StatementKind::Permission(permission) => {
-                crate::security::grants::run(&db, &self.session.state.principal, permission)?;
+                crate::security::grants::run(&*db, &self.session.state.principal, permission)?;
                 Ok(None)
             }
             StatementKind::Drop {
@@ -464,7 +464,7 @@ impl Interpreter<'_> {
                 ..
             } => {
                 crate::security::drop_principals(
-                    &db,
+                    &*db,
                     &self.session.state.principal,
                     *object_type,
                     names,

@@ -17,11 +17,11 @@
 //! procedure (CREATE, DROP, TRUNCATE ...) is checked against the caller
 //! ([`super::ddl`]), as in SQL Server.
 
+use super::context::SecurityContext;
 use super::messages;
 use super::permissions::{self, Class, Permission};
 use super::securables;
 use super::Identity;
-use crate::session::SqlDatabase;
 use crate::system_views::objects::schema_id as sql_schema_id;
 use crate::system_views::DATABASE_NAME;
 use hekla_engine::SchemaId;
@@ -55,7 +55,7 @@ impl Access {
     /// schema, or database-wide).
     pub fn allows_object(
         &self,
-        db: &SqlDatabase,
+        db: &dyn SecurityContext,
         permission: Permission,
         object: ObjectRef,
     ) -> bool {
@@ -73,7 +73,7 @@ impl Access {
     /// Msg 229 unless the user may use `permission` on `object`.
     pub fn require_object(
         &self,
-        db: &SqlDatabase,
+        db: &dyn SecurityContext,
         permission: Permission,
         object: ObjectRef,
     ) -> SqlResult<()> {
@@ -98,7 +98,7 @@ impl Access {
     /// object that does not exist: the statement reports those).
     pub fn require_named(
         &self,
-        db: &SqlDatabase,
+        db: &dyn SecurityContext,
         permission: Permission,
         name: &ast::ObjectName,
     ) -> SqlResult<()> {
@@ -130,7 +130,7 @@ impl Access {
     /// database-wide).
     pub fn allows_schema(
         &self,
-        db: &SqlDatabase,
+        db: &dyn SecurityContext,
         permission: Permission,
         schema_id: SchemaId,
     ) -> bool {
@@ -145,16 +145,21 @@ impl Access {
     }
 
     /// Whether the user has the database-wide `permission`.
-    pub fn allows_database(&self, db: &SqlDatabase, permission: Permission) -> bool {
+    pub fn allows_database(&self, db: &dyn SecurityContext, permission: Permission) -> bool {
         self.allows(db, &[(Class::Database, 0)], permission)
     }
 
     /// Whether the user is in role `role` (directly or through roles).
-    pub fn is_member(&self, db: &SqlDatabase, role: i32) -> bool {
+    pub fn is_member(&self, db: &dyn SecurityContext, role: i32) -> bool {
         db.principals().token(self.user_id).contains(&role)
     }
 
-    fn allows(&self, db: &SqlDatabase, path: &[(Class, i32)], permission: Permission) -> bool {
+    fn allows(
+        &self,
+        db: &dyn SecurityContext,
+        path: &[(Class, i32)],
+        permission: Permission,
+    ) -> bool {
         let principals = db.principals();
         let token = principals.token(self.user_id);
         permissions::allowed(principals.permissions(), &token, path, permission)
@@ -164,7 +169,7 @@ impl Access {
 /// Whether `identity` may administer what members of `roles` may:
 /// `dbo` and `sysadmin` logins always; another user if it is in one of
 /// them (`db_owner` is always one).
-pub fn administers(db: &SqlDatabase, identity: &Identity, roles: &[i32]) -> bool {
+pub fn administers(db: &dyn SecurityContext, identity: &Identity, roles: &[i32]) -> bool {
     match Access::of(identity) {
         None => true,
         Some(access) => {

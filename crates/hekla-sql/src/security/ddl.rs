@@ -11,13 +11,13 @@
 //! tell the user whether it exists.
 
 use super::access::Access;
+use super::context::SecurityContext;
 use super::messages;
 use super::permissions::{fixed_role, Permission};
 use super::securables;
 use super::Identity;
 use crate::catalog::temp::is_temp;
 use crate::ddl::alter::messages::no_table;
-use crate::session::SqlDatabase;
 use crate::system_views::DATABASE_NAME;
 use hekla_parser::ast::{self, DropType, StatementKind};
 use hekla_types::{SqlError, SqlResult};
@@ -25,7 +25,7 @@ use hekla_types::{SqlError, SqlResult};
 /// Checks that the session of `identity` may run a statement of `kind`
 /// (with `access` its checks; nothing to check without).
 pub fn check(
-    db: &SqlDatabase,
+    db: &dyn SecurityContext,
     identity: &Identity,
     access: Option<&Access>,
     kind: &StatementKind,
@@ -135,7 +135,7 @@ pub fn check(
 
 /// The object ids a DROP removes, to forget the permissions on them once
 /// it has run.
-pub fn dropped_objects(db: &SqlDatabase, kind: &StatementKind) -> Vec<i32> {
+pub fn dropped_objects(db: &dyn SecurityContext, kind: &StatementKind) -> Vec<i32> {
     let StatementKind::Drop {
         object_type:
             DropType::Table
@@ -156,7 +156,7 @@ pub fn dropped_objects(db: &SqlDatabase, kind: &StatementKind) -> Vec<i32> {
 }
 
 /// The object `name` names, if it is one permissions apply to.
-fn find(db: &SqlDatabase, name: &ast::ObjectName) -> Option<securables::SecuredObject> {
+fn find(db: &dyn SecurityContext, name: &ast::ObjectName) -> Option<securables::SecuredObject> {
     if is_temp(name) || name.other_database(DATABASE_NAME).is_some() {
         return None;
     }
@@ -167,7 +167,7 @@ fn find(db: &SqlDatabase, name: &ast::ObjectName) -> Option<securables::SecuredO
 }
 
 struct Rules<'a> {
-    db: &'a SqlDatabase,
+    db: &'a dyn SecurityContext,
     access: &'a Access,
 }
 

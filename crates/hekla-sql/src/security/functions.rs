@@ -2,13 +2,13 @@
 //! IS_MEMBER and IS_SRVROLEMEMBER (SUSER_SNAME reads the session's login
 //! directly). NULL for a name or id that names nothing, as in SQL Server.
 
+use super::context::SecurityContext;
 use super::principals::FIXED_SERVER_ROLES;
 use super::Identity;
-use crate::session::SqlDatabase;
 use hekla_types::Value;
 
 /// `USER_NAME([id])`: the session's user, or the user or role `id`.
-pub fn user_name(db: &SqlDatabase, who: &Identity, id: Option<Option<i64>>) -> Value {
+pub fn user_name(db: &dyn SecurityContext, who: &Identity, id: Option<Option<i64>>) -> Value {
     let id = match id {
         None => Some(who.user_id),
         Some(id) => id.and_then(|id| i32::try_from(id).ok()),
@@ -22,7 +22,7 @@ pub fn user_name(db: &SqlDatabase, who: &Identity, id: Option<Option<i64>>) -> V
 }
 
 /// `USER_ID(['name'])`: the session's user's id, or that of user `name`.
-pub fn user_id(db: &SqlDatabase, who: &Identity, name: Option<Option<&str>>) -> Value {
+pub fn user_id(db: &dyn SecurityContext, who: &Identity, name: Option<Option<&str>>) -> Value {
     match name {
         None => Value::Int(who.user_id),
         Some(name) => name
@@ -39,7 +39,7 @@ pub fn user_id(db: &SqlDatabase, who: &Identity, name: Option<Option<&str>>) -> 
 /// session, which has no login, as `SUSER_SNAME()` is NULL there), or
 /// that of login `login`.
 pub fn suser_id(
-    db: &SqlDatabase,
+    db: &dyn SecurityContext,
     who: &Identity,
     session_login: Option<&str>,
     login: Option<Option<&str>>,
@@ -54,7 +54,7 @@ pub fn suser_id(
 
 /// `IS_MEMBER('role')`: 1 if the session's user is in the database role
 /// (directly or through others), 0 if not, NULL if no such role.
-pub fn is_member(db: &SqlDatabase, who: &Identity, role: Option<&str>) -> Value {
+pub fn is_member(db: &dyn SecurityContext, who: &Identity, role: Option<&str>) -> Value {
     let principals = db.principals();
     let Some(role) = role
         .and_then(|role| principals.database_principal(role))
@@ -70,7 +70,7 @@ pub fn is_member(db: &SqlDatabase, who: &Identity, role: Option<&str>) -> Value 
 /// by default) is in the server role, 0 if not, NULL for a role or login
 /// that does not exist.
 pub fn is_srvrolemember(
-    db: &SqlDatabase,
+    db: &dyn SecurityContext,
     who: &Identity,
     role: Option<&str>,
     login: Option<Option<&str>>,

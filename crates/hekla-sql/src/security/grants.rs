@@ -7,6 +7,7 @@
 //! (`SELECT (a, b)`) are not supported (10794).
 
 use super::access::administers;
+use super::context::SecurityContext;
 use super::messages;
 use super::permissions::{fixed_role, Class, Permission};
 use super::principals::{Principals, GUEST_USER_ID};
@@ -14,7 +15,6 @@ use super::securables::{self, ObjectKind};
 use super::store::PermissionRow;
 use super::{persist, Identity};
 use crate::error::{not_supported_yet, Refused};
-use crate::session::SqlDatabase;
 use crate::system_views::objects::schema_id as sql_schema_id;
 use crate::system_views::DATABASE_NAME;
 use hekla_parser::ast::{self, PermissionAction};
@@ -38,7 +38,11 @@ impl On {
     }
 }
 
-pub fn run(db: &SqlDatabase, identity: &Identity, statement: &ast::Permission) -> SqlResult<()> {
+pub fn run(
+    db: &dyn SecurityContext,
+    identity: &Identity,
+    statement: &ast::Permission,
+) -> SqlResult<()> {
     if !administers(db, identity, &[fixed_role::DB_SECURITYADMIN]) {
         return Err(messages::grantor_cannot());
     }
@@ -131,7 +135,7 @@ pub fn run(db: &SqlDatabase, identity: &Identity, statement: &ast::Permission) -
 /// Forgets the permissions on those of `objects` that no longer exist
 /// (after a DROP): SQL Server drops them with the object, and a new object
 /// may later get the same id.
-pub fn forget_dropped(db: &SqlDatabase, objects: &[i32]) -> SqlResult<()> {
+pub fn forget_dropped(db: &dyn SecurityContext, objects: &[i32]) -> SqlResult<()> {
     // Every statement passes here: take no lock for one that dropped nothing.
     if objects.is_empty() {
         return Ok(());
@@ -160,7 +164,7 @@ pub fn forget_dropped(db: &SqlDatabase, objects: &[i32]) -> SqlResult<()> {
 
 /// At open: forgets the permissions on objects a DROP removed just before
 /// a crash (the DROP commits first, its permissions after).
-pub fn forget_missing_objects(db: &SqlDatabase) -> SqlResult<()> {
+pub fn forget_missing_objects(db: &dyn SecurityContext) -> SqlResult<()> {
     let objects: Vec<i32> = db
         .principals()
         .permissions()
@@ -173,7 +177,7 @@ pub fn forget_missing_objects(db: &SqlDatabase) -> SqlResult<()> {
 
 /// The securable an ON clause names.
 fn securable(
-    db: &SqlDatabase,
+    db: &dyn SecurityContext,
     on: Option<&(Option<ast::Ident>, ast::ObjectName)>,
 ) -> SqlResult<On> {
     let Some((class, name)) = on else {

@@ -7,6 +7,7 @@
 //! name. Passwords are hashed before the lock is taken (hashing is slow on
 //! purpose) and never kept in clear anywhere.
 
+use super::context::SecurityContext;
 use super::messages;
 use super::password::{self, PasswordHash};
 use super::permissions::{self, Class, Permission};
@@ -17,7 +18,6 @@ use crate::catalog::databases::{named, Named};
 use crate::catalog::procedure::option_name;
 use crate::catalog::store::now_ms;
 use crate::error::{not_supported_yet, Refused};
-use crate::session::SqlDatabase;
 use crate::system_views::DATABASE_NAME;
 use hekla_parser::ast::{self, Expr, ExprKind, Literal, OptionValue};
 use hekla_types::{SqlError, SqlResult};
@@ -26,7 +26,7 @@ use hekla_types::{SqlError, SqlResult};
 /// [, CHECK_EXPIRATION = OFF] [, DEFAULT_DATABASE = hekla]`. Needs
 /// `sysadmin` (SQL Server's ALTER ANY LOGIN).
 pub fn create(
-    db: &SqlDatabase,
+    db: &dyn SecurityContext,
     identity: &Identity,
     create: &ast::CreatePrincipal,
 ) -> SqlResult<()> {
@@ -77,7 +77,11 @@ pub fn create(
 /// [, NAME = new] [, DEFAULT_DATABASE = hekla]`. A `sysadmin` may change
 /// any login; any other login only its own password, giving the old one.
 /// Sessions already open keep running (as in SQL Server).
-pub fn alter(db: &SqlDatabase, identity: &Identity, alter: &ast::CreatePrincipal) -> SqlResult<()> {
+pub fn alter(
+    db: &dyn SecurityContext,
+    identity: &Identity,
+    alter: &ast::CreatePrincipal,
+) -> SqlResult<()> {
     let options = LoginOptions::read(&alter.options, "ALTER LOGIN")?;
     let name = &alter.name.value;
     let cannot = || messages::cannot("alter", "login", name);
@@ -133,7 +137,11 @@ pub fn alter(db: &SqlDatabase, identity: &Identity, alter: &ast::CreatePrincipal
 /// `DROP LOGIN name`: `sysadmin` only; not `sa` (15150) nor a login with
 /// an open session (15434). Its database user stays, without a login
 /// (an orphaned user, as in SQL Server).
-pub fn drop(db: &SqlDatabase, identity: &Identity, names: &[ast::ObjectName]) -> SqlResult<()> {
+pub fn drop(
+    db: &dyn SecurityContext,
+    identity: &Identity,
+    names: &[ast::ObjectName],
+) -> SqlResult<()> {
     for name in names {
         let name = &name.name().value;
         let found = db.principals().login(name).cloned();
@@ -172,7 +180,7 @@ pub fn drop(db: &SqlDatabase, identity: &Identity, names: &[ast::ObjectName]) ->
 /// them is 10794; `sa` stays in `sysadmin` (15405). A session keeps what
 /// its login had when it logged in, as SQL Server's login token does.
 pub fn alter_server_role(
-    db: &SqlDatabase,
+    db: &dyn SecurityContext,
     identity: &Identity,
     role: &ast::Ident,
     add: bool,
@@ -216,7 +224,7 @@ pub fn alter_server_role(
 }
 
 /// Gives `sa` its password and enables it, unless it already has one.
-pub fn ensure_sa(db: &SqlDatabase, password: &str) -> SqlResult<bool> {
+pub fn ensure_sa(db: &dyn SecurityContext, password: &str) -> SqlResult<bool> {
     if db
         .principals()
         .login_by_id(super::SA_LOGIN_ID)
@@ -249,7 +257,7 @@ pub fn ensure_sa(db: &SqlDatabase, password: &str) -> SqlResult<bool> {
 /// 18456 otherwise, the same for every reason. An unknown login costs as
 /// much time as a wrong password, so timing does not tell which logins
 /// exist.
-pub fn authenticate(db: &SqlDatabase, name: &str, password: &str) -> SqlResult<Principal> {
+pub fn authenticate(db: &dyn SecurityContext, name: &str, password: &str) -> SqlResult<Principal> {
     let found = db.principals().login(name).and_then(|login| {
         let hash = login.password.clone().filter(|_| !login.is_disabled)?;
         Some((login.name.clone(), login.principal_id, hash))
@@ -271,7 +279,7 @@ pub fn authenticate(db: &SqlDatabase, name: &str, password: &str) -> SqlResult<P
 
 /// Who a session of `principal` runs as: `dbo` for a `sysadmin`, else the
 /// login's database user; Msg 4060 if it has none.
-pub fn identity(db: &SqlDatabase, principal: &Principal) -> SqlResult<Identity> {
+pub fn identity(db: &dyn SecurityContext, principal: &Principal) -> SqlResult<Identity> {
     if principal.is_sysadmin {
         return Ok(Identity {
             login: principal.clone(),

@@ -12,6 +12,7 @@
 //! `sa`, a member of `sysadmin`, mapped to the database owner `dbo`.
 
 pub mod access;
+pub mod context;
 pub(crate) mod ddl;
 pub(crate) mod functions;
 pub(crate) mod grants;
@@ -75,21 +76,21 @@ impl Default for Identity {
 /// Runs `change` on the security tables in a transaction of its own and
 /// commits it (callers then apply the change in memory).
 pub(crate) fn persist(
-    db: &crate::session::SqlDatabase,
+    db: &dyn context::SecurityContext,
     change: impl FnOnce(
         &store::SecurityTables,
         &mut hekla_engine::Transaction,
     ) -> hekla_types::SqlResult<()>,
 ) -> hekla_types::SqlResult<()> {
     let mut tx = db.engine().begin(hekla_engine::IsolationLevel::Snapshot)?;
-    change(db.object_store().security(), &mut tx)?;
+    change(db.security_tables(), &mut tx)?;
     tx.commit()?;
     Ok(())
 }
 
 /// CREATE LOGIN / USER / ROLE and ALTER LOGIN.
 pub(crate) fn principal_statement(
-    db: &crate::session::SqlDatabase,
+    db: &dyn context::SecurityContext,
     identity: &Identity,
     statement: &hekla_parser::ast::CreatePrincipal,
 ) -> hekla_types::SqlResult<()> {
@@ -109,7 +110,7 @@ pub(crate) fn principal_statement(
 
 /// DROP LOGIN / USER / ROLE.
 pub(crate) fn drop_principals(
-    db: &crate::session::SqlDatabase,
+    db: &dyn context::SecurityContext,
     identity: &Identity,
     kind: hekla_parser::ast::DropType,
     names: &[hekla_parser::ast::ObjectName],

@@ -5,6 +5,7 @@
 //! applied in memory after, under the principals' write lock.
 
 use super::access::administers;
+use super::context::SecurityContext;
 use super::messages;
 use super::permissions::{fixed_role, Class, Permission};
 use super::principals::Principals;
@@ -13,7 +14,6 @@ use super::{persist, Identity, DBO_USER_ID};
 use crate::catalog::procedure::option_name;
 use crate::catalog::store::now_ms;
 use crate::error::{not_supported_yet, Refused};
-use crate::session::SqlDatabase;
 use hekla_parser::ast::{self, OptionValue};
 use hekla_types::SqlResult;
 
@@ -21,7 +21,7 @@ use hekla_types::SqlResult;
 /// DEFAULT_SCHEMA = dbo]`: without FOR LOGIN, the login of the same name.
 /// The user gets CONNECT, as in SQL Server.
 pub fn create_user(
-    db: &SqlDatabase,
+    db: &dyn SecurityContext,
     identity: &Identity,
     create: &ast::CreatePrincipal,
 ) -> SqlResult<()> {
@@ -84,7 +84,7 @@ pub fn create_user(
 
 /// `CREATE ROLE name`, owned by the user who creates it.
 pub fn create_role(
-    db: &SqlDatabase,
+    db: &dyn SecurityContext,
     identity: &Identity,
     create: &ast::CreatePrincipal,
 ) -> SqlResult<()> {
@@ -126,7 +126,7 @@ pub fn create_role(
 /// `DROP USER [IF EXISTS] name` or `DROP ROLE [IF EXISTS] name`: its
 /// memberships and the permissions granted to it go with it.
 pub fn drop(
-    db: &SqlDatabase,
+    db: &dyn SecurityContext,
     identity: &Identity,
     role: bool,
     names: &[ast::ObjectName],
@@ -192,7 +192,7 @@ pub fn drop(
 /// `ALTER ROLE role ADD | DROP MEMBER principal`. Adding a member it has,
 /// or dropping one it has not, changes nothing, as in SQL Server.
 pub fn alter_role(
-    db: &SqlDatabase,
+    db: &dyn SecurityContext,
     identity: &Identity,
     role: &ast::Ident,
     add: bool,
