@@ -25,7 +25,7 @@
 //! atomic flag; only inserting and evicting take the write lock.
 
 use crate::session_options::SetOptions;
-use crate::statistics::Stopwatch;
+use crate::statistics::Lap;
 use hekla_parser::ast::{self, StatementKind};
 use std::any::Any;
 use std::collections::{HashMap, HashSet};
@@ -326,13 +326,13 @@ impl<M: Compiled> CachedPlan<M> {
         }
     }
 
-    /// Counts one run of the statement at `slot`, started when
-    /// `stopwatch` did, that left `rows` in `@@ROWCOUNT`.
-    pub fn record(&self, slot: usize, stopwatch: &Stopwatch, rows: u64) {
+    /// Counts one run of the statement at `slot`, which took `lap` and
+    /// left `rows` in `@@ROWCOUNT`.
+    pub fn record(&self, slot: usize, lap: &Lap, rows: u64) {
         let Some(statement) = self.statements.get(slot) else {
             return;
         };
-        let (worker, elapsed) = stopwatch.microseconds();
+        let (worker, elapsed) = (lap.worker_micros, lap.elapsed_micros);
         let mut counters = statement.counters.lock().expect("statement counters");
         let first = counters.execution_count == 0;
         counters.execution_count += 1;
@@ -826,9 +826,9 @@ mod tests {
         );
         let spans: Vec<_> = plan.statements.iter().map(|s| (s.start, s.end)).collect();
         assert_eq!(spans.len(), 3, "{spans:?}");
-        let stopwatch = Stopwatch::start();
-        plan.record(1, &stopwatch, 5);
-        plan.record(1, &stopwatch, 2);
+        let stopwatch = crate::statistics::Stopwatch::start();
+        plan.record(1, &stopwatch.lap(), 5);
+        plan.record(1, &stopwatch.lap(), 2);
         let counters = plan.statements[1].counters();
         assert_eq!(counters.execution_count, 2);
         assert_eq!(

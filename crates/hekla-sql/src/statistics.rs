@@ -19,11 +19,28 @@ pub struct Stopwatch {
     cpu: Duration,
 }
 
+/// Where a stopwatch stood when read: CPU and elapsed microseconds since
+/// it started, and the thread's CPU clock at that moment.
+pub struct Lap {
+    pub worker_micros: u64,
+    pub elapsed_micros: u64,
+    pub cpu_now: Duration,
+}
+
 impl Stopwatch {
     pub fn start() -> Stopwatch {
+        Stopwatch::from_cpu(thread_cpu_time())
+    }
+
+    /// A stopwatch counting CPU time from `cpu`, an earlier reading of
+    /// this thread's CPU clock taken while running the same request (so
+    /// all CPU time since then was spent on it). Reading the clock is a
+    /// system call (about a microsecond on a VM), a large share of a
+    /// point statement, so consecutive statements share one reading.
+    pub fn from_cpu(cpu: Duration) -> Stopwatch {
         Stopwatch {
             wall: Instant::now(),
-            cpu: thread_cpu_time(),
+            cpu,
         }
     }
 
@@ -34,10 +51,14 @@ impl Stopwatch {
     }
 
     /// CPU and elapsed microseconds so far (`sys.dm_exec_query_stats`).
-    pub fn microseconds(&self) -> (u64, u64) {
-        let cpu = thread_cpu_time().saturating_sub(self.cpu);
+    pub fn lap(&self) -> Lap {
+        let cpu_now = thread_cpu_time();
         let micros = |d: Duration| u64::try_from(d.as_micros()).unwrap_or(u64::MAX);
-        (micros(cpu), micros(self.wall.elapsed()))
+        Lap {
+            worker_micros: micros(cpu_now.saturating_sub(self.cpu)),
+            elapsed_micros: micros(self.wall.elapsed()),
+            cpu_now,
+        }
     }
 
     /// SQL Server's Msg 3613, after a batch is parsed.
