@@ -11,6 +11,7 @@ pub mod ddl;
 pub mod error;
 pub mod exec;
 pub mod interpret;
+pub mod names;
 pub mod plan;
 pub mod plan_cache;
 pub mod result;

@@ -16,7 +16,7 @@ use crate::security::{Identity, Principal};
 use crate::session_options::SetOptions;
 use hekla_engine::{Database, DatabaseConfig, IsolationLevel, StorageConfig};
 use hekla_parser::ast;
-use hekla_types::{DataType, SqlResult, Value};
+use hekla_types::{SqlResult, Value};
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
@@ -438,32 +438,5 @@ impl Drop for Session {
     fn drop(&mut self) {
         self.transaction.roll_back_all();
         crate::catalog::temp::end_session(&self.db, self.state.spid);
-    }
-}
-
-/// SHOWPLAN_TEXT's two result sets: the statement, then its operators.
-pub(crate) fn show_plan(statement: &str, operators: Vec<String>, sink: &mut dyn ResultSink) {
-    show_statement(statement, sink);
-    sink.columns(&[statement_text_column()]);
-    for line in operators {
-        sink.row(&[Value::String(line)]);
-    }
-}
-
-/// SHOWPLAN_TEXT's result set for a statement without a plan: its text.
-pub(crate) fn show_statement(statement: &str, sink: &mut dyn ResultSink) {
-    sink.columns(&[statement_text_column()]);
-    sink.row(&[Value::String(statement.to_string())]);
-    sink.done(None);
-}
-
-fn statement_text_column() -> ResultColumn {
-    ResultColumn {
-        name: "StmtText".to_string(),
-        data_type: DataType::NVarChar {
-            len: hekla_types::Length::Max,
-            collation: hekla_types::Collation::default(),
-        },
-        nullable: true,
     }
 }

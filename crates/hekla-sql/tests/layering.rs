@@ -90,7 +90,14 @@ const RULES: &[(&[&str], &str, &str)] = &[
     ),
 ];
 
-const LEAVES: &[&str] = &["error", "result", "session_options", "cancel", "rpc"];
+const LEAVES: &[&str] = &[
+    "error",
+    "result",
+    "session_options",
+    "cancel",
+    "rpc",
+    "names",
+];
 const PLANNER: &[&str] = &["bind", "plan"];
 const EXECUTOR: &[&str] = &["exec"];
 const CATALOG: &[&str] = &["catalog"];

@@ -7,8 +7,8 @@
 //! (911, 3701), and creating a second database is not supported (10794).
 
 use crate::error::{not_supported_yet, Refused};
+use crate::names::{DATABASE_NAME, MASTER_NAME};
 use crate::result::ResultSink;
-use crate::system_views::{DATABASE_NAME, MASTER_NAME};
 use hekla_parser::ast::Ident;
 use hekla_types::{SqlError, SqlResult};
 

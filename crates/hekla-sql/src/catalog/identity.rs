@@ -11,8 +11,8 @@
 
 use super::counter::{integer, integer_range, integer_value, Counter, Series};
 use crate::bind::variables::Variables;
+use crate::names::DATABASE_NAME;
 use crate::session::SqlDatabase;
-use crate::system_views::DATABASE_NAME;
 use hekla_engine::{Database, Table};
 use hekla_parser::ast;
 use hekla_types::{DataType, SqlError, SqlResult, Value};

@@ -24,8 +24,8 @@ pub mod user_type;
 pub mod view;
 
 use crate::error::{not_supported_yet, Refused};
+use crate::names::DATABASE_NAME;
 use crate::plan::context::PlanContext;
-use crate::system_views::DATABASE_NAME;
 use hekla_engine::{Database, SchemaId, Table};
 use hekla_parser::ast;
 use hekla_types::{SqlError, SqlResult};

@@ -11,7 +11,7 @@
 use super::table::TableMeta;
 use super::Catalog;
 use crate::error::{not_supported_yet, Refused};
-use crate::system_views::DATABASE_NAME;
+use crate::names::DATABASE_NAME;
 use hekla_parser::ast::{self, ObjectName, OptionItem};
 use hekla_types::{SqlError, SqlResult};
 use std::sync::Arc;

@@ -11,7 +11,7 @@ use crate::bind::expr::{assignment_type, implicit, Binder, Reads, Scalar};
 use crate::bind::types::TypeContext;
 use crate::bind::variables::Variables;
 use crate::error::{not_supported_yet, Refused};
-use crate::system_views::DATABASE_NAME;
+use crate::names::DATABASE_NAME;
 use hekla_engine::{
     ColumnDef, Database, Durability, IndexDef, IndexKind, SchemaId, Table, TableDef, Uniqueness,
 };

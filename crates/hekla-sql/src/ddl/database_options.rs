@@ -21,9 +21,9 @@
 use crate::catalog::databases::{named, Named};
 use crate::catalog::procedure::option_name;
 use crate::error::{not_supported_yet, Refused};
+use crate::names::DATABASE_NAME;
 use crate::result::{ErrorEvent, ResultSink};
 use crate::session::SqlDatabase;
-use crate::system_views::DATABASE_NAME;
 use hekla_engine::{DatabaseOptions, DelayedDurability, RecoveryModel, UserAccess};
 use hekla_parser::ast::{self, AlterDatabaseAction, OptionValue};
 use hekla_types::{SqlError, SqlResult};

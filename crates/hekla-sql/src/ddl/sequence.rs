@@ -5,8 +5,8 @@ use crate::catalog::sequence::{written, Sequence};
 use crate::catalog::store::ObjectType;
 use crate::catalog::stored_object;
 use crate::error::{not_supported_yet, Refused};
+use crate::names::DATABASE_NAME;
 use crate::session::SqlDatabase;
-use crate::system_views::DATABASE_NAME;
 use hekla_parser::ast;
 use hekla_types::{SqlError, SqlResult};
 

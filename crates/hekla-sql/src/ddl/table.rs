@@ -19,10 +19,7 @@ pub fn create(
     text: &str,
 ) -> SqlResult<Arc<TableMeta>> {
     // Before Msg 2714, which would look in this database.
-    if let Some(database) = create
-        .name
-        .other_database(crate::system_views::DATABASE_NAME)
-    {
+    if let Some(database) = create.name.other_database(crate::names::DATABASE_NAME) {
         return Err(crate::catalog::databases::not_here(
             &database.value,
             "CREATE TABLE",

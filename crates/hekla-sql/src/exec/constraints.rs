@@ -510,7 +510,7 @@ fn conflict(
         format!(
             "The {} statement conflicted with the {kind} constraint \"{constraint}\". The conflict occurred in database \"{}\", table \"{table}\"{column}.",
             statement.keyword(),
-            crate::system_views::DATABASE_NAME
+            crate::names::DATABASE_NAME
         ),
     )
 }

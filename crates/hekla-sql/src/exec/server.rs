@@ -5,9 +5,10 @@
 
 use super::context::Context;
 use crate::bind::server::ServerFunction;
+use crate::names::{DATABASE_ID, DATABASE_NAME, MASTER_ID, MASTER_NAME};
 use crate::result::ErrorEvent;
 use crate::security::functions as security;
-use crate::system_views::{self, DATABASE_ID, DATABASE_NAME, MASTER_ID, MASTER_NAME};
+use crate::system_views;
 use hekla_types::convert::convert_from;
 use hekla_types::{Collation, DataType, SqlResult, Value};
 

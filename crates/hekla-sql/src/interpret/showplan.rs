@@ -12,8 +12,9 @@
 
 use super::failure::Failure;
 use super::{Flow, Frame, Interpreter};
-use crate::session::show_statement;
+use crate::result::{ResultColumn, ResultSink};
 use hekla_parser::ast::{self, StatementKind};
+use hekla_types::{DataType, Value};
 
 impl Interpreter<'_> {
     /// Shows `statement` as SHOWPLAN_TEXT does.
@@ -74,5 +75,32 @@ impl Interpreter<'_> {
             }
         }
         Ok(Flow::Next)
+    }
+}
+
+/// SHOWPLAN_TEXT's two result sets: the statement, then its operators.
+pub(super) fn show_plan(statement: &str, operators: Vec<String>, sink: &mut dyn ResultSink) {
+    show_statement(statement, sink);
+    sink.columns(&[statement_text_column()]);
+    for line in operators {
+        sink.row(&[Value::String(line)]);
+    }
+}
+
+/// SHOWPLAN_TEXT's result set for a statement without a plan: its text.
+pub(super) fn show_statement(statement: &str, sink: &mut dyn ResultSink) {
+    sink.columns(&[statement_text_column()]);
+    sink.row(&[Value::String(statement.to_string())]);
+    sink.done(None);
+}
+
+fn statement_text_column() -> ResultColumn {
+    ResultColumn {
+        name: "StmtText".to_string(),
+        data_type: DataType::NVarChar {
+            len: hekla_types::Length::Max,
+            collation: hekla_types::Collation::default(),
+        },
+        nullable: true,
     }
 }

@@ -13,7 +13,7 @@ use super::failure::Failure;
 use super::{Flow, Frame, Interpreter};
 use crate::error::{not_supported_yet, Refused};
 use crate::exec::server::{split_name, table_id};
-use crate::system_views::DATABASE_NAME;
+use crate::names::DATABASE_NAME;
 use hekla_parser::ast;
 use hekla_types::{SqlError, SqlResult, Value};
 

@@ -7,6 +7,7 @@
 //! at the end): a failing statement undoes only what it did.
 
 use super::kept_plans::{Kept, TableVariables};
+use super::showplan::show_plan;
 use super::{Flow, Frame, Interpreter};
 use crate::bind::expr::{implicit, Scalar};
 use crate::bind::variables::Variables;
@@ -18,7 +19,6 @@ use crate::plan::change::{DeletePlan, InsertPlan, UpdatePlan};
 use crate::plan::context::PlanContext;
 use crate::plan::Planner;
 use crate::result::{ResultSink, StatementCommand};
-use crate::session::show_plan;
 use hekla_parser::ast::{self, StatementKind};
 use hekla_types::{DataType, SqlError, SqlResult, Value};
 use std::sync::Arc;

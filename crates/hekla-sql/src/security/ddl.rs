@@ -18,7 +18,7 @@ use super::securables;
 use super::Identity;
 use crate::catalog::temp::is_temp;
 use crate::ddl::alter::messages::no_table;
-use crate::system_views::DATABASE_NAME;
+use crate::names::DATABASE_NAME;
 use hekla_parser::ast::{self, DropType, StatementKind};
 use hekla_types::{SqlError, SqlResult};
 

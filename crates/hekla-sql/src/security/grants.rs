@@ -15,8 +15,8 @@ use super::securables::{self, ObjectKind};
 use super::store::PermissionRow;
 use super::{persist, Identity};
 use crate::error::{not_supported_yet, Refused};
+use crate::names::DATABASE_NAME;
 use crate::system_views::objects::schema_id as sql_schema_id;
-use crate::system_views::DATABASE_NAME;
 use hekla_parser::ast::{self, PermissionAction};
 use hekla_types::{SqlError, SqlResult};
 

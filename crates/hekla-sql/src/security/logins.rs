@@ -18,7 +18,7 @@ use crate::catalog::databases::{named, Named};
 use crate::catalog::procedure::option_name;
 use crate::catalog::store::now_ms;
 use crate::error::{not_supported_yet, Refused};
-use crate::system_views::DATABASE_NAME;
+use crate::names::DATABASE_NAME;
 use hekla_parser::ast::{self, Expr, ExprKind, Literal, OptionValue};
 use hekla_types::{SqlError, SqlResult};
 

@@ -5,7 +5,8 @@ use super::context::SystemContext;
 use super::shared::{
     bit, datetime_ms, int, int_count, not_null, nullable, nvarchar, or_null, smallint, text,
 };
-use super::{Scope, SystemView, ViewColumn, DATABASE_ID};
+use super::{Scope, SystemView, ViewColumn};
+use crate::names::DATABASE_ID;
 use crate::session_options::LANGUAGE;
 use hekla_types::{DataType, SqlResult, Value};
 use std::time::Instant;

@@ -13,9 +13,10 @@ use super::shared::{
     bigint, bit, datetime_at, int, int_count, not_null, nullable, nvarchar, nvarchar_max, or_null,
     smallint, text, varbinary,
 };
-use super::{Rows, Scope, SystemFunction, SystemView, ViewColumn, DATABASE_ID};
+use super::{Rows, Scope, SystemFunction, SystemView, ViewColumn};
 use crate::catalog::function::FunctionParameter;
 use crate::catalog::procedure::ProcedurePlan as CachedPlan;
+use crate::names::DATABASE_ID;
 use crate::plan_cache::{PlanKind, Totals};
 use hekla_types::{DataType, SqlResult, Value};
 use std::hash::{Hash, Hasher};

@@ -8,8 +8,9 @@ use super::shared::{
     int, not_null, nullable, nvarchar, or_null, smallint, sysname, text, tinyint, varchar,
 };
 use super::types::{describe, id, TypeInfo};
-use super::{Scope, SystemView, ViewColumn, DATABASE_NAME};
+use super::{Scope, SystemView, ViewColumn};
 use crate::catalog::table::TableMeta;
+use crate::names::{DATABASE_NAME, MASTER_NAME};
 use hekla_parser::ast;
 use hekla_types::{DataType, Length, SqlResult, Value};
 
@@ -164,7 +165,7 @@ impl ColumnRow<'_> {
             or_null(datetime_precision(self.data_type), smallint),
             // Character sets live in master; SQL Server leaves the
             // schema NULL.
-            or_null(character_set.map(|_| super::MASTER_NAME), text),
+            or_null(character_set.map(|_| MASTER_NAME), text),
             Value::Null,
             or_null(character_set, text),
             Value::Null,

@@ -49,18 +49,9 @@ mod table_columns;
 mod tests;
 mod types;
 
+use crate::names::{DATABASE_NAME, MASTER_NAME};
 pub use context::SystemContext;
 use hekla_types::{DataType, SqlResult, Value};
-
-/// The name of the database the views describe, as `DB_NAME()` and
-/// three-part names spell it.
-pub const DATABASE_NAME: &str = "hekla";
-/// Its `database_id` (`DB_ID()`): SQL Server numbers user databases from 5,
-/// after master, tempdb, model and msdb.
-pub const DATABASE_ID: i32 = 5;
-/// `master`, which holds `spt_values` and nothing else in hekla.
-pub const MASTER_NAME: &str = "master";
-pub const MASTER_ID: i32 = 1;
 
 /// A column of a system view.
 #[derive(Clone, Debug, PartialEq)]

@@ -113,7 +113,7 @@ pub fn register(engine: &Database, login: Option<&str>) -> SqlResult<SessionHand
             1,
             format!(
                 "Database '{}' is already open and can only have one user at a time.",
-                super::DATABASE_NAME
+                crate::names::DATABASE_NAME
             ),
         ));
     }

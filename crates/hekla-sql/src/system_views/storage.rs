@@ -9,7 +9,8 @@ use super::shared::{
     bit, char, int, not_null, nullable, nvarchar, sysname, text, tinyint, CONTAINER_FILE_ID,
     LOG_FILE_ID, MEMORY_OPTIMIZED_DATA_SPACE, MEMORY_OPTIMIZED_FILEGROUP,
 };
-use super::{Scope, SystemView, ViewColumn, DATABASE_ID, DATABASE_NAME, MASTER_ID, MASTER_NAME};
+use super::{Scope, SystemView, ViewColumn};
+use crate::names::{DATABASE_ID, DATABASE_NAME, MASTER_ID, MASTER_NAME};
 use hekla_engine::{DelayedDurability, RecoveryModel, UserAccess};
 use hekla_types::{Collation, DataType, SqlResult, Value};
 use std::path::Path;

@@ -3,6 +3,7 @@
 
 use super::sessions;
 use super::*;
+use crate::names::{DATABASE_ID, DATABASE_NAME, MASTER_NAME};
 use crate::session::SqlDatabase;
 use crate::text_output::{TextOptions, TextSink};
 use hekla_engine::{DatabaseConfig, IsolationLevel, StorageConfig};
