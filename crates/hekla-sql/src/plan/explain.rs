@@ -17,11 +17,7 @@ use hekla_types::Value;
 
 /// The plan's operators, one line each.
 pub fn explain(db: &dyn PlanContext, plan: &QueryPlan, variables: &Variables) -> Vec<String> {
-    let mut printer = Printer {
-        db,
-        variables,
-        lines: Vec::new(),
-    };
+    let mut printer = Printer::new(db, variables);
     printer.node(&plan.root, 0, &[]);
     printer.lines
 }
@@ -33,11 +29,7 @@ pub fn explain_insert(
     plan: &InsertPlan,
     variables: &Variables,
 ) -> Vec<String> {
-    let mut printer = Printer {
-        db,
-        variables,
-        lines: Vec::new(),
-    };
+    let mut printer = Printer::new(db, variables);
     printer.change("Insert", &plan.target.table);
     match &plan.source {
         InsertSource::Query { plan, .. } => {
@@ -59,11 +51,7 @@ pub fn explain_update(
     plan: &UpdatePlan,
     variables: &Variables,
 ) -> Vec<String> {
-    let mut printer = Printer {
-        db,
-        variables,
-        lines: Vec::new(),
-    };
+    let mut printer = Printer::new(db, variables);
     printer.change("Update", &plan.target.table);
     let depth = printer.top(&plan.rows, 1);
     let computed: Vec<&Scalar> = plan
@@ -101,11 +89,7 @@ pub fn explain_delete(
     plan: &DeletePlan,
     variables: &Variables,
 ) -> Vec<String> {
-    let mut printer = Printer {
-        db,
-        variables,
-        lines: Vec::new(),
-    };
+    let mut printer = Printer::new(db, variables);
     printer.change("Delete", &plan.target.table);
     let depth = printer.top(&plan.rows, 1);
     printer.rows(&plan.rows, depth);
@@ -116,6 +100,16 @@ struct Printer<'a> {
     db: &'a dyn PlanContext,
     variables: &'a Variables,
     lines: Vec<String>,
+}
+
+impl<'a> Printer<'a> {
+    fn new(db: &'a dyn PlanContext, variables: &'a Variables) -> Printer<'a> {
+        Printer {
+            db,
+            variables,
+            lines: Vec::new(),
+        }
+    }
 }
 
 impl Printer<'_> {
