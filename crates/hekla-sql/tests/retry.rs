@@ -9,7 +9,7 @@ use common::collect as run;
 use hekla_sql::session::{Session, SqlDatabase};
 use hekla_types::Value;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 const SCHEMA: &str = "
 CREATE TABLE dbo.orders (
@@ -70,6 +70,16 @@ fn database() -> Arc<SqlDatabase> {
     db
 }
 
+/// The engine's count of write conflicts so far.
+fn write_conflicts(session: &mut Session) -> i64 {
+    let out = run(
+        session,
+        "SELECT write_conflicts FROM sys.dm_xtp_transaction_stats",
+    );
+    assert!(out.errors.is_empty(), "{:?}", out.errors);
+    out.rows[0][0].as_i64().unwrap()
+}
+
 fn updates(session: &mut Session) -> i64 {
     let out = run(session, "SELECT updates FROM dbo.orders WHERE id = 1");
     out.rows[0][0].as_i64().unwrap()
@@ -96,8 +106,14 @@ fn a_conflict_is_retried_until_the_other_transaction_commits() {
             )
         })
     };
-    // Long enough for several attempts to meet the uncommitted update.
-    std::thread::sleep(Duration::from_millis(100));
+    // Commit once the retrier has met the uncommitted update at least
+    // once (the engine counts write conflicts), however slowly its thread
+    // got going on a loaded machine; at most 10 s.
+    let before = write_conflicts(&mut holder);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while write_conflicts(&mut holder) == before && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(5));
+    }
     let out = run(&mut holder, "COMMIT");
     assert!(out.errors.is_empty(), "{:?}", out.errors);
 
