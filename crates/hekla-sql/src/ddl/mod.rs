@@ -5,7 +5,9 @@
 //! statements edit) under the catalog lock.
 //!
 //! - [`table`]: CREATE TABLE and DROP TABLE; [`temp`]: the same for
-//!   `#temp` and `##global` tables; [`schema`]: CREATE SCHEMA.
+//!   `#temp` and `##global` tables; [`schema`]: CREATE SCHEMA;
+//!   [`select_into`]: SELECT ... INTO, which creates its table and fills
+//!   it through the executor.
 //! - [`alter`]: ALTER TABLE, CREATE INDEX and DROP INDEX, which rebuild
 //!   the table, and the schema lock statements run under.
 //! - [`view`], [`procedure`], [`function`]: CREATE, ALTER, CREATE OR ALTER
@@ -29,6 +31,7 @@ pub mod function;
 pub mod load;
 pub mod procedure;
 pub mod schema;
+pub mod select_into;
 pub mod sequence;
 pub mod statistics;
 pub mod table;

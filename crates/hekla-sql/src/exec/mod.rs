@@ -16,7 +16,6 @@ pub mod output;
 pub mod run;
 pub mod scalar_function;
 pub mod select;
-pub mod select_into;
 pub mod server;
 pub mod sort;
 pub mod target;

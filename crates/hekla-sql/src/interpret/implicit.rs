@@ -35,7 +35,7 @@ fn begins_transaction(kind: &StatementKind) -> bool {
     match kind {
         // SELECT INTO creates a table.
         Select(select) => {
-            crate::exec::select_into::target(select).is_some()
+            crate::ddl::select_into::target(select).is_some()
                 || query_reads_table(&select.query, &[])
         }
         Insert(_) | Update(_) | Delete(_) | Truncate(_) => true,

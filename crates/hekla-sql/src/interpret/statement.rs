@@ -501,13 +501,13 @@ impl Interpreter<'_> {
     ) -> SqlResult<Option<u64>> {
         let db = Arc::clone(&self.session.db);
         let showplan = self.session.options.showplan;
-        if let Some(target) = crate::exec::select_into::target(select).filter(|_| !showplan) {
+        if let Some(target) = crate::ddl::select_into::target(select).filter(|_| !showplan) {
             if !crate::catalog::temp::is_temp(target) && self.session.transaction.is_open() {
                 return Err(ddl_in_transaction());
             }
             let planner = self.session.planner(&db, &frame.variables);
             return self.session.in_context(&frame.variables, |context| {
-                crate::exec::select_into::run(context, &planner, select)
+                crate::ddl::select_into::run(context, &planner, select)
             });
         }
         if is_assignment(select) && !showplan {

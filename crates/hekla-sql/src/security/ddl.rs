@@ -36,7 +36,7 @@ pub fn check(
     let rules = Rules { db, access };
     use StatementKind as S;
     match kind {
-        S::Select(select) => match crate::exec::select_into::target(select) {
+        S::Select(select) => match crate::ddl::select_into::target(select) {
             Some(target) if !is_temp(target) => rules.create(Permission::CreateTable, target),
             _ => Ok(()),
         },

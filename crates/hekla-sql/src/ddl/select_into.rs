@@ -16,12 +16,15 @@
 //! keeping its operand's nullability.) The new table has no index, no constraint and no IDENTITY
 //! column (SQL Server copies an IDENTITY property it selects unchanged
 //! from a single table; hekla does not yet).
+//!
+//! It lives with DDL because it creates a table; its rows go in through
+//! the executor.
 
-use super::context::Context;
-use super::eval::Inputs;
-use super::run::for_each;
 use crate::bind::expr::{Predicate, Scalar, ScalarKind};
 use crate::catalog::table::TableMeta;
+use crate::exec::context::Context;
+use crate::exec::eval::Inputs;
+use crate::exec::run::for_each;
 use crate::plan::{plan_streaming, JoinKind, Node, Planner, QueryPlan};
 use crate::session::SqlDatabase;
 use hekla_engine::IsolationLevel;
@@ -71,9 +74,9 @@ pub fn run(
     let spid = planner.variables.session();
     let temporary = crate::catalog::temp::is_temp(&name);
     let table = if temporary {
-        crate::ddl::temp::create(db, spid, &create)?.0
+        super::temp::create(db, spid, &create)?.0
     } else {
-        crate::ddl::table::create(db, &create, &create.to_string())?
+        super::table::create(db, &create, &create.to_string())?
     };
     let filled = fill(context, &plan, &table).and_then(|rows| {
         context.commit()?;
@@ -83,7 +86,7 @@ pub fn run(
         Ok(rows) => Ok(Some(rows)),
         Err(error) => {
             let _ = if temporary {
-                crate::ddl::temp::drop(db, spid, &name, true)
+                super::temp::drop(db, spid, &name, true)
             } else {
                 drop_user_table(db, &table)
             };
