@@ -60,7 +60,6 @@ pub struct Variables {
 pub struct Layout {
     names: Vec<String>,
     types: Vec<DataType>,
-    tables: Vec<String>,
 }
 
 impl Variables {
@@ -69,15 +68,12 @@ impl Variables {
         Layout {
             names: self.names.clone(),
             types: self.types.clone(),
-            tables: self.tables.iter().map(|t| t.name.clone()).collect(),
         }
     }
 
     /// Whether the variables have `layout` (compared without copying).
     pub fn has_layout(&self, layout: &Layout) -> bool {
-        self.names == layout.names
-            && self.types == layout.types
-            && self.tables.iter().map(|t| &t.name).eq(&layout.tables)
+        self.names == layout.names && self.types == layout.types
     }
 
     /// No variables yet, for a batch of session `spid`.

@@ -43,7 +43,8 @@ pub struct Kept {
     options: SetOptions,
     layout: Layout,
     /// Each table variable's name and the object id of its table when the
-    /// plan was made.
+    /// plan was made. Reuse needs every one of them to exist again (a
+    /// table variable the plan could not have named does not matter).
     table_variables: Vec<(String, i32)>,
     plan: Arc<dyn Any + Send + Sync>,
 }
