@@ -12,6 +12,7 @@ pub mod error;
 pub mod exec;
 pub mod interpret;
 pub mod names;
+pub mod permission;
 pub mod plan;
 pub mod plan_cache;
 pub mod result;

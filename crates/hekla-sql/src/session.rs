@@ -319,11 +319,11 @@ impl Session {
 
     /// The permission checks the session's next statement gets: none for
     /// `dbo` and inside a procedure's ownership chain.
-    pub(crate) fn access(&self) -> Option<crate::security::access::Access> {
+    pub(crate) fn access(&self) -> Option<crate::permission::Access> {
         if self.in_ownership_chain {
             return None;
         }
-        crate::security::access::Access::of(&self.state.principal)
+        self.state.principal.access()
     }
 
     /// The informational messages raised since the last call, in order.

@@ -16,7 +16,7 @@ const RULES: &[(&[&str], &str, &str)] = &[
     (
         LEAVES,
         "crate::",
-        "leaf modules (errors, results, options, names) depend on nothing above them",
+        "leaf modules (errors, results, options, names, permissions) depend on nothing above them",
     ),
     (
         PLANNER,
@@ -32,6 +32,11 @@ const RULES: &[(&[&str], &str, &str)] = &[
         PLANNER,
         "crate::session",
         "the planner plans against a context trait, not a database",
+    ),
+    (
+        PLANNER,
+        "crate::security",
+        "the planner carries permission checks (crate::permission); security runs them behind the context trait",
     ),
     (
         EXECUTOR,
@@ -97,6 +102,7 @@ const LEAVES: &[&str] = &[
     "cancel",
     "rpc",
     "names",
+    "permission",
 ];
 const PLANNER: &[&str] = &["bind", "plan"];
 const EXECUTOR: &[&str] = &["exec"];

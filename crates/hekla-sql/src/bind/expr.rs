@@ -940,14 +940,14 @@ impl<'a> Binder<'a> {
         // Taking a sequence's next value needs UPDATE on it.
         if let (Ok(sequence), Some(planner)) = (&found, self.planner) {
             if let Some(access) = &planner.access {
-                let object = crate::security::access::ObjectRef {
+                let object = crate::permission::ObjectRef {
                     object_id: sequence.object_id,
                     schema_id: sequence.schema_id,
                     name: &sequence.name,
                 };
                 planner.context.require_object(
                     access,
-                    crate::security::permissions::Permission::Update,
+                    crate::permission::Permission::Update,
                     object,
                 )?;
             }

@@ -56,14 +56,14 @@ impl Binder<'_> {
             return Err(not_found(&call.name));
         };
         if let Some(access) = &planner.access {
-            let object = crate::security::access::ObjectRef {
+            let object = crate::permission::ObjectRef {
                 object_id: function.object_id,
                 schema_id: function.schema_id,
                 name: &function.name,
             };
             planner.context.require_object(
                 access,
-                crate::security::permissions::Permission::Execute,
+                crate::permission::Permission::Execute,
                 object,
             )?;
         }

@@ -8,8 +8,9 @@ use super::failure::{Failure, Reach};
 use super::{Flow, Frame, Interpreter};
 use crate::catalog::procedure::ProcedurePlan as CachedPlan;
 use crate::catalog::procedure::{ParameterKind, ProcedureMeta};
+use crate::permission::Permission;
 use crate::plan_cache::PlanKey;
-use crate::security::permissions::Permission;
+use crate::security::access::Checks;
 use hekla_parser::ast::{self, ExprKind};
 use hekla_types::{SqlError, SqlResult, Value};
 use std::sync::Arc;
@@ -71,7 +72,7 @@ impl Interpreter<'_> {
             return Err(fail(self, nesting_exceeded(), frame));
         }
         if let (false, Some(access)) = (procedure.is_dynamic(), self.session.access()) {
-            let object = crate::security::access::ObjectRef {
+            let object = crate::permission::ObjectRef {
                 object_id: procedure.object_id,
                 schema_id: procedure.schema_id,
                 name: &procedure.name,

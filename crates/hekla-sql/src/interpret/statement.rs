@@ -149,12 +149,7 @@ impl Interpreter<'_> {
         // DDL is checked against the caller inside procedures too: the
         // ownership chain covers data access only, as in SQL Server.
         let caller = &self.session.state.principal;
-        crate::security::ddl::check(
-            &*db,
-            caller,
-            crate::security::access::Access::of(caller).as_ref(),
-            &statement.kind,
-        )?;
+        crate::security::ddl::check(&*db, caller, caller.access().as_ref(), &statement.kind)?;
         match &statement.kind {
             StatementKind::Select(select) => self.select(select, statement, text, frame),
             StatementKind::Insert(insert) => self.change(

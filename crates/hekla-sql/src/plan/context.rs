@@ -9,8 +9,8 @@
 use crate::bind::expr::Scalar;
 use crate::catalog::table::TableMeta;
 use crate::catalog::Catalog;
-use crate::security::access::{Access, ObjectRef};
-use crate::security::permissions::Permission;
+use crate::permission::Permission;
+use crate::permission::{Access, ObjectRef};
 use crate::session_options::SetOptions;
 use hekla_parser::ast;
 use hekla_types::{SqlResult, Value};

@@ -20,9 +20,9 @@ use crate::bind::expr::{
 use crate::catalog::table::TableMeta;
 use crate::error::{not_supported_yet, Refused};
 use crate::names::DATABASE_NAME;
+use crate::permission::ObjectRef;
+use crate::permission::Permission;
 use crate::plan::view_change::Level;
-use crate::security::access::ObjectRef;
-use crate::security::permissions::Permission;
 use crate::system_views::{SystemFunction, SystemView};
 use hekla_parser::ast::{self, TableRefKind};
 use hekla_types::{ops, DataType, SqlError, SqlResult};

@@ -46,8 +46,8 @@ pub struct Planner<'a> {
     /// The session's SET options as the statement starts.
     pub options: SetOptions,
     /// The permission checks of the statement's session; None for `dbo`
-    /// and inside modules (see [`crate::security::access`]).
-    pub access: Option<crate::security::access::Access>,
+    /// and inside modules (see `crate::security::access`).
+    pub access: Option<crate::permission::Access>,
     /// What binding the statement carries into the views and functions it
     /// expands (whose queries get planners of their own).
     pub state: Rc<BindState>,
@@ -127,7 +127,7 @@ impl<'a> Planner<'a> {
     }
 
     /// The planner checking what its statement uses with `access`.
-    pub fn with_access(self, access: Option<crate::security::access::Access>) -> Self {
+    pub fn with_access(self, access: Option<crate::permission::Access>) -> Self {
         Planner { access, ..self }
     }
 

@@ -19,47 +19,81 @@
 
 use super::context::SecurityContext;
 use super::messages;
-use super::permissions::{self, Class, Permission};
+use super::permissions;
 use super::securables;
 use super::Identity;
 use crate::names::DATABASE_NAME;
+use crate::permission::{Access, Class, ObjectRef, Permission};
 use crate::system_views::objects::schema_id as sql_schema_id;
 use hekla_engine::SchemaId;
 use hekla_parser::ast;
 use hekla_types::SqlResult;
 
-/// Checks for one session's statements; see the module documentation.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Access {
-    user_id: i32,
-}
-
-/// An object a statement uses, as messages name it.
-#[derive(Clone, Copy, Debug)]
-pub struct ObjectRef<'a> {
-    pub object_id: i32,
-    pub schema_id: SchemaId,
-    pub name: &'a str,
-}
-
-impl Access {
-    /// The checks for `identity`; None for one that is never checked.
-    pub fn of(identity: &Identity) -> Option<Access> {
-        let unchecked = identity.login.is_sysadmin || identity.user_id == super::DBO_USER_ID;
-        (!unchecked).then_some(Access {
-            user_id: identity.user_id,
-        })
-    }
-
+/// The checks over an [`Access`] (a model type the planner carries):
+/// they read the principals and the catalog, which only security knows.
+pub trait Checks {
     /// Whether the user may use `permission` on `object` (or on its
     /// schema, or database-wide).
-    pub fn allows_object(
+    fn allows_object(
+        &self,
+        db: &dyn SecurityContext,
+        permission: Permission,
+        object: ObjectRef,
+    ) -> bool;
+
+    /// Msg 229 unless the user may use `permission` on `object`.
+    fn require_object(
+        &self,
+        db: &dyn SecurityContext,
+        permission: Permission,
+        object: ObjectRef,
+    ) -> SqlResult<()>;
+
+    /// Msg 229 unless the user may use `permission` on the table, view,
+    /// procedure, function or sequence `name` names; nothing for a name
+    /// that names none of them (a temporary table, a system view, an
+    /// object that does not exist: the statement reports those).
+    fn require_named(
+        &self,
+        db: &dyn SecurityContext,
+        permission: Permission,
+        name: &ast::ObjectName,
+    ) -> SqlResult<()>;
+
+    /// Whether the user may use `permission` on schema `schema_id` (or
+    /// database-wide).
+    fn allows_schema(
+        &self,
+        db: &dyn SecurityContext,
+        permission: Permission,
+        schema_id: SchemaId,
+    ) -> bool;
+
+    /// Whether the user has the database-wide `permission`.
+    fn allows_database(&self, db: &dyn SecurityContext, permission: Permission) -> bool;
+
+    /// Whether the user is in role `role` (directly or through roles).
+    fn is_member(&self, db: &dyn SecurityContext, role: i32) -> bool;
+}
+
+impl Identity {
+    /// The checks for this identity's statements; None for one that is
+    /// never checked.
+    pub fn access(&self) -> Option<Access> {
+        let unchecked = self.login.is_sysadmin || self.user_id == super::DBO_USER_ID;
+        (!unchecked).then(|| Access::for_user(self.user_id))
+    }
+}
+
+impl Checks for Access {
+    fn allows_object(
         &self,
         db: &dyn SecurityContext,
         permission: Permission,
         object: ObjectRef,
     ) -> bool {
-        self.allows(
+        allows(
+            self,
             db,
             &[
                 (Class::Object, object.object_id),
@@ -70,8 +104,7 @@ impl Access {
         )
     }
 
-    /// Msg 229 unless the user may use `permission` on `object`.
-    pub fn require_object(
+    fn require_object(
         &self,
         db: &dyn SecurityContext,
         permission: Permission,
@@ -92,11 +125,7 @@ impl Access {
         ))
     }
 
-    /// Msg 229 unless the user may use `permission` on the table, view,
-    /// procedure, function or sequence `name` names; nothing for a name
-    /// that names none of them (a temporary table, a system view, an
-    /// object that does not exist: the statement reports those).
-    pub fn require_named(
+    fn require_named(
         &self,
         db: &dyn SecurityContext,
         permission: Permission,
@@ -126,15 +155,14 @@ impl Access {
         }
     }
 
-    /// Whether the user may use `permission` on schema `schema_id` (or
-    /// database-wide).
-    pub fn allows_schema(
+    fn allows_schema(
         &self,
         db: &dyn SecurityContext,
         permission: Permission,
         schema_id: SchemaId,
     ) -> bool {
-        self.allows(
+        allows(
+            self,
             db,
             &[
                 (Class::Schema, sql_schema_id(schema_id)),
@@ -144,36 +172,36 @@ impl Access {
         )
     }
 
-    /// Whether the user has the database-wide `permission`.
-    pub fn allows_database(&self, db: &dyn SecurityContext, permission: Permission) -> bool {
-        self.allows(db, &[(Class::Database, 0)], permission)
+    fn allows_database(&self, db: &dyn SecurityContext, permission: Permission) -> bool {
+        allows(self, db, &[(Class::Database, 0)], permission)
     }
 
-    /// Whether the user is in role `role` (directly or through roles).
-    pub fn is_member(&self, db: &dyn SecurityContext, role: i32) -> bool {
-        db.principals().token(self.user_id).contains(&role)
+    fn is_member(&self, db: &dyn SecurityContext, role: i32) -> bool {
+        db.principals().token(self.user_id()).contains(&role)
     }
+}
 
-    fn allows(
-        &self,
-        db: &dyn SecurityContext,
-        path: &[(Class, i32)],
-        permission: Permission,
-    ) -> bool {
-        let principals = db.principals();
-        let token = principals.token(self.user_id);
-        permissions::allowed(principals.permissions(), &token, path, permission)
-    }
+/// Whether `access`'s user may use `permission` on the securables `path`
+/// (most specific first).
+fn allows(
+    access: &Access,
+    db: &dyn SecurityContext,
+    path: &[(Class, i32)],
+    permission: Permission,
+) -> bool {
+    let principals = db.principals();
+    let token = principals.token(access.user_id());
+    permissions::allowed(principals.permissions(), &token, path, permission)
 }
 
 /// Whether `identity` may administer what members of `roles` may:
 /// `dbo` and `sysadmin` logins always; another user if it is in one of
 /// them (`db_owner` is always one).
 pub fn administers(db: &dyn SecurityContext, identity: &Identity, roles: &[i32]) -> bool {
-    match Access::of(identity) {
+    match identity.access() {
         None => true,
         Some(access) => {
-            let token = db.principals().token(access.user_id);
+            let token = db.principals().token(access.user_id());
             std::iter::once(&super::permissions::fixed_role::DB_OWNER)
                 .chain(roles)
                 .any(|role| token.contains(role))

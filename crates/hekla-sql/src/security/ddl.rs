@@ -10,15 +10,17 @@
 //! object cannot be found (3701, 4902, 1088, 4701, 15151), which does not
 //! tell the user whether it exists.
 
-use super::access::Access;
+use super::access::Checks;
 use super::context::SecurityContext;
 use super::messages;
-use super::permissions::{fixed_role, Permission};
+use super::permissions::fixed_role;
 use super::securables;
 use super::Identity;
 use crate::catalog::temp::is_temp;
 use crate::ddl::alter::messages::no_table;
 use crate::names::DATABASE_NAME;
+use crate::permission::Access;
+use crate::permission::Permission;
 use hekla_parser::ast::{self, DropType, StatementKind};
 use hekla_types::{SqlError, SqlResult};
 
@@ -240,7 +242,7 @@ impl Rules<'_> {
     }
 
     fn may_alter(&self, object: &securables::SecuredObject) -> bool {
-        let object = super::access::ObjectRef {
+        let object = crate::permission::ObjectRef {
             object_id: object.object_id,
             schema_id: object.schema_id,
             name: &object.name,

@@ -9,13 +9,14 @@
 use super::access::administers;
 use super::context::SecurityContext;
 use super::messages;
-use super::permissions::{fixed_role, Class, Permission};
+use super::permissions::fixed_role;
 use super::principals::{Principals, GUEST_USER_ID};
 use super::securables::{self, ObjectKind};
 use super::store::PermissionRow;
 use super::{persist, Identity};
 use crate::error::{not_supported_yet, Refused};
 use crate::names::DATABASE_NAME;
+use crate::permission::{Class, Permission};
 use crate::system_views::objects::schema_id as sql_schema_id;
 use hekla_parser::ast::{self, PermissionAction};
 use hekla_types::{SqlError, SqlResult};

@@ -10,7 +10,7 @@
 use super::context::SecurityContext;
 use super::messages;
 use super::password::{self, PasswordHash};
-use super::permissions::{self, Class, Permission};
+use super::permissions;
 use super::principals::{FIXED_SERVER_ROLES, SYSADMIN_ROLE_ID};
 use super::store::{PrincipalRow, Scope};
 use super::{Identity, Principal};
@@ -19,6 +19,7 @@ use crate::catalog::procedure::option_name;
 use crate::catalog::store::now_ms;
 use crate::error::{not_supported_yet, Refused};
 use crate::names::DATABASE_NAME;
+use crate::permission::{Class, Permission};
 use hekla_parser::ast::{self, Expr, ExprKind, Literal, OptionValue};
 use hekla_types::{SqlError, SqlResult};
 

@@ -1,5 +1,5 @@
-//! The permissions hekla knows, the securables they apply to, and how a
-//! principal's grants, denies and fixed roles decide an access.
+//! How a principal's grants, denies and fixed roles decide an access to
+//! a securable (the permissions and classes are `crate::permission`'s).
 //!
 //! The rule is SQL Server's: a DENY anywhere on the way (the object, its
 //! schema, the database) to the user or to any role it is in wins; else a
@@ -11,149 +11,7 @@
 //! other two give). `sysadmin` logins and `dbo` are never checked.
 
 use super::store::PermissionRow;
-
-/// A permission, with SQL Server's `type` code and name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Permission {
-    Select,
-    Insert,
-    Update,
-    Delete,
-    Execute,
-    References,
-    Alter,
-    Control,
-    ViewDefinition,
-    Connect,
-    CreateTable,
-    CreateView,
-    CreateProcedure,
-    CreateFunction,
-    CreateType,
-    CreateSchema,
-}
-
-/// Where a permission can be granted.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Class {
-    Database,
-    Object,
-    Schema,
-}
-
-impl Class {
-    /// `sys.database_permissions.class`.
-    pub fn code(self) -> u8 {
-        match self {
-            Class::Database => 0,
-            Class::Object => 1,
-            Class::Schema => 3,
-        }
-    }
-
-    pub fn description(self) -> &'static str {
-        match self {
-            Class::Database => "DATABASE",
-            Class::Object => "OBJECT_OR_COLUMN",
-            Class::Schema => "SCHEMA",
-        }
-    }
-
-    pub fn from_code(code: u8) -> Option<Class> {
-        [Class::Database, Class::Object, Class::Schema]
-            .into_iter()
-            .find(|class| class.code() == code)
-    }
-}
-
-const ALL: [Permission; 16] = [
-    Permission::Select,
-    Permission::Insert,
-    Permission::Update,
-    Permission::Delete,
-    Permission::Execute,
-    Permission::References,
-    Permission::Alter,
-    Permission::Control,
-    Permission::ViewDefinition,
-    Permission::Connect,
-    Permission::CreateTable,
-    Permission::CreateView,
-    Permission::CreateProcedure,
-    Permission::CreateFunction,
-    Permission::CreateType,
-    Permission::CreateSchema,
-];
-
-impl Permission {
-    /// `sys.database_permissions.type`.
-    pub fn code(self) -> &'static str {
-        match self {
-            Permission::Select => "SL",
-            Permission::Insert => "IN",
-            Permission::Update => "UP",
-            Permission::Delete => "DL",
-            Permission::Execute => "EX",
-            Permission::References => "RF",
-            Permission::Alter => "AL",
-            Permission::Control => "CL",
-            Permission::ViewDefinition => "VW",
-            Permission::Connect => "CO",
-            Permission::CreateTable => "CRTB",
-            Permission::CreateView => "CRVW",
-            Permission::CreateProcedure => "CRPR",
-            Permission::CreateFunction => "CRFN",
-            Permission::CreateType => "CRTY",
-            Permission::CreateSchema => "CRSC",
-        }
-    }
-
-    /// `sys.database_permissions.permission_name`, as GRANT spells it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Permission::Select => "SELECT",
-            Permission::Insert => "INSERT",
-            Permission::Update => "UPDATE",
-            Permission::Delete => "DELETE",
-            Permission::Execute => "EXECUTE",
-            Permission::References => "REFERENCES",
-            Permission::Alter => "ALTER",
-            Permission::Control => "CONTROL",
-            Permission::ViewDefinition => "VIEW DEFINITION",
-            Permission::Connect => "CONNECT",
-            Permission::CreateTable => "CREATE TABLE",
-            Permission::CreateView => "CREATE VIEW",
-            Permission::CreateProcedure => "CREATE PROCEDURE",
-            Permission::CreateFunction => "CREATE FUNCTION",
-            Permission::CreateType => "CREATE TYPE",
-            Permission::CreateSchema => "CREATE SCHEMA",
-        }
-    }
-
-    pub fn from_code(code: &str) -> Option<Permission> {
-        ALL.into_iter().find(|p| p.code() == code)
-    }
-
-    /// The permission GRANT's words name (`EXEC` for EXECUTE).
-    pub fn from_words(words: &str) -> Option<Permission> {
-        let words = words.to_ascii_uppercase();
-        if words == "EXEC" {
-            return Some(Permission::Execute);
-        }
-        ALL.into_iter().find(|p| p.name() == words)
-    }
-
-    /// Whether it can be granted on `class` (Msg 4606 otherwise).
-    pub fn applies_to(self, class: Class) -> bool {
-        use Permission::*;
-        match self {
-            Select | Insert | Update | Delete | Execute | References | Alter | Control
-            | ViewDefinition => true,
-            Connect | CreateTable | CreateView | CreateProcedure | CreateFunction | CreateType
-            | CreateSchema => class == Class::Database,
-        }
-    }
-}
+use crate::permission::{Class, Permission};
 
 /// SQL Server's fixed database roles and their `principal_id`s.
 pub mod fixed_role {
@@ -336,16 +194,5 @@ mod tests {
             Permission::CreateTable
         ));
         assert!(!allowed(&[], &ddl, &TABLE, Permission::Select));
-    }
-
-    #[test]
-    fn codes_and_words_round_trip() {
-        for permission in ALL {
-            assert_eq!(Permission::from_code(permission.code()), Some(permission));
-            assert_eq!(Permission::from_words(permission.name()), Some(permission));
-        }
-        assert_eq!(Permission::from_words("exec"), Some(Permission::Execute));
-        assert!(!Permission::CreateTable.applies_to(Class::Object));
-        assert!(Permission::Select.applies_to(Class::Schema));
     }
 }

@@ -7,13 +7,14 @@
 use super::access::administers;
 use super::context::SecurityContext;
 use super::messages;
-use super::permissions::{fixed_role, Class, Permission};
+use super::permissions::fixed_role;
 use super::principals::Principals;
 use super::store::{PermissionRow, PrincipalRow, Scope};
 use super::{persist, Identity, DBO_USER_ID};
 use crate::catalog::procedure::option_name;
 use crate::catalog::store::now_ms;
 use crate::error::{not_supported_yet, Refused};
+use crate::permission::{Class, Permission};
 use hekla_parser::ast::{self, OptionValue};
 use hekla_types::SqlResult;
 

@@ -20,10 +20,10 @@ use super::target::{written, Target};
 use super::{OutputInto, OutputPlan, Verb};
 use crate::bind::expr::{implicit, Binder, Scalar, ScalarKind, Scope, ScopeColumn};
 use crate::error::{not_supported_yet, Refused};
+use crate::permission::Permission;
 use crate::plan::query::result_column;
 use crate::plan::view_change::Shows;
 use crate::plan::Planner;
-use crate::security::permissions::Permission;
 use hekla_parser::ast::{self, SelectItem};
 use hekla_types::{DataType, SqlError, SqlResult};
 

@@ -5,12 +5,12 @@
 use super::{ChangeTarget, ViewTarget};
 use crate::catalog::table::TableMeta;
 use crate::error::{not_supported_yet, Refused};
+use crate::permission::ObjectRef;
+use crate::permission::Permission;
 use crate::plan::from::{item_at, ItemPath};
 use crate::plan::query::ChangedItem;
 use crate::plan::view_change::{self, Change, ViewChange};
 use crate::plan::Planner;
-use crate::security::access::ObjectRef;
-use crate::security::permissions::Permission;
 use hekla_parser::ast::{self, DmlTarget, TableRefKind};
 use hekla_types::{SqlError, SqlResult};
 use std::sync::Arc;
