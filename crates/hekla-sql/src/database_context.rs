@@ -15,6 +15,7 @@ use crate::exec::eval::Inputs;
 use crate::permission::Permission;
 use crate::permission::{Access, ObjectRef};
 use crate::plan::context::PlanContext;
+use crate::plan::system::SystemRelation;
 use crate::security::access::Checks;
 use crate::security::context::SecurityContext;
 use crate::security::store::SecurityTables;
@@ -35,6 +36,24 @@ impl PlanContext for SqlDatabase {
 
     fn temp_table(&self, spid: i16, name: &str) -> Option<Arc<TableMeta>> {
         self.temp_tables().find(spid, name)
+    }
+
+    fn system_view(
+        &self,
+        database: Option<&str>,
+        schema: &str,
+        name: &str,
+    ) -> Option<SystemRelation> {
+        crate::system_views::find_view(database, schema, name)
+    }
+
+    fn system_function(
+        &self,
+        database: Option<&str>,
+        schema: &str,
+        name: &str,
+    ) -> Option<SystemRelation> {
+        crate::system_views::find_function(database, schema, name)
     }
 
     fn require_object(

@@ -39,6 +39,11 @@ const RULES: &[(&[&str], &str, &str)] = &[
         "the planner carries permission checks (crate::permission); security runs them behind the context trait",
     ),
     (
+        PLANNER,
+        "crate::system_views",
+        "the planner finds system views through its context trait; plans name them by plan::system::SystemRelation",
+    ),
+    (
         EXECUTOR,
         "hekla_parser",
         "the executor runs bound plans, never syntax trees",

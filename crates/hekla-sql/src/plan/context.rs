@@ -11,6 +11,7 @@ use crate::catalog::table::TableMeta;
 use crate::catalog::Catalog;
 use crate::permission::Permission;
 use crate::permission::{Access, ObjectRef};
+use crate::plan::system::SystemRelation;
 use crate::session_options::SetOptions;
 use hekla_parser::ast;
 use hekla_types::{SqlResult, Value};
@@ -24,6 +25,24 @@ pub trait PlanContext {
     /// The temporary table (`#t`, `##t`) that session `spid` sees as
     /// `name`, if any.
     fn temp_table(&self, spid: i16, name: &str) -> Option<Arc<TableMeta>>;
+
+    /// The system view (`sys.tables`, `master..spt_values`) `schema`.`name`
+    /// names, `database` the first part of a three-part name if any.
+    fn system_view(
+        &self,
+        database: Option<&str>,
+        schema: &str,
+        name: &str,
+    ) -> Option<SystemRelation>;
+
+    /// The system table-valued function (`sys.dm_exec_sql_text`) a FROM
+    /// item calls, named as [`Self::system_view`]'s views are.
+    fn system_function(
+        &self,
+        database: Option<&str>,
+        schema: &str,
+        name: &str,
+    ) -> Option<SystemRelation>;
 
     /// Msg 229 unless `access` allows `permission` on `object`.
     fn require_object(

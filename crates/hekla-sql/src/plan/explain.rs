@@ -124,7 +124,7 @@ impl Printer<'_> {
         &mut self,
         schema: &str,
         name: &str,
-        columns: fn() -> Vec<crate::system_views::ViewColumn>,
+        columns: fn() -> Vec<super::system::ViewColumn>,
         depth: usize,
         prefix: &[String],
     ) -> Vec<String> {

@@ -13,6 +13,7 @@ use super::access::AccessPath;
 use super::context::PlanContext;
 use super::query::Planner;
 use super::query_hints::{no_plan, JoinChoice};
+use super::system::SystemRelation;
 use super::{Join, JoinKind, JoinMethod, Node, QueryPlan, TableRead};
 use crate::bind::expr::{
     implicit, is_untyped_null, Binder, CompareOp, Predicate, Reads, Scalar, ScopeColumn,
@@ -23,7 +24,6 @@ use crate::names::DATABASE_NAME;
 use crate::permission::ObjectRef;
 use crate::permission::Permission;
 use crate::plan::view_change::Level;
-use crate::system_views::{SystemFunction, SystemView};
 use hekla_parser::ast::{self, TableRefKind};
 use hekla_types::{ops, DataType, SqlError, SqlResult};
 use std::ops::Range;
@@ -107,7 +107,7 @@ pub struct Leaf {
 
 enum Source {
     Table(TableSource),
-    View(&'static SystemView),
+    View(SystemRelation),
     Derived {
         plan: Box<QueryPlan>,
         correlated: bool,
@@ -123,7 +123,7 @@ enum Source {
     Working(usize),
     /// A system table-valued function and the arguments of the call.
     SystemFunction {
-        function: &'static SystemFunction,
+        function: SystemRelation,
         arguments: Vec<Scalar>,
     },
 }
@@ -358,7 +358,7 @@ impl Planner<'_> {
         arguments: &Binder,
     ) -> SqlResult<(Source, Vec<ScopeColumn>)> {
         let written = crate::catalog::sequence::written(&call.name);
-        if let Some(function) = system_function(&call.name) {
+        if let Some(function) = self.system_function(&call.name) {
             let arguments =
                 arguments.function_arguments(&(function.parameters)(), &call.args, &written)?;
             let shown = alias.map_or(&call.name.name().value, |alias| &alias.value);
@@ -535,7 +535,7 @@ impl Planner<'_> {
             Err(error) => error,
         };
         let database = name.other_database(DATABASE_NAME).map(|d| d.value.as_str());
-        match crate::system_views::lookup(database, schema, object) {
+        match self.context.system_view(database, schema, object) {
             Some(view) => {
                 check_hints_elsewhere(hints)?;
                 let columns = (view.columns)()
@@ -648,6 +648,14 @@ impl Planner<'_> {
             })
             .collect::<SqlResult<Vec<_>>>()?;
         Ok((rows, types))
+    }
+
+    /// The system table-valued function `name` calls (`sys.dm_exec_sql_text`).
+    fn system_function(&self, name: &ast::ObjectName) -> Option<SystemRelation> {
+        let schema = name.schema()?;
+        let database = name.other_database(DATABASE_NAME).map(|d| d.value.as_str());
+        self.context
+            .system_function(database, &schema.value, &name.name().value)
     }
 }
 
@@ -1017,11 +1025,4 @@ pub fn table_scope(context: &dyn PlanContext, table: &TableMeta, shown: &str) ->
             used: Default::default(),
         })
         .collect()
-}
-
-/// The system table-valued function `name` calls (`sys.dm_exec_sql_text`).
-fn system_function(name: &ast::ObjectName) -> Option<&'static SystemFunction> {
-    let schema = name.schema()?;
-    let database = name.other_database(DATABASE_NAME).map(|d| d.value.as_str());
-    crate::system_views::lookup_function(database, &schema.value, &name.name().value)
 }

@@ -28,6 +28,7 @@ pub mod inline_function;
 pub mod order;
 pub mod query;
 pub mod query_hints;
+pub mod system;
 pub mod table_hints;
 pub mod view;
 pub mod view_change;
@@ -40,11 +41,11 @@ use crate::bind::aggregate::Grouping;
 use crate::bind::expr::{Binder, Leaf, Predicate, Reads, Scalar};
 use crate::catalog::table::TableMeta;
 use crate::result::ResultColumn;
-use crate::system_views::{SystemFunction, SystemView};
 use access::AccessPath;
 use hekla_types::{ops, DataType};
 use std::cmp::Ordering;
 use std::sync::Arc;
+use system::SystemRelation;
 use window::WindowCall;
 
 pub use query::Planner;
@@ -66,12 +67,12 @@ pub enum Node {
     },
     /// A system view's rows, computed when read.
     View {
-        view: &'static SystemView,
+        view: SystemRelation,
     },
     /// A system table-valued function's rows for its `arguments`
     /// (evaluated for the row to its left), computed when read.
     SystemFunction {
-        function: &'static SystemFunction,
+        function: SystemRelation,
         arguments: Vec<Scalar>,
     },
     Table(TableRead),

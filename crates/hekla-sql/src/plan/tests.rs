@@ -16,6 +16,7 @@ use crate::catalog::Catalog;
 use crate::error::{not_supported_yet, Refused};
 use crate::permission::Permission;
 use crate::permission::{Access, ObjectRef};
+use crate::plan::system::SystemRelation;
 use crate::session_options::SetOptions;
 use hekla_engine::{Database, DatabaseConfig};
 use hekla_parser::ast::{self, StatementKind};
@@ -103,6 +104,15 @@ impl PlanContext for MemoryCatalog {
 
     /// The test catalog has no sessions, so no temporary tables.
     fn temp_table(&self, _spid: i16, _name: &str) -> Option<Arc<TableMeta>> {
+        None
+    }
+
+    /// The test catalog has no system views.
+    fn system_view(&self, _: Option<&str>, _: &str, _: &str) -> Option<SystemRelation> {
+        None
+    }
+
+    fn system_function(&self, _: Option<&str>, _: &str, _: &str) -> Option<SystemRelation> {
         None
     }
 

@@ -2,9 +2,10 @@
 //! computed from hekla's catalog and engine when a query reads them.
 //!
 //! A query names a view the way SQL Server users do (`sys.tables`,
-//! `master..spt_values`, `INFORMATION_SCHEMA.COLUMNS`); [`lookup`] finds
-//! it, and the executor reads [`SystemView::rows`] once per statement, a
-//! snapshot taken when the statement starts.
+//! `master..spt_values`, `INFORMATION_SCHEMA.COLUMNS`); [`find_view`]
+//! finds it for the planner (through its context), and the executor reads
+//! its rows ([`view_rows`]) once per statement, a snapshot taken when the
+//! statement starts.
 //!
 //! Every figure comes from hekla itself: object ids and names from the
 //! catalog, bucket counts and memory from the engine's structures,
@@ -50,16 +51,11 @@ mod tests;
 mod types;
 
 use crate::names::{DATABASE_NAME, MASTER_NAME};
+use crate::plan::system::SystemRelation;
 pub use context::SystemContext;
-use hekla_types::{DataType, SqlResult, Value};
+use hekla_types::{SqlError, SqlResult, Value};
 
-/// A column of a system view.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ViewColumn {
-    pub name: &'static str,
-    pub data_type: DataType,
-    pub nullable: bool,
-}
+pub use crate::plan::system::ViewColumn;
 
 /// Which databases a view can be named from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,9 +95,41 @@ impl std::fmt::Debug for SystemView {
 /// of a three-part name (`master`, `tempdb` or the current database),
 /// `schema` defaults to `dbo` when the query leaves it out.
 pub fn lookup(database: Option<&str>, schema: &str, name: &str) -> Option<&'static SystemView> {
+    view_index(database, schema, name).map(|index| &VIEWS[index])
+}
+
+/// The view a query names (as [`lookup`] finds it), as a plan reads it.
+pub fn find_view(database: Option<&str>, schema: &str, name: &str) -> Option<SystemRelation> {
+    let index = view_index(database, schema, name)?;
+    let view = &VIEWS[index];
+    Some(SystemRelation {
+        index,
+        schema: view.schema,
+        name: view.name,
+        parameters: Vec::new,
+        columns: view.columns,
+    })
+}
+
+/// The rows of the view a plan reads, as [`find_view`] gave it.
+pub fn view_rows(db: &dyn SystemContext, view: &SystemRelation) -> SqlResult<Rows> {
+    match VIEWS.get(view.index) {
+        Some(found) => (found.rows)(db),
+        None => Err(unknown(view)),
+    }
+}
+
+/// A relation no list holds: a plan's index is always one
+/// [`find_view`] or [`find_function`] gave, so only a plan built
+/// elsewhere (a test's) can name one.
+fn unknown(relation: &SystemRelation) -> SqlError {
+    crate::error::invalid_object_name(&format!("{}.{}", relation.schema, relation.name), 1)
+}
+
+fn view_index(database: Option<&str>, schema: &str, name: &str) -> Option<usize> {
     let current = database.is_none_or(|db| db.eq_ignore_ascii_case(DATABASE_NAME));
     let master = database.is_some_and(|db| db.eq_ignore_ascii_case(MASTER_NAME));
-    VIEWS.iter().find(|view| {
+    VIEWS.iter().position(|view| {
         let reachable = match view.scope {
             Scope::Database => current,
             Scope::Server => current || master,
@@ -135,19 +163,36 @@ impl std::fmt::Debug for SystemFunction {
 
 /// The system function a FROM item calls, if it names one; like the
 /// server-scoped views, it can be named from this database or `master`.
-pub fn lookup_function(
-    database: Option<&str>,
-    schema: &str,
-    name: &str,
-) -> Option<&'static SystemFunction> {
+pub fn find_function(database: Option<&str>, schema: &str, name: &str) -> Option<SystemRelation> {
     let reachable = database.is_none_or(|db| {
         db.eq_ignore_ascii_case(DATABASE_NAME) || db.eq_ignore_ascii_case(MASTER_NAME)
     });
-    FUNCTIONS.iter().find(|function| {
+    let index = FUNCTIONS.iter().position(|function| {
         reachable
             && function.schema.eq_ignore_ascii_case(schema)
             && function.name.eq_ignore_ascii_case(name)
+    })?;
+    let function = &FUNCTIONS[index];
+    Some(SystemRelation {
+        index,
+        schema: function.schema,
+        name: function.name,
+        parameters: function.parameters,
+        columns: function.columns,
     })
+}
+
+/// The rows of the function a plan calls, as [`find_function`] gave it,
+/// for `arguments` (one per parameter, of its type).
+pub fn function_rows(
+    db: &dyn SystemContext,
+    function: &SystemRelation,
+    arguments: &[Value],
+) -> SqlResult<Rows> {
+    match FUNCTIONS.get(function.index) {
+        Some(found) => (found.rows)(db, arguments),
+        None => Err(unknown(function)),
+    }
 }
 
 /// Every system table-valued function hekla has.
