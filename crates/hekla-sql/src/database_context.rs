@@ -22,7 +22,7 @@ use crate::security::store::SecurityTables;
 use crate::security::Principals;
 use crate::session::SqlDatabase;
 use crate::session_options::SetOptions;
-use crate::system_views::sessions::{sessions_of, SessionInfo};
+use crate::session_registry::{sessions_of, SessionInfo};
 use crate::system_views::SystemContext;
 use hekla_engine::Database;
 use hekla_parser::ast;

@@ -20,6 +20,7 @@ pub mod rpc;
 pub mod security;
 pub mod session;
 pub mod session_options;
+pub mod session_registry;
 pub mod set_statement;
 pub mod statistics;
 pub mod system_views;

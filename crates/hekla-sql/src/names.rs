@@ -10,3 +10,9 @@ pub const DATABASE_ID: i32 = 5;
 /// `master`, which holds `spt_values` and nothing else in hekla.
 pub const MASTER_NAME: &str = "master";
 pub const MASTER_ID: i32 = 1;
+
+/// The `schema_id` SQL Server shows (catalog views, permissions) for the
+/// engine's schema `id`.
+pub fn schema_id(id: u32) -> i32 {
+    i32::try_from(id).unwrap_or(i32::MAX)
+}

@@ -174,8 +174,7 @@ impl SqlDatabase {
         identity: Identity,
         login: Option<String>,
     ) -> SqlResult<Session> {
-        let registration =
-            crate::system_views::sessions::register(self.engine(), login.as_deref())?;
+        let registration = crate::session_registry::register(self.engine(), login.as_deref())?;
         let state = SessionState {
             spid: registration.session_id(),
             login,
@@ -212,7 +211,7 @@ impl Drop for SqlDatabase {
 pub struct Session {
     /// Its row in sys.dm_exec_sessions; declared first so the session
     /// leaves the registry before its database can go.
-    pub(crate) registration: crate::system_views::sessions::SessionHandle,
+    pub(crate) registration: crate::session_registry::SessionHandle,
     pub(crate) db: Arc<SqlDatabase>,
     /// Running a stored procedure's statements: the ownership chain spares
     /// them permission checks (see [`crate::security::access`]).

@@ -5,7 +5,7 @@
 //! (`hekla_engine::DatabaseOptions`).
 //!
 //! SINGLE_USER is enforced: a second session is refused (Msg 924, in
-//! `system_views::sessions::register`), and setting it while other
+//! `session_registry::register`), and setting it while other
 //! sessions are open is 5070 with `NO_WAIT`, else 10794 (hekla neither
 //! waits for other sessions nor ends them). RESTRICTED_USER admits the
 //! database owners, which every hekla session is. RECOVERY is reported and
@@ -89,7 +89,7 @@ pub fn alter(
         change()?;
         return Ok(());
     }
-    match crate::system_views::sessions::while_alone(db.engine(), change) {
+    match crate::session_registry::while_alone(db.engine(), change) {
         Some(changed) => changed.map(|_| ()),
         None if is_no_wait(termination) => {
             sink.error(&ErrorEvent {

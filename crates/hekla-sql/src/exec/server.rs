@@ -60,7 +60,7 @@ pub fn evaluate(
                 text(0)
             };
             match name.and_then(|n| context.db.catalog().schema_id(n)) {
-                Some(schema) => Value::Int(system_views::objects::schema_id(schema)),
+                Some(schema) => Value::Int(crate::names::schema_id(schema)),
                 None => Value::Null,
             }
         }
@@ -191,7 +191,7 @@ fn object_id(context: &Context, name: &str, object_type: Option<&str>) -> SqlRes
     let Some(schema_id) = context.db.catalog().schema_id(schema) else {
         return Ok(Value::Null);
     };
-    let schema_id = Value::Int(system_views::objects::schema_id(schema_id));
+    let schema_id = Value::Int(crate::names::schema_id(schema_id));
     let found = objects(context)?.into_iter().find(|row| {
         let named = matches!(&row[0], Value::String(n) if n.eq_ignore_ascii_case(object));
         let typed = match (object_type, &row[5]) {

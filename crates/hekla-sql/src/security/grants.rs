@@ -15,9 +15,9 @@ use super::securables::{self, ObjectKind};
 use super::store::PermissionRow;
 use super::{persist, Identity};
 use crate::error::{not_supported_yet, Refused};
+use crate::names::schema_id as sql_schema_id;
 use crate::names::DATABASE_NAME;
 use crate::permission::{Class, Permission};
-use crate::system_views::objects::schema_id as sql_schema_id;
 use hekla_parser::ast::{self, PermissionAction};
 use hekla_types::{SqlError, SqlResult};
 

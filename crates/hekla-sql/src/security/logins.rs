@@ -152,7 +152,7 @@ pub fn drop(
         if login.principal_id == super::SA_LOGIN_ID {
             return Err(messages::cannot_built_in("drop", "login", &login.name));
         }
-        let in_use = crate::system_views::sessions::sessions_of(db.engine())
+        let in_use = crate::session_registry::sessions_of(db.engine())
             .iter()
             .any(|session| session.login.as_deref() == Some(login.name.as_str()));
         if in_use {

@@ -4,10 +4,10 @@
 //! that holds them. The database implements it (`crate::database_context`);
 //! a test can implement it over a catalog of its own.
 
-use super::sessions::SessionInfo;
 use crate::catalog::procedure::ProcedurePlan;
 use crate::catalog::Catalog;
 use crate::security::Principals;
+use crate::session_registry::SessionInfo;
 use hekla_engine::Database;
 use std::sync::{Arc, RwLockReadGuard};
 

@@ -1,5 +1,5 @@
 //! `sys.dm_exec_sessions` and `sys.dm_exec_requests`, from the sessions
-//! registered on the database (see [`super::sessions`]).
+//! registered on the database (see [`crate::session_registry`]).
 
 use super::context::SystemContext;
 use super::shared::{

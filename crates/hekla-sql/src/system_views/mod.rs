@@ -10,7 +10,7 @@
 //! Every figure comes from hekla itself: object ids and names from the
 //! catalog, bucket counts and memory from the engine's structures,
 //! checkpoint files from the checkpoint worker, sessions from
-//! [`sessions`]. Where a SQL Server column describes a feature hekla does
+//! [`crate::session_registry`]. Where a SQL Server column describes a feature hekla does
 //! not have, the view gives what SQL Server gives for a database without
 //! it (0, or NULL), and the module says so next to the column.
 //!
@@ -40,7 +40,6 @@ mod information_schema;
 mod modules;
 pub(crate) mod objects;
 mod security;
-pub mod sessions;
 mod shared;
 mod spt_values;
 mod stats;

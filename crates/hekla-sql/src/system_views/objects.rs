@@ -19,6 +19,7 @@ use crate::catalog::table::TableMeta;
 use crate::catalog::table_type;
 use crate::catalog::user_type::UserType;
 use crate::catalog::view::ViewMeta;
+use crate::names::schema_id;
 use hekla_engine::Durability;
 use hekla_types::{DataType, Length, SqlResult, Value};
 
@@ -207,10 +208,6 @@ fn extended(extra: Vec<ViewColumn>) -> Vec<ViewColumn> {
     let mut columns = object_columns(false);
     columns.extend(extra);
     columns
-}
-
-pub fn schema_id(id: u32) -> i32 {
-    i32::try_from(id).unwrap_or(i32::MAX)
 }
 
 /// The user tables, in object id order.

@@ -134,11 +134,6 @@ pub fn datetime_at(time: std::time::SystemTime) -> Value {
     datetime_ms(i64::try_from(since_epoch.as_millis()).unwrap_or(i64::MAX))
 }
 
-/// Milliseconds since the Unix epoch, now.
-pub fn now_ms() -> i64 {
-    crate::catalog::store::now_ms()
-}
-
 // ---- ids ------------------------------------------------------------------
 
 /// `index_id` of a table's row heap: SQL Server's heap id. Every hekla

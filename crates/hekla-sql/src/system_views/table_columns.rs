@@ -322,7 +322,7 @@ fn types_rows(db: &dyn SystemContext) -> SqlResult<Vec<Vec<Value>>> {
     let catalog = db.catalog();
     let sys_schema = catalog
         .schema_id(crate::catalog::store::SYSTEM_SCHEMA)
-        .map_or(Value::Null, |id| int(super::objects::schema_id(id)));
+        .map_or(Value::Null, |id| int(crate::names::schema_id(id)));
     let mut rows: Vec<Vec<Value>> = system_types()
         .into_iter()
         .map(|ty| {
@@ -373,7 +373,7 @@ pub(super) fn user_type_row(user_type: &UserType) -> Vec<Value> {
     TypeRow {
         name: &user_type.name,
         values,
-        schema_id: int(super::objects::schema_id(user_type.schema_id)),
+        schema_id: int(crate::names::schema_id(user_type.schema_id)),
         nullable,
         user_defined: true,
         table_type: user_type.as_table().is_some(),

@@ -1,10 +1,10 @@
 //! The views against real databases: every view's rows fit its columns,
 //! and the figures are the catalog's and the engine's.
 
-use super::sessions;
 use super::*;
 use crate::names::{DATABASE_ID, DATABASE_NAME, MASTER_NAME};
 use crate::session::SqlDatabase;
+use crate::session_registry as sessions;
 use crate::text_output::{TextOptions, TextSink};
 use hekla_engine::{DatabaseConfig, IsolationLevel, StorageConfig};
 use hekla_types::{DataType, Length, Value};

@@ -1,5 +1,6 @@
 //! The sessions open on each database, for `sys.dm_exec_sessions` and
-//! `sys.dm_exec_requests` (and `@@SPID`).
+//! `sys.dm_exec_requests` (and `@@SPID`), for DROP LOGIN (a login with
+//! a session may not go) and SINGLE_USER.
 //!
 //! A [`Session`](crate::session::Session) registers when it opens and
 //! keeps the [`SessionHandle`]; dropping the handle unregisters it. While
@@ -7,7 +8,7 @@
 //!
 //! ```ignore
 //! // SqlDatabase::session():
-//! let handle = system_views::sessions::register(self.engine(), login)?; // Msg 17809 past 32,767
+//! let handle = session_registry::register(self.engine(), login)?; // Msg 17809 past 32,767
 //! // Session::execute(), around each statement:
 //! handle.begin_request(statement.kind.keywords());
 //! ... run it ...
@@ -17,8 +18,8 @@
 //! Session ids are unique in the process, the smallest free one from 51
 //! up (SQL Server keeps ids below 51 for its own tasks). A session belongs
 //! to the engine database it opened on (each SQL database has its own).
-//! Readers outside the session layer see the registry through
-//! [`SystemContext::sessions`](super::context::SystemContext::sessions).
+//! Readers outside the session layer see the registry through their
+//! context traits (the system views' `SystemContext::sessions`).
 //!
 //! Each session's figures sit behind a lock of their own, which only the
 //! session and a reader of the views take: a statement's bookkeeping
@@ -136,7 +137,7 @@ pub fn register(engine: &Database, login: Option<&str>) -> SqlResult<SessionHand
     }
     let info = Arc::new(Mutex::new(SessionInfo {
         session_id,
-        login_ms: super::shared::now_ms(),
+        login_ms: crate::catalog::store::now_ms(),
         logged_in: Instant::now(),
         last_request_start_ms: None,
         last_request_end_ms: None,
@@ -166,7 +167,7 @@ impl SessionHandle {
     /// The session starts running `command` (a statement's keywords, e.g.
     /// `SELECT`; cut to 32 characters).
     pub fn begin_request(&self, command: &'static str) {
-        let now = super::shared::now_ms();
+        let now = crate::catalog::store::now_ms();
         let command = command
             .char_indices()
             .nth(COMMAND_CHARS)
@@ -189,7 +190,7 @@ impl SessionHandle {
     /// The running request has finished.
     /// The request ended, leaving `open_transactions` (`@@TRANCOUNT`).
     pub fn end_request(&self, open_transactions: u32) {
-        let now = super::shared::now_ms();
+        let now = crate::catalog::store::now_ms();
         self.update(|info| {
             info.last_request_end_ms = Some(now);
             info.request = None;
