@@ -328,6 +328,27 @@ pub enum QueryBody {
     Nested(Box<Query>),
 }
 
+impl QueryBody {
+    /// The first SELECT: the leftmost operand of set operators, inside
+    /// any parentheses.
+    pub fn first_select(&self) -> &Select {
+        match self {
+            QueryBody::Select(select) => select,
+            QueryBody::Nested(query) => query.body.first_select(),
+            QueryBody::SetOp { left, .. } => left.first_select(),
+        }
+    }
+
+    /// The same, to change.
+    pub fn first_select_mut(&mut self) -> &mut Select {
+        match self {
+            QueryBody::Select(select) => select,
+            QueryBody::Nested(query) => query.body.first_select_mut(),
+            QueryBody::SetOp { left, .. } => left.first_select_mut(),
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SetOperator {
     Union,
@@ -767,6 +788,15 @@ impl StatementKind {
 pub struct SelectStatement {
     pub query: Box<Query>,
     pub hints: Vec<QueryHint>,
+}
+
+impl SelectStatement {
+    /// The table the statement selects INTO, if it does: the INTO of its
+    /// first SELECT (`SELECT ... INTO t FROM a UNION SELECT ... FROM b`
+    /// fills `t` with the whole union).
+    pub fn into_target(&self) -> Option<&ObjectName> {
+        self.query.body.first_select().into.as_ref()
+    }
 }
 
 /// The target of INSERT/UPDATE/DELETE: a table (with hints) or `@t`.

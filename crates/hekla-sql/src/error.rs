@@ -46,6 +46,20 @@ pub fn invalid_object_name(name: &str, state: u8) -> SqlError {
     SqlError::new(208, 16, state, format!("Invalid object name '{name}'."))
 }
 
+/// Msg 4902 (ALTER TABLE) / 1088 (CREATE INDEX, statistics, IDENTITY_INSERT):
+/// no such table, or one the user may not alter (the message does not say
+/// which, as SQL Server's does not).
+pub fn no_table(number: u32, written: &str) -> SqlError {
+    SqlError::new(
+        number,
+        16,
+        if number == 1088 { 12 } else { 1 },
+        format!(
+            "Cannot find the object \"{written}\" because it does not exist or you do not have permissions."
+        ),
+    )
+}
+
 /// Msg 1060: a TOP count that is not a whole number of rows (or is
 /// negative).
 pub fn top_rows_not_integer() -> SqlError {

@@ -94,6 +94,41 @@ const RULES: &[(&[&str], &str, &str)] = &[
         "DDL changes the catalog, never the other way round",
     ),
     (
+        SECURITY,
+        "crate::system_views",
+        "the system views show security's principals; security does not read the views",
+    ),
+    (
+        SECURITY,
+        "crate::ddl",
+        "security checks DDL statements; it does not run them",
+    ),
+    (
+        SECURITY,
+        "crate::plan",
+        "security answers the planner's permission checks through the context trait",
+    ),
+    (
+        SECURITY,
+        "crate::exec",
+        "security reads the model and the engine, never the executor",
+    ),
+    (
+        SYSTEM_VIEWS,
+        "crate::exec",
+        "the system views read the model and the engine, never the executor",
+    ),
+    (
+        SYSTEM_VIEWS,
+        "crate::ddl",
+        "the system views read the model; DDL changes it",
+    ),
+    (
+        SYSTEM_VIEWS,
+        "crate::interpret",
+        "the system views know nothing of procedural execution",
+    ),
+    (
         DDL,
         "crate::interpret",
         "the interpreter routes statements to DDL, not the other way round",
@@ -113,6 +148,8 @@ const PLANNER: &[&str] = &["bind", "plan"];
 const EXECUTOR: &[&str] = &["exec"];
 const CATALOG: &[&str] = &["catalog"];
 const DDL: &[&str] = &["ddl"];
+const SECURITY: &[&str] = &["security"];
+const SYSTEM_VIEWS: &[&str] = &["system_views"];
 const BELOW_SESSION: &[&str] = &[
     "bind",
     "plan",
@@ -120,6 +157,7 @@ const BELOW_SESSION: &[&str] = &[
     "catalog",
     "system_views",
     "security",
+    "session_registry",
     "statistics",
     "set_statement",
     "text_output",

@@ -28,32 +28,9 @@ use crate::exec::run::for_each;
 use crate::plan::{plan_streaming, JoinKind, Node, Planner, QueryPlan};
 use crate::session::SqlDatabase;
 use hekla_engine::IsolationLevel;
-use hekla_parser::ast::{self, QueryBody};
+use hekla_parser::ast;
 use hekla_parser::span::Span;
 use hekla_types::{Collation, DataType, SqlError, SqlResult};
-
-/// The table a query statement selects INTO, if it does: the INTO of its
-/// first SELECT (`SELECT ... INTO t FROM a UNION SELECT ... FROM b` fills
-/// `t` with the whole union).
-pub fn target(statement: &ast::SelectStatement) -> Option<&ast::ObjectName> {
-    first_select(&statement.query.body).into.as_ref()
-}
-
-fn first_select(body: &QueryBody) -> &ast::Select {
-    match body {
-        QueryBody::Select(select) => select,
-        QueryBody::Nested(query) => first_select(&query.body),
-        QueryBody::SetOp { left, .. } => first_select(left),
-    }
-}
-
-fn first_select_mut(body: &mut QueryBody) -> &mut ast::Select {
-    match body {
-        QueryBody::Select(select) => select,
-        QueryBody::Nested(query) => first_select_mut(&mut query.body),
-        QueryBody::SetOp { left, .. } => first_select_mut(left),
-    }
-}
 
 /// Runs `SELECT ... INTO`; the number of rows inserted.
 pub fn run(
@@ -61,11 +38,11 @@ pub fn run(
     planner: &Planner,
     statement: &ast::SelectStatement,
 ) -> SqlResult<Option<u64>> {
-    let Some(name) = target(statement).cloned() else {
+    let Some(name) = statement.into_target().cloned() else {
         unreachable!("called for SELECT ... INTO only");
     };
     let mut query = statement.clone();
-    first_select_mut(&mut query.query.body).into = None;
+    query.query.body.first_select_mut().into = None;
     let mut plan = planner.statement(&query)?;
     // Rows are written while the query runs.
     plan_streaming(&mut plan.root, true);

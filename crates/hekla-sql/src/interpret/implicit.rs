@@ -34,10 +34,7 @@ fn begins_transaction(kind: &StatementKind) -> bool {
     use StatementKind::*;
     match kind {
         // SELECT INTO creates a table.
-        Select(select) => {
-            crate::ddl::select_into::target(select).is_some()
-                || query_reads_table(&select.query, &[])
-        }
+        Select(select) => select.into_target().is_some() || query_reads_table(&select.query, &[]),
         Insert(_) | Update(_) | Delete(_) | Truncate(_) => true,
         CreateTable(_)
         | AlterTable(_)

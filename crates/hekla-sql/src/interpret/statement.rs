@@ -496,7 +496,7 @@ impl Interpreter<'_> {
     ) -> SqlResult<Option<u64>> {
         let db = Arc::clone(&self.session.db);
         let showplan = self.session.options.showplan;
-        if let Some(target) = crate::ddl::select_into::target(select).filter(|_| !showplan) {
+        if let Some(target) = select.into_target().filter(|_| !showplan) {
             if !crate::catalog::temp::is_temp(target) && self.session.transaction.is_open() {
                 return Err(ddl_in_transaction());
             }

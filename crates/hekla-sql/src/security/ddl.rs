@@ -17,7 +17,7 @@ use super::permissions::fixed_role;
 use super::securables;
 use super::Identity;
 use crate::catalog::temp::is_temp;
-use crate::ddl::alter::messages::no_table;
+use crate::error::no_table;
 use crate::names::DATABASE_NAME;
 use crate::permission::Access;
 use crate::permission::Permission;
@@ -38,7 +38,7 @@ pub fn check(
     let rules = Rules { db, access };
     use StatementKind as S;
     match kind {
-        S::Select(select) => match crate::ddl::select_into::target(select) {
+        S::Select(select) => match select.into_target() {
             Some(target) if !is_temp(target) => rules.create(Permission::CreateTable, target),
             _ => Ok(()),
         },

@@ -11,18 +11,6 @@ pub fn damaged(object_id: i32) -> SqlError {
     )
 }
 
-/// Msg 4902 (ALTER TABLE) / 1088 (CREATE INDEX): no such table.
-pub fn no_table(number: u32, written: &str) -> SqlError {
-    SqlError::new(
-        number,
-        16,
-        if number == 1088 { 12 } else { 1 },
-        format!(
-            "Cannot find the object \"{written}\" because it does not exist or you do not have permissions."
-        ),
-    )
-}
-
 pub fn index_exists(index: &str, table: &str) -> SqlError {
     SqlError::new(
         1913,

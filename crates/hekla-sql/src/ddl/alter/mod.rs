@@ -220,7 +220,7 @@ fn with_table(
 
 fn alter_table(db: &SqlDatabase, inside_statement: bool, alter: &ast::AlterTable) -> Outcome<()> {
     let written = crate::catalog::sequence::written(&alter.table);
-    let missing = || Err(msg::no_table(4902, &written).into());
+    let missing = || Err(crate::error::no_table(4902, &written).into());
     with_table(
         db,
         inside_statement,
@@ -284,7 +284,7 @@ fn create_index(
     create: &ast::CreateIndex,
 ) -> Outcome<()> {
     let written = crate::catalog::sequence::written(&create.table);
-    let missing = || Err(msg::no_table(1088, &written).into());
+    let missing = || Err(crate::error::no_table(1088, &written).into());
     with_table(db, inside_statement, &create.table, missing, |editor| {
         editor.create_index(&create.index).map(|()| true)
     })
