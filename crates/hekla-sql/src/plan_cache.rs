@@ -826,9 +826,12 @@ mod tests {
         );
         let spans: Vec<_> = plan.statements.iter().map(|s| (s.start, s.end)).collect();
         assert_eq!(spans.len(), 3, "{spans:?}");
-        let stopwatch = crate::statistics::Stopwatch::start();
-        plan.record(1, &stopwatch.lap(), 5);
-        plan.record(1, &stopwatch.lap(), 2);
+        let lap = crate::statistics::Lap {
+            worker_micros: 3,
+            elapsed_micros: 4,
+        };
+        plan.record(1, &lap, 5);
+        plan.record(1, &lap, 2);
         let counters = plan.statements[1].counters();
         assert_eq!(counters.execution_count, 2);
         assert_eq!(

@@ -139,3 +139,96 @@ SET NOCOUNT ON SELECT COUNT(*) AS n FROM sys.stats WHERE user_created = 1",
     assert!(listed.trim_end().ends_with(" 0"), "{listed}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The last run's (worker, elapsed) microseconds in
+/// `sys.dm_exec_query_stats` of the one-statement batch `text`.
+fn last_times(session: &mut hekla_sql::session::Session, text: &str) -> (i64, i64) {
+    let out = common::collect(
+        session,
+        &format!(
+            "SELECT qs.last_worker_time, qs.last_elapsed_time
+             FROM sys.dm_exec_query_stats AS qs
+             CROSS APPLY sys.dm_exec_sql_text(qs.sql_handle) AS t
+             WHERE t.text = N'{}'",
+            text.replace('\'', "''")
+        ),
+    );
+    assert!(out.errors.is_empty(), "{:?}", out.errors);
+    assert_eq!(out.rows.len(), 1, "{:?}", out.rows);
+    let micros = |value: &hekla_types::Value| match value {
+        hekla_types::Value::BigInt(n) => *n,
+        other => panic!("not a bigint: {other:?}"),
+    };
+    (micros(&out.rows[0][0]), micros(&out.rows[0][1]))
+}
+
+/// The test thread's CPU time so far, read exactly.
+fn thread_cpu_micros() -> i64 {
+    let mut now = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `now` is a valid, writable timespec for the call's duration.
+    let status = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut now) };
+    assert_eq!(status, 0, "the thread's CPU clock");
+    i64::from(now.tv_sec) * 1_000_000 + i64::from(now.tv_nsec) / 1_000
+}
+
+#[test]
+fn query_stats_worker_time_is_cpu_time_not_wall_time() {
+    // Without STATISTICS TIME the counters' worker time is estimated from
+    // the thread's CPU share over windows of 200 µs (statistics.rs): a
+    // statement longer than that must still get its real CPU time.
+    let db = SqlDatabase::in_memory().unwrap();
+    let mut session = db.session().unwrap();
+    let setup = common::collect(
+        &mut session,
+        "CREATE TABLE dbo.n (id int NOT NULL PRIMARY KEY NONCLUSTERED)
+         DECLARE @i int = 0
+         WHILE @i < 4000 BEGIN INSERT INTO dbo.n VALUES (@i) SET @i += 1 END",
+    );
+    assert!(setup.errors.is_empty(), "{:?}", setup.errors);
+    // An ad hoc text is counted from its second run (its plan is kept at
+    // the first), so each batch runs twice. The CPU-bound one grows until
+    // it runs for 50 ms.
+    let mut rows = 100;
+    let (worker, elapsed, batch_cpu) = loop {
+        let batch = format!(
+            "SELECT COUNT_BIG(*) FROM dbo.n AS a CROSS JOIN dbo.n AS b
+             WHERE a.id < {rows} AND b.id < {rows} AND a.id % 7 <> b.id % 5"
+        );
+        assert!(common::collect(&mut session, &batch).errors.is_empty());
+        let cpu_before = thread_cpu_micros();
+        assert!(common::collect(&mut session, &batch).errors.is_empty());
+        let batch_cpu = thread_cpu_micros() - cpu_before;
+        let (worker, elapsed) = last_times(&mut session, &batch);
+        if elapsed >= 50_000 || rows >= 4000 {
+            break (worker, elapsed, batch_cpu);
+        }
+        rows *= 2;
+    };
+    assert!(elapsed >= 50_000, "never ran 50 ms: {elapsed} µs");
+    assert!(
+        worker <= elapsed,
+        "worker {worker} µs > elapsed {elapsed} µs"
+    );
+    // The batch's CPU time, read exactly around it, is the statement's
+    // and a little parsing and lookup. On a busy machine both are well
+    // below the elapsed time.
+    assert!(
+        worker <= batch_cpu + 1_000 && worker * 10 >= batch_cpu * 9,
+        "worker {worker} µs, the batch's CPU {batch_cpu} µs, elapsed {elapsed} µs"
+    );
+
+    let wait = "WAITFOR DELAY '00:00:00.200'";
+    for _ in 0..2 {
+        let out = common::collect(&mut session, wait);
+        assert!(out.errors.is_empty(), "{:?}", out.errors);
+    }
+    let (worker, elapsed) = last_times(&mut session, wait);
+    assert!(elapsed >= 200_000, "{elapsed} µs");
+    assert!(
+        worker * 20 < elapsed,
+        "WAITFOR counted {worker} µs of CPU in {elapsed} µs"
+    );
+}

@@ -28,7 +28,7 @@ use crate::catalog::procedure::ProcedureMeta;
 use crate::catalog::procedure::ProcedurePlan as CachedPlan;
 use crate::result::{ErrorEvent, ResultSink, TransactionEvent};
 use crate::session::Session;
-use crate::statistics::Stopwatch;
+use crate::statistics::{self, Stopwatch};
 use failure::{Failure, Reach};
 use hekla_parser::ast::{self, StatementKind};
 use hekla_types::{SqlError, SqlResult};
@@ -72,11 +72,6 @@ pub struct Interpreter<'s> {
     /// Running a SQL batch (not an RPC): its own EXECs of stored
     /// procedures are reported to the sink as procedure calls.
     in_sql_batch: bool,
-    /// The thread's CPU clock when the last counted statement ended: the
-    /// next one counts its CPU time from there instead of reading the
-    /// clock again (see `Stopwatch::from_cpu`). A batch runs on one
-    /// thread from start to end, so the time in between is its own.
-    cpu_mark: Option<std::time::Duration>,
 }
 
 impl<'s> Interpreter<'s> {
@@ -87,7 +82,6 @@ impl<'s> Interpreter<'s> {
             tries: Vec::new(),
             atomic_blocks: 0,
             in_sql_batch: false,
-            cpu_mark: None,
         }
     }
 
@@ -235,21 +229,17 @@ impl<'s> Interpreter<'s> {
         let Some(slot) = counted else {
             return self.run_statement(statement, frame);
         };
-        let stopwatch = match self.cpu_mark {
-            Some(cpu) => Stopwatch::from_cpu(cpu),
-            None => Stopwatch::start(),
-        };
+        // SET STATISTICS TIME ON measures exactly; otherwise the thread's
+        // CPU meter estimates, saving a clock read per statement.
+        let exact = self.session.options.statistics_time.then(Stopwatch::start);
+        let started = statistics::statement_started();
         let outcome = self.run_statement(statement, frame);
-        match (&outcome, &frame.plan) {
-            (Ok(_), Some(plan)) => {
-                let rows = u64::try_from(self.session.state.rowcount).unwrap_or(0);
-                let lap = stopwatch.lap();
-                self.cpu_mark = Some(lap.cpu_now);
-                plan.record(slot, &lap, rows);
-            }
-            // A failed statement is not counted; the next one reads the
-            // clock afresh rather than adding the failure's time to its own.
-            _ => self.cpu_mark = None,
+        let estimated = statistics::statement_ended(started);
+        let lap = exact.map_or(estimated, |stopwatch| stopwatch.lap());
+        // A failed statement is not counted.
+        if let (Ok(_), Some(plan)) = (&outcome, &frame.plan) {
+            let rows = u64::try_from(self.session.state.rowcount).unwrap_or(0);
+            plan.record(slot, &lap, rows);
         }
         outcome
     }
