@@ -171,7 +171,7 @@ fn thread_cpu_micros() -> i64 {
     // SAFETY: `now` is a valid, writable timespec for the call's duration.
     let status = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut now) };
     assert_eq!(status, 0, "the thread's CPU clock");
-    i64::from(now.tv_sec) * 1_000_000 + i64::from(now.tv_nsec) / 1_000
+    now.tv_sec * 1_000_000 + now.tv_nsec / 1_000
 }
 
 #[test]
