@@ -246,11 +246,17 @@ fn names_its_group(path: &str, group: &[&str]) -> bool {
     })
 }
 
-/// The file's text before its `#[cfg(test)]` module, if it has one
-/// (written last, as everywhere in this crate).
+/// The file's text before its inline `#[cfg(test)] mod tests { ... }`,
+/// if it has one (written last, as everywhere in this crate). A test
+/// module in a file of its own (`#[cfg(test)] mod tests;`) cuts nothing.
 fn without_test_module(text: &str) -> &str {
-    match text.find("#[cfg(test)]\nmod ") {
-        Some(start) => &text[..start],
+    let marker = "#[cfg(test)]\nmod ";
+    let inline = text.match_indices(marker).find(|&(start, _)| {
+        let line = text[start + marker.len()..].lines().next().unwrap_or("");
+        line.trim_end().ends_with('{')
+    });
+    match inline {
+        Some((start, _)) => &text[..start],
         None => text,
     }
 }

@@ -35,6 +35,8 @@ pub mod view_change;
 pub mod window;
 
 #[cfg(test)]
+mod test_catalog;
+#[cfg(test)]
 mod tests;
 
 use crate::bind::aggregate::Grouping;

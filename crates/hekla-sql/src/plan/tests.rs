@@ -5,73 +5,14 @@
 //! engine table); nothing is read or written.
 
 use super::access::AccessPath;
-use super::context::PlanContext;
+use super::test_catalog::MemoryCatalog;
 use super::{JoinMethod, Node, Planner, QueryPlan};
-use crate::bind::expr::{Scalar, ScalarKind};
 use crate::bind::variables::Variables;
-use crate::catalog::store::{ObjectStore, ObjectType};
-use crate::catalog::table::{TableDesign, TableMeta};
-use crate::catalog::view::ViewMeta;
-use crate::catalog::Catalog;
-use crate::error::{not_supported_yet, Refused};
-use crate::permission::Permission;
-use crate::permission::{Access, ObjectRef};
-use crate::plan::system::SystemRelation;
 use crate::session_options::SetOptions;
-use hekla_engine::{Database, DatabaseConfig};
 use hekla_parser::ast::{self, StatementKind};
-use hekla_types::{SqlError, SqlResult, Value};
-use std::sync::{Arc, RwLock, RwLockReadGuard};
-
-/// A catalog of the tables and views some CREATE statements define, as
-/// the planner's context.
-struct MemoryCatalog {
-    catalog: RwLock<Catalog>,
-    /// Owns the engine tables the catalog's tables name.
-    _engine: Database,
-}
+use hekla_types::SqlResult;
 
 impl MemoryCatalog {
-    fn new(script: &str) -> MemoryCatalog {
-        let engine = Database::new(DatabaseConfig {
-            gc_interval: None,
-            ..DatabaseConfig::default()
-        });
-        let store = ObjectStore::open(&engine).expect("system tables");
-        let mut catalog = Catalog::load(&engine, &store).expect("an empty catalog");
-        let batch = hekla_parser::parse_batch(script).expect("the script parses");
-        for statement in &batch.statements {
-            let text = statement.span.text(script);
-            let object_id = catalog.allocate_object_id().expect("an object id");
-            match &statement.kind {
-                StatementKind::CreateTable(create) => {
-                    let design = TableDesign::bind(create, &catalog, object_id).expect("binds");
-                    let table = engine.create_table(design.engine_def()).expect("created");
-                    catalog.add_table(TableMeta::new(design, object_id, table, text));
-                }
-                StatementKind::CreateView(create) => {
-                    let schema_id = catalog.schema_of(&create.name).expect("a schema");
-                    let stored = crate::catalog::stored_object(
-                        object_id,
-                        schema_id,
-                        &create.name.name().value,
-                        ObjectType::View,
-                        None,
-                        text,
-                    );
-                    catalog
-                        .views
-                        .insert(ViewMeta::restore(&stored).expect("restored"));
-                }
-                other => panic!("not a table or view: {}", other.keywords()),
-            }
-        }
-        MemoryCatalog {
-            catalog: RwLock::new(catalog),
-            _engine: engine,
-        }
-    }
-
     /// Plans `query` as a statement of a batch without variables, under
     /// the default SET options.
     fn plan(&self, query: &str) -> SqlResult<QueryPlan> {
@@ -95,50 +36,6 @@ impl MemoryCatalog {
         let plan = self.plan(query).expect("plans");
         super::explain::explain(self, &plan, &Variables::default())
     }
-}
-
-impl PlanContext for MemoryCatalog {
-    fn catalog(&self) -> RwLockReadGuard<'_, Catalog> {
-        self.catalog.read().expect("catalog lock")
-    }
-
-    /// The test catalog has no sessions, so no temporary tables.
-    fn temp_table(&self, _spid: i16, _name: &str) -> Option<Arc<TableMeta>> {
-        None
-    }
-
-    /// The test catalog has no system views.
-    fn system_view(&self, _: Option<&str>, _: &str, _: &str) -> Option<SystemRelation> {
-        None
-    }
-
-    fn system_function(&self, _: Option<&str>, _: &str, _: &str) -> Option<SystemRelation> {
-        None
-    }
-
-    /// The tests plan as `dbo` (no `Access`), which is never checked.
-    fn require_object(&self, _: &Access, _: Permission, _: ObjectRef) -> SqlResult<()> {
-        Err(no_permissions())
-    }
-
-    fn require_named(&self, _: &Access, _: Permission, _: &ast::ObjectName) -> SqlResult<()> {
-        Err(no_permissions())
-    }
-
-    /// Constants only: the test catalog has no executor to evaluate more.
-    fn start_value(&self, scalar: &Scalar, _: &[Value], _: &SetOptions) -> SqlResult<Value> {
-        match &scalar.kind {
-            ScalarKind::Constant(value) => Ok(value.clone()),
-            _ => Err(not_supported_yet(
-                Refused::Expression,
-                "a computed count in the test catalog",
-            )),
-        }
-    }
-}
-
-fn no_permissions() -> SqlError {
-    not_supported_yet(Refused::Statement, "permission checks in the test catalog")
 }
 
 const SCHEMA: &str = "

@@ -1,39 +1,31 @@
 //! The shapes of INSERT, UPDATE and DELETE plans, planned over a small
-//! database without running them.
+//! catalog built in memory, with no database, session or executor.
 
 use super::*;
 use crate::bind::expr::{Reads, ScalarKind};
 use crate::bind::variables::Variables;
 use crate::plan::access::AccessPath;
+use crate::plan::test_catalog::MemoryCatalog;
 use crate::plan::{JoinKind, Node, Planner};
-use crate::session::SqlDatabase;
 use crate::session_options::SetOptions;
-use crate::text_output::{TextOptions, TextSink};
 use hekla_parser::ast::StatementKind;
 use hekla_types::SqlResult;
-use std::sync::Arc;
 
-/// A database with `t` (an IDENTITY column, a default and a hash key)
+/// A catalog with `t` (an IDENTITY column, a default and a hash key)
 /// and `o`.
-fn database() -> Arc<SqlDatabase> {
-    let db = SqlDatabase::in_memory().unwrap();
-    let mut sink = TextSink::new(Vec::new(), TextOptions::default());
-    db.session().unwrap().execute(
+fn database() -> MemoryCatalog {
+    MemoryCatalog::new(
         "CREATE TABLE dbo.t (
              n int IDENTITY(1, 1) NOT NULL,
              id int NOT NULL PRIMARY KEY NONCLUSTERED HASH WITH (BUCKET_COUNT = 64),
              v int NULL DEFAULT 7)
          CREATE TABLE dbo.o (id int NOT NULL, x int NULL)",
-        &mut sink,
-    );
-    let (errors, _) = sink.finish();
-    assert!(errors.is_empty(), "{errors:?}");
-    db
+    )
 }
 
 /// Plans the one statement of `sql` with `plan`.
 fn planned<P>(
-    db: &SqlDatabase,
+    db: &MemoryCatalog,
     sql: &str,
     plan: impl FnOnce(&Planner, &StatementKind) -> SqlResult<P>,
 ) -> SqlResult<P> {
@@ -43,7 +35,7 @@ fn planned<P>(
     plan(&planner, &batch.statements[0].kind)
 }
 
-fn insert(db: &SqlDatabase, sql: &str) -> SqlResult<InsertPlan> {
+fn insert(db: &MemoryCatalog, sql: &str) -> SqlResult<InsertPlan> {
     planned(db, sql, |planner, kind| match kind {
         StatementKind::Insert(insert) => planner.insert(insert),
         other => panic!("not an INSERT: {other:?}"),
