@@ -45,8 +45,6 @@ mod spt_values;
 mod stats;
 mod storage;
 mod table_columns;
-#[cfg(test)]
-mod tests;
 mod types;
 
 use crate::names::{DATABASE_NAME, MASTER_NAME};

@@ -1,12 +1,14 @@
-//! The views against real databases: every view's rows fit its columns,
-//! and the figures are the catalog's and the engine's.
+//! The system views against real databases: every view's rows fit its
+//! columns, and the figures are the catalog's and the engine's. (They
+//! run whole databases, so they live above the views, as tests of the
+//! crate.)
 
-use super::*;
-use crate::names::{DATABASE_ID, DATABASE_NAME, MASTER_NAME};
-use crate::session::SqlDatabase;
-use crate::session_registry as sessions;
-use crate::text_output::{TextOptions, TextSink};
 use hekla_engine::{DatabaseConfig, IsolationLevel, StorageConfig};
+use hekla_sql::names::{DATABASE_ID, DATABASE_NAME, MASTER_NAME};
+use hekla_sql::session_registry as sessions;
+use hekla_sql::system_views::{lookup, Scope, SystemContext, ViewColumn, VIEWS};
+use hekla_sql::text_output::{TextOptions, TextSink};
+use hekla_sql::SqlDatabase;
 use hekla_types::{DataType, Length, Value};
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -195,7 +197,7 @@ fn scratch_dir(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!(
         "hekla-system-views-{name}-{}-{}",
         std::process::id(),
-        crate::catalog::store::now_ms()
+        hekla_sql::catalog::store::now_ms()
     ));
     let _ = std::fs::remove_dir_all(&dir);
     dir
@@ -590,7 +592,7 @@ struct FixedSessions<'a> {
 }
 
 impl SystemContext for FixedSessions<'_> {
-    fn catalog(&self) -> std::sync::RwLockReadGuard<'_, crate::catalog::Catalog> {
+    fn catalog(&self) -> std::sync::RwLockReadGuard<'_, hekla_sql::catalog::Catalog> {
         SystemContext::catalog(self.db)
     }
 
@@ -598,11 +600,11 @@ impl SystemContext for FixedSessions<'_> {
         SystemContext::engine(self.db)
     }
 
-    fn principals(&self) -> std::sync::RwLockReadGuard<'_, crate::security::Principals> {
+    fn principals(&self) -> std::sync::RwLockReadGuard<'_, hekla_sql::security::Principals> {
         SystemContext::principals(self.db)
     }
 
-    fn cached_plans(&self) -> Vec<Arc<crate::catalog::procedure::ProcedurePlan>> {
+    fn cached_plans(&self) -> Vec<Arc<hekla_sql::catalog::procedure::ProcedurePlan>> {
         self.db.cached_plans()
     }
 
