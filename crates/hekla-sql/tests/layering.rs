@@ -40,6 +40,21 @@ const RULES: &[(&[&str], &str, &str)] = &[
     ),
     (
         PLANNER,
+        "crate::ddl",
+        "DDL plans through the planner, never the other way round",
+    ),
+    (
+        PLANNER,
+        "crate::plan_cache",
+        "the plan cache keeps what the planner makes; the planner knows nothing of it",
+    ),
+    (
+        PLANNER,
+        "crate::database_context",
+        "the planner sees the database only through the PlanContext trait",
+    ),
+    (
+        PLANNER,
         "crate::system_views",
         "the planner finds system views through its context trait; plans name them by plan::system::SystemRelation",
     ),
