@@ -71,6 +71,29 @@ impl std::hash::Hasher for KeyHasher {
     }
 }
 
+/// For maps keyed by a hash already computed (the key is its own hash):
+/// `HashMap<u64, V, BuildHasherDefault<PassThrough>>` hashes nothing again.
+#[derive(Default)]
+pub struct PassThrough(u64);
+
+impl std::hash::Hasher for PassThrough {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, _: &[u8]) {
+        unreachable!("only u64 hashes are stored");
+    }
+
+    fn write_u64(&mut self, hash: u64) {
+        self.0 = hash;
+    }
+}
+
+/// A map keyed by hashes (see [`PassThrough`]).
+pub type HashKeyed<V> =
+    std::collections::HashMap<u64, V, std::hash::BuildHasherDefault<PassThrough>>;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -85,6 +108,17 @@ mod tests {
     fn length_is_part_of_the_hash() {
         assert_ne!(hash(b"a"), hash(b"a\0"));
         assert_ne!(hash(b""), hash(b"\0"));
+    }
+
+    #[test]
+    fn a_hash_keyed_map_finds_entries_by_their_hash() {
+        let mut map = HashKeyed::default();
+        for i in 0..100u64 {
+            map.insert(hash(&i.to_le_bytes()), i);
+        }
+        assert_eq!(map.len(), 100);
+        assert_eq!(map.get(&hash(&7u64.to_le_bytes())), Some(&7));
+        assert_eq!(map.get(&hash(b"absent")), None);
     }
 
     #[test]

@@ -5,9 +5,8 @@
 //! allocates a handful of growing vectors instead of several small
 //! allocations per row (which dominated freeing a large build side).
 
+use hekla_types::hash::HashKeyed;
 use hekla_types::Value;
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 
 /// No chain continues past this index.
 const END: u32 = u32::MAX;
@@ -20,7 +19,7 @@ pub struct HashTable {
     spans: Vec<(usize, usize)>,
     /// The next row with the same hash, or END.
     next: Vec<u32>,
-    heads: HashMap<u64, u32, BuildHasherDefault<PassThrough>>,
+    heads: HashKeyed<u32>,
 }
 
 impl HashTable {
@@ -32,7 +31,7 @@ impl HashTable {
             keys: Vec::new(),
             spans: Vec::new(),
             next: Vec::new(),
-            heads: HashMap::default(),
+            heads: HashKeyed::default(),
         }
     }
 
@@ -92,24 +91,6 @@ fn hash_bytes(bytes: &[u8]) -> u64 {
     hash ^= hash >> 33;
     hash = hash.wrapping_mul(0xff51_afd7_ed55_8ccd);
     hash ^ (hash >> 33)
-}
-
-/// The map's keys are already hashes.
-#[derive(Default)]
-pub struct PassThrough(u64);
-
-impl Hasher for PassThrough {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, _: &[u8]) {
-        unreachable!("only u64 hashes are stored");
-    }
-
-    fn write_u64(&mut self, hash: u64) {
-        self.0 = hash;
-    }
 }
 
 #[cfg(test)]
