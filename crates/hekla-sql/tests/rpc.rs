@@ -314,6 +314,55 @@ fn sp_executesql_takes_the_statement_definitions_and_values() {
     );
 }
 
+/// Values already in their declared type's form are taken as they came
+/// (nvarchar(max) text, an int as int), keeping text outside code page
+/// 1252; others are converted as before: an int declared bigint, and a
+/// string declared int (read as the varchar or nvarchar its characters
+/// fit, as for any value converted).
+#[test]
+fn rpc_values_keep_or_convert_to_their_declared_types() {
+    let mut session = session("");
+    let max = DataType::NVarChar {
+        len: Length::Max,
+        collation: Collation::default(),
+    };
+    let events = call(
+        &mut session,
+        "sp_executesql",
+        vec![
+            positional(max, text("SELECT N'Ωμέγα' + @s AS s, @k + 1 AS k, @b AS b")),
+            positional(max, text("@s nvarchar(max), @k int, @b bigint")),
+            named("s", max, text(" ✓")),
+            named("k", DataType::Int, Value::Int(41)),
+            named("b", DataType::BigInt, Value::Int(7)),
+        ],
+    );
+    assert_eq!(
+        events,
+        vec![
+            Event::Columns(vec!["s".into(), "k".into(), "b".into()]),
+            Event::Row(vec![text("Ωμέγα ✓"), Value::Int(42), Value::BigInt(7)]),
+            Event::Done(Some(1)),
+            Event::Status(0),
+        ]
+    );
+    let events = call(
+        &mut session,
+        "sp_executesql",
+        vec![
+            positional(max, text("SELECT @k AS k")),
+            positional(max, text("@k int")),
+            named("k", DataType::Int, text("x")),
+        ],
+    );
+    assert_eq!(
+        events,
+        vec![Event::Error(
+            "Msg 245, Level 16, State 1, Line 0\nConversion failed when converting the varchar value 'x' to data type int.".into()
+        )]
+    );
+}
+
 const ORDERS: &str = "
 CREATE TYPE dbo.OrderLine AS TABLE (product int NOT NULL PRIMARY KEY, quantity smallint NOT NULL CHECK (quantity > 0), note varchar(5) NULL)
 GO

@@ -14,7 +14,7 @@ use crate::bind::variables::Variables;
 use crate::rpc::{RpcParameter, RpcValue};
 use hekla_parser::ast::{self, ExprKind};
 use hekla_parser::span::Span;
-use hekla_types::{DataType, SqlError, SqlResult, Value};
+use hekla_types::{DataType, Length, SqlError, SqlResult, Value};
 use std::sync::Arc;
 
 /// The variable holding the procedure's return status.
@@ -94,7 +94,10 @@ impl Interpreter<'_> {
             let mut kind = ExprKind::Variable(variable.clone());
             match &mut parameter.value {
                 RpcValue::Scalar(value) => {
-                    let value = hekla_types::convert::convert(value, &parameter.data_type, None)?;
+                    let value = declared_value(
+                        std::mem::replace(value, Value::Null),
+                        &parameter.data_type,
+                    )?;
                     let slot = frame.variables.declare(&variable, parameter.data_type)?;
                     frame.variables.assign(slot, value);
                 }
@@ -188,6 +191,28 @@ impl Interpreter<'_> {
                     .output_parameter(ordinal, name, &parameter.data_type, &output);
             }
         }
+    }
+}
+
+/// A client's value as a value of the type it declared: as it came when
+/// it already has that type's form (what drivers send), converted
+/// otherwise. Text is taken as it came only for nvarchar(max), which
+/// holds any text unchanged.
+fn declared_value(value: Value, data_type: &DataType) -> SqlResult<Value> {
+    let as_it_came = match (&value, data_type) {
+        (Value::Null, _)
+        | (Value::Bit(_), DataType::Bit)
+        | (Value::TinyInt(_), DataType::TinyInt)
+        | (Value::SmallInt(_), DataType::SmallInt)
+        | (Value::Int(_), DataType::Int)
+        | (Value::BigInt(_), DataType::BigInt) => true,
+        (Value::String(_), DataType::NVarChar { len, .. }) => *len == Length::Max,
+        _ => false,
+    };
+    if as_it_came {
+        Ok(value)
+    } else {
+        hekla_types::convert::convert(&value, data_type, None)
     }
 }
 

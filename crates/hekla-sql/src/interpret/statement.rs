@@ -666,6 +666,13 @@ impl Interpreter<'_> {
         data_type: &DataType,
         frame: &Frame,
     ) -> SqlResult<Value> {
+        // A variable of the very type wanted (an EXEC's or an RPC's usual
+        // argument) needs no binding, conversion or statement context.
+        if let Some((value, own_type)) = variable_read(expr, frame) {
+            if own_type == *data_type {
+                return Ok(value.clone());
+            }
+        }
         let scalar = implicit(self.bound(expr, frame)?, data_type)?;
         self.evaluate(&scalar, frame)
     }
@@ -683,6 +690,9 @@ impl Interpreter<'_> {
 
     /// An expression's value in its own type.
     pub(super) fn plain_value(&mut self, expr: &ast::Expr, frame: &Frame) -> SqlResult<Value> {
+        if let Some((value, _)) = variable_read(expr, frame) {
+            return Ok(value.clone());
+        }
         let scalar = self.bound(expr, frame)?;
         self.evaluate(&scalar, frame)
     }
@@ -991,4 +1001,18 @@ fn statement_command(kind: &StatementKind) -> StatementCommand {
         StatementKind::Delete(_) => StatementCommand::Delete,
         _ => StatementCommand::Other,
     }
+}
+
+/// A bare `@variable` declared in the frame: its value and type, read as
+/// binding and evaluating it would (an undeclared one is left to the
+/// binder, for its error).
+fn variable_read<'f>(expr: &ast::Expr, frame: &'f Frame) -> Option<(&'f Value, DataType)> {
+    let ast::ExprKind::Variable(name) = &expr.kind else {
+        return None;
+    };
+    let slot = frame.variables.slot(name)?;
+    Some((
+        &frame.variables.values()[slot],
+        frame.variables.data_type(slot),
+    ))
 }
