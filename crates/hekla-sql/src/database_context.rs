@@ -7,7 +7,6 @@
 //! change, and where they are stored).
 
 use crate::bind::expr::Scalar;
-use crate::catalog::procedure::ProcedurePlan;
 use crate::catalog::table::TableMeta;
 use crate::catalog::Catalog;
 use crate::exec::context::Context;
@@ -16,6 +15,7 @@ use crate::permission::Permission;
 use crate::permission::{Access, ObjectRef};
 use crate::plan::context::PlanContext;
 use crate::plan::system::SystemRelation;
+use crate::plan_cache::ProcedurePlan;
 use crate::security::access::Checks;
 use crate::security::context::SecurityContext;
 use crate::security::store::SecurityTables;
@@ -125,6 +125,6 @@ impl SecurityContext for SqlDatabase {
     }
 
     fn security_tables(&self) -> &SecurityTables {
-        self.object_store().security()
+        self.security_store()
     }
 }

@@ -24,6 +24,7 @@
 //! passed them. Lookups take a read lock and mark the entry with an
 //! atomic flag; only inserting and evicting take the write lock.
 
+use crate::catalog::procedure::ProcedureMeta;
 use crate::session_options::SetOptions;
 use crate::statistics::Lap;
 use hekla_parser::ast::{self, StatementKind};
@@ -48,6 +49,30 @@ pub trait Compiled: Send + Sync {
     /// [`estimated_size`]).
     fn text_bytes(&self) -> usize;
 }
+
+/// A procedure, or a batch or dynamic SQL compiled like one, is what the
+/// plan cache holds.
+impl Compiled for ProcedureMeta {
+    fn statements(&self) -> &[ast::Statement] {
+        &self.body
+    }
+
+    fn text(&self) -> &str {
+        &self.definition
+    }
+
+    fn object_id(&self) -> i32 {
+        self.object_id
+    }
+
+    /// Its definition, and the copy of it a parameterized text's name is.
+    fn text_bytes(&self) -> usize {
+        self.definition.len() + self.name.len()
+    }
+}
+
+/// A plan cache entry of a procedure, batch or dynamic SQL.
+pub type ProcedurePlan = CachedPlan<ProcedureMeta>;
 
 /// `objtype` of `sys.dm_exec_cached_plans`: how the text came.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -4,7 +4,7 @@
 //! streams results, DONE counts, messages and errors to a client.
 
 use crate::bind::variables::Variables;
-use crate::catalog::store::ObjectStore;
+use crate::catalog::store::{ObjectStore, SYSTEM_SCHEMA};
 use crate::catalog::Catalog;
 use crate::exec::context::{Context, SessionState};
 use crate::interpret::transaction::UserTransaction;
@@ -12,6 +12,7 @@ use crate::interpret::Interpreter;
 use crate::plan::Planner;
 use crate::plan_cache::{PlanCache, PlanKey};
 pub use crate::result::{ErrorEvent, ResultColumn, ResultSink, StatementCommand, TransactionEvent};
+use crate::security::store::SecurityTables;
 use crate::security::{Identity, Principal};
 use crate::session_options::SetOptions;
 use hekla_engine::{Database, DatabaseConfig, IsolationLevel, StorageConfig};
@@ -25,6 +26,8 @@ use std::sync::{Arc, RwLock};
 pub struct SqlDatabase {
     engine: Arc<Database>,
     store: ObjectStore,
+    /// Where logins, users, roles and permissions are stored.
+    security_store: SecurityTables,
     catalog: RwLock<Catalog>,
     /// Every session's `#temp` and `##global` tables.
     temp: crate::catalog::temp::TempTables,
@@ -56,8 +59,8 @@ impl SqlDatabase {
 
     fn over(engine: Database) -> SqlResult<Arc<SqlDatabase>> {
         let store = ObjectStore::open(&engine)?;
-        let catalog = Catalog::load(&engine, &store)?;
-        let security = store.security();
+        let security = SecurityTables::open(&engine, store.system_schema(), SYSTEM_SCHEMA)?;
+        let catalog = Catalog::load(&engine, &store, &|id| security.owns_engine_table(id))?;
         let principals = crate::security::Principals::new(
             security.load(&engine)?,
             security.load_members(&engine)?,
@@ -67,6 +70,7 @@ impl SqlDatabase {
         let db = Arc::new(SqlDatabase {
             engine: Arc::new(engine),
             store,
+            security_store: security,
             catalog: RwLock::new(catalog),
             temp: Default::default(),
             schema_lock: Default::default(),
@@ -115,6 +119,11 @@ impl SqlDatabase {
     /// Where object definitions are stored.
     pub(crate) fn object_store(&self) -> &ObjectStore {
         &self.store
+    }
+
+    /// Where logins, users, roles and permissions are stored.
+    pub(crate) fn security_store(&self) -> &SecurityTables {
+        &self.security_store
     }
 
     /// The schema lock (see `ddl::alter::gate`).

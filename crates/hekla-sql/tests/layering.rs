@@ -144,6 +144,16 @@ const RULES: &[(&[&str], &str, &str)] = &[
         "the system views know nothing of procedural execution",
     ),
     (
+        CATALOG,
+        "crate::plan_cache",
+        "the plan cache holds procedures; the catalog knows nothing of it",
+    ),
+    (
+        CATALOG,
+        "crate::security",
+        "the security store is the database's, beside the catalog's",
+    ),
+    (
         DDL,
         "crate::interpret",
         "the interpreter routes statements to DDL, not the other way round",

@@ -604,7 +604,7 @@ impl SystemContext for FixedSessions<'_> {
         SystemContext::principals(self.db)
     }
 
-    fn cached_plans(&self) -> Vec<Arc<hekla_sql::catalog::procedure::ProcedurePlan>> {
+    fn cached_plans(&self) -> Vec<Arc<hekla_sql::plan_cache::ProcedurePlan>> {
         self.db.cached_plans()
     }
 

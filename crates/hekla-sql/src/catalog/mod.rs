@@ -72,7 +72,11 @@ impl Catalog {
     /// Objects are restored in id order, which is the order they were
     /// created in, so whatever an object refers to (the table a foreign
     /// key references, the sequence a DEFAULT uses) is restored before it.
-    pub fn load(db: &Database, store: &ObjectStore) -> SqlResult<Catalog> {
+    pub fn load(
+        db: &Database,
+        store: &ObjectStore,
+        other_system_table: &dyn Fn(u32) -> bool,
+    ) -> SqlResult<Catalog> {
         let mut catalog = Catalog {
             schemas: db.schemas().into_iter().collect(),
             tables: BTreeMap::new(),
@@ -152,7 +156,8 @@ impl Catalog {
         procedure::bind_restored(&mut catalog);
         let described: Vec<u32> = catalog.tables.values().map(|t| t.engine.id).collect();
         for table in db.tables() {
-            if !store.owns_engine_table(table.id) && !described.contains(&table.id) {
+            let system = store.owns_engine_table(table.id) || other_system_table(table.id);
+            if !system && !described.contains(&table.id) {
                 db.drop_table(table.id)?;
             }
         }

@@ -118,7 +118,7 @@ impl ProcedureMeta {
     }
 
     /// A batch's statements, parsed from `text`, run like dynamic SQL
-    /// without parameters (see [`crate::plan_cache`]).
+    /// without parameters (the plan cache holds it).
     pub fn batch(text: String, body: Vec<ast::Statement>) -> ProcedureMeta {
         ProcedureMeta {
             object_id: DYNAMIC_SQL,
@@ -168,30 +168,6 @@ impl ProcedureMeta {
         }
     }
 }
-
-/// A procedure, or a batch or dynamic SQL compiled like one, is what the
-/// plan cache holds.
-impl crate::plan_cache::Compiled for ProcedureMeta {
-    fn statements(&self) -> &[ast::Statement] {
-        &self.body
-    }
-
-    fn text(&self) -> &str {
-        &self.definition
-    }
-
-    fn object_id(&self) -> i32 {
-        self.object_id
-    }
-
-    /// Its definition, and the copy of it a parameterized text's name is.
-    fn text_bytes(&self) -> usize {
-        self.definition.len() + self.name.len()
-    }
-}
-
-/// A plan cache entry of a procedure, batch or dynamic SQL.
-pub type ProcedurePlan = crate::plan_cache::CachedPlan<ProcedureMeta>;
 
 /// The procedures of a database, by object id.
 pub type Procedures = Objects<ProcedureMeta>;

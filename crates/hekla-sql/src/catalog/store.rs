@@ -7,7 +7,8 @@
 //! them back and re-binds each definition.
 
 use hekla_engine::{
-    ColumnDef, Database, IndexDef, IsolationLevel, Table, TableDef, Transaction, Uniqueness,
+    ColumnDef, Database, IndexDef, IsolationLevel, SchemaId, Table, TableDef, Transaction,
+    Uniqueness,
 };
 use hekla_types::{Collation, DataType, Length, SqlError, SqlResult, Value};
 use std::ops::ControlFlow;
@@ -110,8 +111,8 @@ pub struct ObjectStore {
     table: Arc<Table>,
     /// `sys.hekla_counters`: IDENTITY and sequence values.
     counters: super::counter::CounterTable,
-    /// Logins, users and roles.
-    security: crate::security::store::SecurityTables,
+    /// The `sys` schema the store's tables are in.
+    schema: SchemaId,
 }
 
 impl ObjectStore {
@@ -127,25 +128,23 @@ impl ObjectStore {
             None => db.create_table(store_table_def(schema))?,
         };
         let counters = super::counter::CounterTable::open(db, schema, SYSTEM_SCHEMA)?;
-        let security = crate::security::store::SecurityTables::open(db, schema, SYSTEM_SCHEMA)?;
         Ok(ObjectStore {
             table,
             counters,
-            security,
+            schema,
         })
     }
 
     /// Whether engine table `id` is one of the store's own (never a user
     /// table).
     pub fn owns_engine_table(&self, id: u32) -> bool {
-        id == self.table.id
-            || id == self.counters.engine_table().id
-            || self.security.owns_engine_table(id)
+        id == self.table.id || id == self.counters.engine_table().id
     }
 
-    /// Where logins, users and roles are stored.
-    pub fn security(&self) -> &crate::security::store::SecurityTables {
-        &self.security
+    /// The `sys` schema, where other system tables go too (the security
+    /// store's).
+    pub fn system_schema(&self) -> SchemaId {
+        self.schema
     }
 
     /// The durable values of IDENTITY columns and sequences.

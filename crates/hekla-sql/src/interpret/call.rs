@@ -6,10 +6,10 @@
 
 use super::failure::{Failure, Reach};
 use super::{Flow, Frame, Interpreter};
-use crate::catalog::procedure::ProcedurePlan as CachedPlan;
 use crate::catalog::procedure::{ParameterKind, ProcedureMeta};
 use crate::permission::Permission;
 use crate::plan_cache::PlanKey;
+use crate::plan_cache::ProcedurePlan as CachedPlan;
 use crate::security::access::Checks;
 use hekla_parser::ast::{self, ExprKind};
 use hekla_types::{SqlError, SqlResult, Value};

@@ -10,8 +10,8 @@
 use super::failure::Failure;
 use super::{Flow, Frame, Interpreter};
 use crate::catalog::procedure::ProcedureMeta;
-use crate::catalog::procedure::ProcedurePlan as CachedPlan;
 use crate::plan_cache::PlanKey;
+use crate::plan_cache::ProcedurePlan as CachedPlan;
 use hekla_parser::ast;
 use hekla_types::{SqlError, SqlResult, Value};
 use std::sync::Arc;

@@ -25,7 +25,7 @@ pub mod transaction;
 
 use crate::bind::variables::Variables;
 use crate::catalog::procedure::ProcedureMeta;
-use crate::catalog::procedure::ProcedurePlan as CachedPlan;
+use crate::plan_cache::ProcedurePlan as CachedPlan;
 use crate::result::{ErrorEvent, ResultSink, TransactionEvent};
 use crate::session::Session;
 use crate::statistics::{self, Stopwatch};

@@ -10,7 +10,7 @@
 
 use super::failure::Failure;
 use super::{Flow, Frame, Interpreter};
-use crate::catalog::procedure::ProcedurePlan as CachedPlan;
+use crate::plan_cache::ProcedurePlan as CachedPlan;
 use hekla_parser::ast::{self, ExprKind};
 use hekla_types::{SqlError, SqlResult, Value};
 use std::collections::HashMap;

@@ -4,8 +4,8 @@
 //! that holds them. The database implements it (`crate::database_context`);
 //! a test can implement it over a catalog of its own.
 
-use crate::catalog::procedure::ProcedurePlan;
 use crate::catalog::Catalog;
+use crate::plan_cache::ProcedurePlan;
 use crate::security::Principals;
 use crate::session_registry::SessionInfo;
 use hekla_engine::Database;

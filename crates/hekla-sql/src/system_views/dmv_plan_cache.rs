@@ -15,8 +15,8 @@ use super::shared::{
 };
 use super::{Rows, Scope, SystemFunction, SystemView, ViewColumn};
 use crate::catalog::function::FunctionParameter;
-use crate::catalog::procedure::ProcedurePlan as CachedPlan;
 use crate::names::DATABASE_ID;
+use crate::plan_cache::ProcedurePlan as CachedPlan;
 use crate::plan_cache::{PlanKind, Totals};
 use hekla_types::{DataType, SqlResult, Value};
 use std::hash::{Hash, Hasher};
