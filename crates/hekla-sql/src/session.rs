@@ -298,7 +298,7 @@ impl Session {
     pub fn reset(&mut self) {
         self.transaction.roll_back_all();
         self.transaction_shown = false;
-        crate::catalog::temp::end_session(&self.db, self.state.spid);
+        crate::ddl::temp::end_session(&self.db, self.state.spid);
         self.options = SetOptions::default();
         self.registration.publish(&self.options);
         self.prepared.clear();
@@ -445,6 +445,6 @@ impl Session {
 impl Drop for Session {
     fn drop(&mut self) {
         self.transaction.roll_back_all();
-        crate::catalog::temp::end_session(&self.db, self.state.spid);
+        crate::ddl::temp::end_session(&self.db, self.state.spid);
     }
 }

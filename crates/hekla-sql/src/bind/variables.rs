@@ -152,7 +152,7 @@ impl Variables {
 
     /// Adds the table-valued parameter `@name` (without the `@`), whose
     /// `table` holds the rows passed (a caller's table variable, or a
-    /// table from `catalog::temp::variable_table` filled with a client's
+    /// table from `ddl::temp::variable_table` filled with a client's
     /// rows). The table stays its maker's: [`Variables::take_tables`]
     /// does not hand it back, so the end of the procedure does not drop
     /// it. With `readonly` (as SQL Server requires of every table-valued

@@ -25,7 +25,6 @@ pub mod view;
 
 use crate::error::{not_supported_yet, Refused};
 use crate::names::DATABASE_NAME;
-use crate::plan::context::PlanContext;
 use hekla_engine::{Database, SchemaId, Table};
 use hekla_parser::ast;
 use hekla_types::{SqlError, SqlResult};
@@ -478,8 +477,7 @@ pub fn stored_object(
 }
 
 /// A user table by name (schema defaults to dbo); Msg 208 if there is none.
-pub fn resolve_table(db: &dyn PlanContext, name: &ast::ObjectName) -> SqlResult<Arc<TableMeta>> {
-    let catalog = db.catalog();
+pub fn resolve_table(catalog: &Catalog, name: &ast::ObjectName) -> SqlResult<Arc<TableMeta>> {
     let schema = name.schema().map_or("dbo", |s| s.value.as_str());
     let found = match name.other_database(DATABASE_NAME) {
         None => catalog
@@ -489,7 +487,7 @@ pub fn resolve_table(db: &dyn PlanContext, name: &ast::ObjectName) -> SqlResult<
     };
     // INSERT, UPDATE and DELETE look for views first
     // (`plan::view_change`); OUTPUT INTO does not take one.
-    if found.is_none() && view::names_view(&catalog, name) {
+    if found.is_none() && view::names_view(catalog, name) {
         return Err(not_supported_yet(Refused::Statement, "OUTPUT INTO a view"));
     }
     found.cloned().ok_or_else(|| {

@@ -1,8 +1,8 @@
 //! Table types: `CREATE TYPE [schema.]name AS TABLE (columns, PRIMARY
 //! KEY, UNIQUE, CHECK, DEFAULT, IDENTITY, INDEX ...) [WITH
 //! (MEMORY_OPTIMIZED = ON | OFF)]` (created, stored and dropped as every
-//! user type is, see [`super::user_type`]), and `DECLARE @v name`, which
-//! makes a table variable of the type.
+//! user type is, see [`super::user_type`]); `DECLARE @v name` makes a
+//! table variable of the type (`ddl::temp::declare_variable`).
 //!
 //! The definition is bound at CREATE TYPE as CREATE TABLE binds a table's,
 //! so its errors come then (a memory-optimized table type needs an index,
@@ -15,14 +15,9 @@
 //! does, with type `TT` and the name `TT_<type>_<object id in hex>`.
 
 use super::table::{ColumnMeta, TableDesign};
-use super::user_type::{self, Resolved};
 use super::Catalog;
-use crate::bind::types::TypeContext;
-use crate::bind::variables::Variables;
-use crate::error::{not_supported_yet, Refused};
-use crate::session::SqlDatabase;
 use hekla_parser::ast::{self, ConstraintKind, OptionValue, TableElement};
-use hekla_types::{Collation, SqlError, SqlResult};
+use hekla_types::{SqlError, SqlResult};
 
 #[derive(Debug)]
 pub struct TableType {
@@ -166,41 +161,4 @@ fn refuse_names_and_foreign_keys(elements: &[TableElement]) -> SqlResult<()> {
         }
     }
     Ok(())
-}
-
-/// `DECLARE @v type` when `type` is a table type: makes the table
-/// variable and returns true; false for any other type (a scalar
-/// variable, declared by the caller). A value is refused (Msg 10794).
-pub fn declare_variable(
-    db: &SqlDatabase,
-    variables: &mut Variables,
-    declaration: &ast::Declaration,
-    ordinal: usize,
-) -> SqlResult<bool> {
-    let resolved = {
-        let catalog = db.catalog();
-        user_type::resolve(
-            &catalog,
-            &declaration.data_type,
-            Collation::default(),
-            TypeContext::Declaration {
-                ordinal: ordinal + 1,
-            },
-        )?
-    };
-    let Resolved::Table(user_type) = resolved else {
-        return Ok(false);
-    };
-    let Some(table_type) = user_type.as_table() else {
-        return Ok(false);
-    };
-    if declaration.value.is_some() {
-        return Err(not_supported_yet(
-            Refused::Statement,
-            "DECLARE of a table variable with a value",
-        ));
-    }
-    super::temp::declare_table(db, variables, &declaration.name, &table_type.elements)?;
-    variables.set_table_type(&declaration.name, user_type.id);
-    Ok(true)
 }

@@ -30,7 +30,7 @@ pub fn target(
 ) -> SqlResult<Arc<TableMeta>> {
     let written = crate::catalog::sequence::written(name);
     let table = if crate::catalog::temp::is_temp(name) {
-        crate::catalog::temp::resolve_table(db, variables, name).map_err(|_| not_found(&written))?
+        crate::plan::context::resolve_table(db, variables, name).map_err(|_| not_found(&written))?
     } else {
         let catalog = db.catalog();
         let in_database = name

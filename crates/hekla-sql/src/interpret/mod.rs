@@ -13,6 +13,7 @@ mod batch_rules;
 mod call;
 mod dynamic;
 pub mod failure;
+mod identity_insert;
 mod implicit;
 pub mod kept_plans;
 pub mod prepared;
@@ -148,7 +149,7 @@ impl<'s> Interpreter<'s> {
 
     /// Gives back what the frame made: its table variables.
     pub fn end_frame(&mut self, frame: &mut Frame) {
-        crate::catalog::temp::end_batch(&self.session.db, &mut frame.variables);
+        crate::ddl::temp::end_batch(&self.session.db, &mut frame.variables);
     }
 
     /// Runs statements in order; an error is reported (or, inside TRY,

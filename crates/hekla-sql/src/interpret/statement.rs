@@ -179,12 +179,7 @@ impl Interpreter<'_> {
             StatementKind::Truncate(name) => self.truncate(name, frame),
             StatementKind::DeclareTable { variable, elements } => {
                 if !frame.variables.was_declared(statement.span) {
-                    crate::catalog::temp::declare_table(
-                        &db,
-                        &mut frame.variables,
-                        variable,
-                        elements,
-                    )?;
+                    crate::ddl::temp::declare_table(&db, &mut frame.variables, variable, elements)?;
                     frame.variables.mark_declared(statement.span);
                 }
                 Ok(None)
@@ -245,7 +240,7 @@ impl Interpreter<'_> {
                 Ok(None)
             }
             StatementKind::SetIdentityInsert { table, on } => {
-                let target = crate::catalog::identity::insert_target(
+                let target = super::identity_insert::insert_target(
                     &db,
                     &frame.variables,
                     table,
@@ -752,12 +747,7 @@ impl Interpreter<'_> {
         let db = Arc::clone(&self.session.db);
         let again = frame.variables.was_declared(declaration.span);
         if !again
-            && crate::catalog::table_type::declare_variable(
-                &db,
-                &mut frame.variables,
-                declaration,
-                ordinal,
-            )?
+            && crate::ddl::temp::declare_variable(&db, &mut frame.variables, declaration, ordinal)?
         {
             frame.variables.mark_declared(declaration.span);
             return Ok(());

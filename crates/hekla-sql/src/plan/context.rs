@@ -7,7 +7,9 @@
 //! one statement ([`super::query::BindState`]).
 
 use crate::bind::expr::Scalar;
+use crate::bind::variables::Variables;
 use crate::catalog::table::TableMeta;
+use crate::catalog::temp;
 use crate::catalog::Catalog;
 use crate::permission::Permission;
 use crate::permission::{Access, ObjectRef};
@@ -70,4 +72,32 @@ pub trait PlanContext {
         variables: &[Value],
         options: &SetOptions,
     ) -> SqlResult<Value>;
+}
+
+/// The table `name` names for a statement of the batch with `variables`:
+/// a temporary table of its session (whatever database and schema are
+/// written: SQL Server looks for `#` names in tempdb) or a user table.
+/// Msg 208 when there is none.
+pub fn resolve_table(
+    db: &dyn PlanContext,
+    variables: &Variables,
+    name: &ast::ObjectName,
+) -> SqlResult<Arc<TableMeta>> {
+    if !temp::is_temp(name) {
+        return crate::catalog::resolve_table(&db.catalog(), name);
+    }
+    db.temp_table(variables.session(), &name.name().value)
+        .ok_or_else(|| crate::error::invalid_object_name(&name.name().value, 1))
+}
+
+/// The table an INSERT, UPDATE, DELETE or OUTPUT INTO writes.
+pub fn resolve_target(
+    db: &dyn PlanContext,
+    variables: &Variables,
+    target: &ast::DmlTarget,
+) -> SqlResult<Arc<TableMeta>> {
+    match target {
+        ast::DmlTarget::Table { name, .. } => resolve_table(db, variables, name),
+        ast::DmlTarget::Variable(name) => temp::writable_variable(variables, name),
+    }
 }

@@ -457,7 +457,7 @@ impl Planner<'_> {
             // table; its plan is not kept.
             self.state.not_reusable.set(true);
         }
-        crate::catalog::temp::resolve_table(self.context, self.variables, name)
+        crate::plan::context::resolve_table(self.context, self.variables, name)
     }
 
     /// A table, view or CTE by name, with the columns it adds to the scope;

@@ -388,7 +388,7 @@ impl Route {
         let Some((view, schema)) = find(db, &self.name) else {
             // The FROM clause bound: a name that is no view and no user
             // table is a system view's.
-            let table = crate::catalog::resolve_table(db, &self.name).map_err(|_| {
+            let table = crate::catalog::resolve_table(&db.catalog(), &self.name).map_err(|_| {
                 not_supported_yet(
                     Refused::Statement,
                     "INSERT, UPDATE or DELETE through a view of a system view",

@@ -167,7 +167,7 @@ fn bind_into(
             ));
         }
     }
-    let table = crate::catalog::temp::resolve_target(planner.context, planner.variables, target)?;
+    let table = crate::plan::context::resolve_target(planner.context, planner.variables, target)?;
     // Rows go into the table as an INSERT puts them.
     if let (Some(access), ast::DmlTarget::Table { name, .. }) = (&planner.access, target) {
         planner

@@ -28,7 +28,7 @@ impl Target {
         if let Some(view) = view_change::resolve(planner.context, name, change)? {
             return Ok(Target::View(Box::new(view)));
         }
-        let table = crate::catalog::temp::resolve_table(planner.context, planner.variables, name)?;
+        let table = crate::plan::context::resolve_table(planner.context, planner.variables, name)?;
         Ok(Target::Table(table))
     }
 
