@@ -1,6 +1,8 @@
 //! Statements' bound plans, kept in the plan cache's entry of their batch
 //! or procedure (`plan_cache::CachedPlan::keep_bound_plan`) so that the
-//! next run executes them without binding and planning again.
+//! next run executes them without binding and planning again. Besides
+//! queries and DML, `SET @v = ...` and a DECLARE of one variable keep
+//! their bound value (and type) this way.
 //!
 //! A kept plan is reused only while everything its planning read besides
 //! the statement's text is unchanged:
@@ -227,6 +229,42 @@ mod tests {
         // TOP (@n), RECOMPILE, CREATE TABLE, #temp read, DECLARE, INSERT
         // into a table variable: not kept; TOP (1) from it: kept.
         assert_eq!(kept, [false, false, false, false, false, false, true]);
+    }
+
+    #[test]
+    fn set_and_declare_keep_their_bindings_and_read_each_calls_table() {
+        let db = SqlDatabase::in_memory().expect("database");
+        let mut session = db.session().expect("session");
+        for batch in [
+            "CREATE TYPE dbo.ids AS TABLE (Id int NOT NULL)",
+            "CREATE PROCEDURE dbo.p @ids dbo.ids READONLY AS
+             BEGIN
+                 DECLARE @n int = (SELECT COUNT(*) FROM @ids)
+                 SET @n += (SELECT SUM(Id) FROM @ids)
+                 SELECT @n
+             END",
+        ] {
+            let out = run(&mut session, batch);
+            assert!(!out.contains("Msg"), "{out}");
+        }
+        let call = |session: &mut Session, values: &str| {
+            run(
+                session,
+                &format!("DECLARE @t dbo.ids INSERT INTO @t VALUES {values} EXEC dbo.p @t"),
+            )
+        };
+        // Each call passes a new table: the kept bindings read it.
+        assert!(call(&mut session, "(1), (2)").contains("          5"));
+        assert!(call(&mut session, "(10), (20), (30)").contains("         63"));
+        let plans = db.plan_cache().plans();
+        let procedure = plans
+            .iter()
+            .find(|plan| plan.kind == PlanKind::Proc)
+            .expect("the procedure's cached plan");
+        let kept: Vec<bool> = (0..2)
+            .map(|slot| procedure.bound_plan(slot).is_some())
+            .collect();
+        assert_eq!(kept, [true, true], "DECLARE and SET keep their bindings");
     }
 
     #[test]

@@ -9,7 +9,7 @@
 use super::kept_plans::{Kept, TableVariables};
 use super::showplan::show_plan;
 use super::{Flow, Frame, Interpreter};
-use crate::bind::expr::{implicit, Scalar};
+use crate::bind::expr::{implicit, Scalar, ScalarKind};
 use crate::bind::variables::Variables;
 use crate::error::{not_supported_yet, Refused};
 use crate::exec::context::Context;
@@ -185,8 +185,12 @@ impl Interpreter<'_> {
                 Ok(None)
             }
             StatementKind::Declare(declarations) => {
+                // A DECLARE of one variable keeps its binding as a plan; in
+                // one of several, a later value may read an earlier one, so
+                // each binds over the variables as they are then.
+                let keeps_binding = declarations.len() == 1;
                 for (ordinal, declaration) in declarations.iter().enumerate() {
-                    self.declare(declaration, ordinal, frame)?;
+                    self.declare(statement, declaration, ordinal, keeps_binding, frame)?;
                 }
                 Ok(None)
             }
@@ -195,14 +199,15 @@ impl Interpreter<'_> {
                 op,
                 value,
             } => {
-                let (slot, scalar) = crate::exec::variables::assignment(
-                    &self.session.planner(&db, &frame.variables),
-                    variable,
-                    *op,
-                    value,
+                let (assignment, tables) = self.planned(
+                    statement,
+                    frame,
+                    |planner| crate::exec::variables::assignment(planner, variable, *op, value),
+                    |_| true,
                 )?;
-                let value = self.evaluate(&scalar, frame)?;
-                frame.variables.assign_checked(slot, value)?;
+                let (slot, scalar) = &*assignment;
+                let value = self.evaluate_reading(scalar, frame, tables)?;
+                frame.variables.assign_checked(*slot, value)?;
                 Ok(None)
             }
             StatementKind::Print(expr) => {
@@ -729,19 +734,48 @@ impl Interpreter<'_> {
 
     /// A bound value, read in a statement context of its own.
     fn evaluate(&mut self, scalar: &Scalar, frame: &Frame) -> SqlResult<Value> {
-        self.session.in_context(&frame.variables, |context| {
-            scalar.eval(&Inputs::top(context))
-        })
+        self.evaluate_reading(scalar, frame, Vec::new())
+    }
+
+    /// [`Self::evaluate`] for a reused binding whose subqueries read
+    /// `table_variables` (see [`Context::with_table_variables`]). A
+    /// variable or a constant reads no table and computes nothing: it needs
+    /// no statement context, only the options published as one would.
+    fn evaluate_reading(
+        &mut self,
+        scalar: &Scalar,
+        frame: &Frame,
+        table_variables: TableVariables,
+    ) -> SqlResult<Value> {
+        match &scalar.kind {
+            ScalarKind::Variable(slot) => {
+                self.session.registration.publish(&self.session.options);
+                Ok(frame.variables.values()[*slot].clone())
+            }
+            ScalarKind::Constant(value) => {
+                self.session.registration.publish(&self.session.options);
+                Ok(value.clone())
+            }
+            _ => self
+                .session
+                .running_plan(&frame.variables, table_variables, |context| {
+                    scalar.eval(&Inputs::top(context))
+                }),
+        }
     }
 
     /// The `ordinal`th declaration of a DECLARE. Run again (by a loop),
     /// it declares nothing: the variable keeps its value, or takes the
     /// initial value if the declaration has one, and a table variable
     /// keeps its rows, as in SQL Server.
+    /// With `keeps_binding`, its type and bound value are kept as the
+    /// plan of `statement` (see [`Self::planned`]).
     fn declare(
         &mut self,
+        statement: &ast::Statement,
         declaration: &ast::Declaration,
         ordinal: usize,
+        keeps_binding: bool,
         frame: &mut Frame,
     ) -> SqlResult<()> {
         let db = Arc::clone(&self.session.db);
@@ -755,14 +789,20 @@ impl Interpreter<'_> {
         if again && frame.variables.table(&declaration.name).is_some() {
             return Ok(());
         }
-        let (data_type, value) = crate::exec::variables::declared(
-            &self.session.planner(&db, &frame.variables),
-            declaration,
-            ordinal,
-            frame.native,
-        )?;
+        let native = frame.native;
+        let bind = |planner: &Planner| {
+            crate::exec::variables::declared(planner, declaration, ordinal, native)
+        };
+        let (declared, tables) = if keeps_binding {
+            self.planned(statement, frame, bind, |_| true)?
+        } else {
+            let planner = self.session.planner(&db, &frame.variables);
+            (Arc::new(bind(&planner)?), Vec::new())
+        };
+        let (data_type, value) = &*declared;
+        let data_type = *data_type;
         let value = match value {
-            Some(scalar) => Some(self.evaluate(&scalar, frame)?),
+            Some(scalar) => Some(self.evaluate_reading(scalar, frame, tables)?),
             None => None,
         };
         let slot = if again {
