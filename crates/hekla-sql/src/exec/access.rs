@@ -21,6 +21,19 @@ impl AccessPath {
     ) -> SqlResult<()> {
         match self {
             AccessPath::Scan => tx.scan(&table.engine, visit)?,
+            // A key of one column (the usual) is read without a vector.
+            AccessPath::Seek { index, key } if key.len() == 1 => {
+                let value = key[0].eval(outer)?;
+                if value.is_null() {
+                    return Ok(()); // = NULL matches nothing
+                }
+                tx.lookup(
+                    &table.engine,
+                    *index,
+                    std::slice::from_ref(&value),
+                    &mut visit,
+                )?
+            }
             AccessPath::Seek { index, key } => {
                 let key = key
                     .iter()

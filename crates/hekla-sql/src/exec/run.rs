@@ -285,9 +285,8 @@ fn table(read: &TableRead, params: &Inputs<'_>, emit: &mut Emit<'_>) -> SqlResul
     let accepts = |row: &[Value]| holds(read.filter.as_ref(), &params.with_row(row));
     // Each row: the columns before the table, the table's, its row id.
     let width = params.row.len() + read.needed.len() + usize::from(read.row_ids);
-    let mut buffer: Vec<Value> = Vec::with_capacity(width);
+    // Appends the row to `buffer`.
     let decode = |row: &hekla_engine::Row<'_>, buffer: &mut Vec<Value>| {
-        buffer.clear();
         buffer.extend_from_slice(params.row);
         for (column, &needed) in read.needed.iter().enumerate() {
             buffer.push(if needed {
@@ -302,13 +301,13 @@ fn table(read: &TableRead, params: &Inputs<'_>, emit: &mut Emit<'_>) -> SqlResul
     };
     if !read.stream {
         // The rows one after another in one vector, not a vector each.
-        let (mut rows, mut count) = (Vec::new(), 0);
+        // Sized for one row: a seek of a unique key grows it no further.
+        let (mut rows, mut count) = (Vec::with_capacity(width), 0);
         {
             let table = params.context.table(&read.table);
             let mut tx = params.context.reading(table, read.hint)?;
             read.path.read(&mut tx, table, params, |row| {
-                decode(&row, &mut buffer);
-                rows.append(&mut buffer);
+                decode(&row, &mut rows);
                 count += 1;
                 ControlFlow::Continue(())
             })?;
@@ -323,9 +322,11 @@ fn table(read: &TableRead, params: &Inputs<'_>, emit: &mut Emit<'_>) -> SqlResul
         return Ok(ControlFlow::Continue(()));
     }
     let mut outcome = Ok(ControlFlow::Continue(()));
+    let mut buffer: Vec<Value> = Vec::with_capacity(width);
     let table = params.context.table(&read.table);
     let mut tx = params.context.reading(table, read.hint)?;
     read.path.read(&mut tx, table, params, |row| {
+        buffer.clear();
         decode(&row, &mut buffer);
         let step = match params
             .context
