@@ -11,7 +11,7 @@ use crate::sharding::Padded;
 use hekla_types::SqlResult;
 use std::ops::ControlFlow;
 use std::ptr::NonNull;
-use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// Sizes up to this are rounded to 8 bytes; larger ones grow by quarters.
@@ -20,6 +20,8 @@ const SMALL_CLASSES: usize = SMALL_LIMIT / 8;
 /// Enough quarter-step classes to reach past [`crate::layout::MAX_PAYLOAD_BYTES`].
 const LARGE_CLASSES: usize = 4 * 12;
 const CLASS_COUNT: usize = SMALL_CLASSES + LARGE_CLASSES;
+/// Words of the bitmap of the classes made (`RowHeap::made`).
+const CLASS_WORDS: usize = CLASS_COUNT.div_ceil(64);
 const MIN_PAGE_BYTES: usize = 64 * 1024;
 const PAGE_ALIGN: usize = 64;
 /// Pages are carved from chunks this large (huge-page backed), except
@@ -227,6 +229,11 @@ pub struct HeapStats {
 /// The slabs of one table.
 pub struct RowHeap {
     classes: Box<[AtomicPtr<SizeClass>]>,
+    /// A bit for each entry of `classes` that holds a class: a table's
+    /// rows take a few sizes, and a scan of a small table (a table
+    /// variable, say) would otherwise spend most of its time loading the
+    /// empty entries.
+    made: [AtomicU64; CLASS_WORDS],
     pages: PageSource,
 }
 
@@ -237,6 +244,7 @@ impl RowHeap {
             classes: (0..CLASS_COUNT)
                 .map(|_| AtomicPtr::new(std::ptr::null_mut()))
                 .collect(),
+            made: Default::default(),
             pages: PageSource {
                 budget: Arc::clone(budget),
                 state: Mutex::default(),
@@ -249,6 +257,9 @@ impl RowHeap {
         let entry = &self.classes[index];
         let mut class = entry.load(Ordering::Acquire);
         if class.is_null() {
+            // Marked before the class is published: whoever finds it (and
+            // hands out its slots) finds it marked for scans too.
+            self.made[index / 64].fetch_or(1 << (index % 64), Ordering::Release);
             let fresh = Box::into_raw(Box::new(SizeClass::new(slot_size)));
             match entry.compare_exchange(
                 std::ptr::null_mut(),
@@ -307,13 +318,7 @@ impl RowHeap {
         &self,
         mut visit: impl FnMut(NonNull<u8>) -> ControlFlow<B>,
     ) -> Option<B> {
-        for entry in self.classes.iter() {
-            let class = entry.load(Ordering::Acquire);
-            if class.is_null() {
-                continue;
-            }
-            // SAFETY: non-null class pointers stay valid until the heap drops.
-            let class = unsafe { &*class };
+        for class in self.made_classes() {
             let pages: Vec<(Page, usize)> = class
                 .shards
                 .iter()
@@ -333,15 +338,26 @@ impl RowHeap {
         None
     }
 
+    /// The size classes made so far, smallest first.
+    fn made_classes(&self) -> impl Iterator<Item = &SizeClass> {
+        let indexes = self.made.iter().enumerate().flat_map(|(word, bits)| {
+            let mut bits = bits.load(Ordering::Acquire);
+            std::iter::from_fn(move || {
+                let bit = (bits != 0).then(|| bits.trailing_zeros() as usize)?;
+                bits &= bits - 1;
+                Some(word * 64 + bit)
+            })
+        });
+        indexes.filter_map(|index| {
+            let class = self.classes[index].load(Ordering::Acquire);
+            // SAFETY: non-null class pointers stay valid until the heap drops.
+            (!class.is_null()).then(|| unsafe { &*class })
+        })
+    }
+
     pub fn stats(&self) -> HeapStats {
         let mut stats = HeapStats::default();
-        for entry in self.classes.iter() {
-            let class = entry.load(Ordering::Acquire);
-            if class.is_null() {
-                continue;
-            }
-            // SAFETY: as in for_each_slot.
-            let class = unsafe { &*class };
+        for class in self.made_classes() {
             let (mut pages, mut live) = (0usize, 0isize);
             for shard in &class.shards {
                 let state = shard.lock().expect("heap lock");
