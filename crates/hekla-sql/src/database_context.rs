@@ -3,13 +3,14 @@
 //! sessions' temporary tables, its permission checks, and the executor's
 //! evaluation of a TOP, OFFSET or FETCH count), the system views'
 //! [`SystemContext`] (catalog, engine, principals, cached plans and open
-//! sessions) and security's [`SecurityContext`] (principals to check and
-//! change, and where they are stored).
+//! sessions), security's [`SecurityContext`] (principals to check and
+//! change, and where they are stored) and the executor's
+//! [`StatementDatabase`] (the engine, and the other three).
 
 use crate::bind::expr::Scalar;
 use crate::catalog::table::TableMeta;
 use crate::catalog::Catalog;
-use crate::exec::context::Context;
+use crate::exec::context::{Context, StatementDatabase};
 use crate::exec::eval::Inputs;
 use crate::permission::Permission;
 use crate::permission::{Access, ObjectRef};
@@ -28,6 +29,24 @@ use hekla_engine::Database;
 use hekla_parser::ast;
 use hekla_types::{SqlResult, Value};
 use std::sync::{Arc, RwLockReadGuard, RwLockWriteGuard};
+
+impl StatementDatabase for SqlDatabase {
+    fn engine(&self) -> &Arc<Database> {
+        SqlDatabase::engine(self)
+    }
+
+    fn planning(&self) -> &dyn PlanContext {
+        self
+    }
+
+    fn system_views(&self) -> &dyn SystemContext {
+        self
+    }
+
+    fn security(&self) -> &dyn SecurityContext {
+        self
+    }
+}
 
 impl PlanContext for SqlDatabase {
     fn catalog(&self) -> RwLockReadGuard<'_, Catalog> {

@@ -363,7 +363,7 @@ impl Session {
         // sys.dm_exec_sessions shows the options as of the statement.
         self.registration.publish(&self.options);
         let db = Arc::clone(&self.db);
-        let mut context = Context::for_session(&db, variables.values(), &self.state)
+        let mut context = Context::for_session(&*db, variables.values(), &self.state)
             .with_options(&self.options)
             .with_isolation(self.read_isolation())
             .with_table_variables(table_variables);

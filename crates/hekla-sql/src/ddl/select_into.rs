@@ -34,6 +34,7 @@ use hekla_types::{Collation, DataType, SqlError, SqlResult};
 
 /// Runs `SELECT ... INTO`; the number of rows inserted.
 pub fn run(
+    db: &SqlDatabase,
     context: &Context,
     planner: &Planner,
     statement: &ast::SelectStatement,
@@ -47,7 +48,6 @@ pub fn run(
     // Rows are written while the query runs.
     plan_streaming(&mut plan.root, true);
     let create = definition(&name, &plan)?;
-    let db = context.db;
     let spid = planner.variables.session();
     let temporary = crate::catalog::temp::is_temp(&name);
     let table = if temporary {

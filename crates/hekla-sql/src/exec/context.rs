@@ -9,21 +9,42 @@ use super::isolation::ReadIsolation;
 use super::scalar_function::BoundBody;
 use crate::bind::functions::RuntimeConstantId;
 use crate::catalog::table::TableMeta;
+use crate::plan::context::PlanContext;
 use crate::result::ResultSink;
-use crate::session::SqlDatabase;
+use crate::security::context::SecurityContext;
 use crate::session_options::SetOptions;
-use hekla_engine::{Dependencies, RowId, Savepoint, Transaction};
+use crate::system_views::SystemContext;
+use hekla_engine::{Database, Dependencies, RowId, Savepoint, Transaction};
 use hekla_parser::ast;
 use hekla_types::{SqlError, SqlResult, Value};
 use std::cell::{Cell, OnceCell, RefCell, RefMut};
 use std::collections::HashMap;
 use std::rc::Rc;
+use std::sync::Arc;
 
 /// Bound scalar function bodies, by the address of their catalog entry.
 type FunctionBodies = Rc<RefCell<HashMap<usize, Rc<BoundBody>>>>;
 
+/// The database a statement runs in, as the executor sees it: the engine,
+/// and the catalog, system views and security the statement reads through
+/// their own traits. The database answers it (`database_context`); the
+/// executor never names the session or its database type.
+pub trait StatementDatabase {
+    fn engine(&self) -> &Arc<Database>;
+    /// The catalog and the session's temporary tables, as the planner
+    /// sees them (a scalar function's body is bound on first call).
+    fn planning(&self) -> &dyn PlanContext;
+    /// What `FROM sys.x` and the catalog functions read.
+    fn system_views(&self) -> &dyn SystemContext;
+    /// What `USER_NAME()`, `IS_MEMBER()` and the like read.
+    fn security(&self) -> &dyn SecurityContext;
+}
+
 pub struct Context<'a> {
-    pub db: &'a SqlDatabase,
+    pub db: &'a dyn StatementDatabase,
+    /// The engine of `db`, held here because rows reach it (IDENTITY
+    /// and sequence values, transactions) without a call through `db`.
+    engine: &'a Arc<Database>,
     /// The batch's variable values; an assignment SELECT changes them row
     /// by row while the statement runs.
     variables: RefCell<Vec<Value>>,
@@ -115,20 +136,29 @@ pub struct SessionState {
 }
 
 impl<'a> Context<'a> {
-    pub fn new(db: &'a SqlDatabase, variables: &[Value]) -> Self {
+    pub fn new(db: &'a dyn StatementDatabase, variables: &[Value]) -> Self {
         Self::with_state(db, variables, SessionState::default())
     }
 
     /// A context reading `session` for the `@@` functions: a session's
     /// statement (made in place, not over a default state, whose login
     /// and cancel flag would be allocated for nothing).
-    pub fn for_session(db: &'a SqlDatabase, variables: &[Value], session: &SessionState) -> Self {
+    pub fn for_session(
+        db: &'a dyn StatementDatabase,
+        variables: &[Value],
+        session: &SessionState,
+    ) -> Self {
         Self::with_state(db, variables, session.clone())
     }
 
-    fn with_state(db: &'a SqlDatabase, variables: &[Value], session: SessionState) -> Self {
+    fn with_state(
+        db: &'a dyn StatementDatabase,
+        variables: &[Value],
+        session: SessionState,
+    ) -> Self {
         Context {
             db,
+            engine: db.engine(),
             variables: RefCell::new(variables.to_vec()),
             transaction: RefCell::new(None),
             isolation: ReadIsolation::default(),
@@ -171,6 +201,11 @@ impl<'a> Context<'a> {
             .iter()
             .find(|(id, _)| *id == planned.object_id)
             .map_or(planned, |(_, table)| table)
+    }
+
+    /// The engine the statement runs on.
+    pub fn engine(&self) -> &'a Arc<Database> {
+        self.engine
     }
 
     /// The same context, under the session's SET `options`.
@@ -251,6 +286,7 @@ impl<'a> Context<'a> {
         };
         let call = Context {
             db: self.db,
+            engine: self.engine,
             variables: RefCell::new(variables),
             transaction: RefCell::new(lent),
             isolation: self.isolation,
@@ -338,7 +374,7 @@ impl<'a> Context<'a> {
     /// request's memory limit leaves beside the operators' buffers, and
     /// no more than the database's memory limit leaves (beyond, Msg 701).
     pub fn memory_for_value(&self) -> u64 {
-        let engine = self.db.engine();
+        let engine = self.engine;
         let request = engine
             .request_memory_limit()
             .saturating_sub(self.memory_held.get());
@@ -413,7 +449,7 @@ impl<'a> Context<'a> {
         let mut slot = self.transaction.try_borrow_mut().map_err(|_| in_use())?;
         let default_level = self.isolation.default_level();
         if slot.is_none() {
-            *slot = Some(self.db.engine().begin(default_level)?);
+            *slot = Some(self.engine.begin(default_level)?);
         }
         if self.statement_start.get().is_none() {
             let tx = slot.as_ref().expect("begun above");
@@ -444,7 +480,7 @@ impl<'a> Context<'a> {
             // A scan streaming this row holds the transaction; it took it
             // through `transaction`, which noted its dependencies.
             Err(_) => match self.dependencies.get() {
-                Some(dependencies) => self.db.engine().settle_dependencies(dependencies),
+                Some(dependencies) => self.engine.settle_dependencies(dependencies),
                 None => Err(in_use()),
             },
         }
@@ -556,7 +592,7 @@ impl MemoryCharge<'_, '_> {
     /// Counts `bytes` more the operator keeps.
     pub fn add_bytes(&mut self, bytes: u64) -> SqlResult<()> {
         let held = self.context.memory_held.get() + bytes;
-        if held > self.context.db.engine().request_memory_limit() {
+        if held > self.context.engine.request_memory_limit() {
             return Err(hekla_engine::errors::insufficient_system_memory());
         }
         self.context.memory_held.set(held);

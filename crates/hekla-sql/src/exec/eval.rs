@@ -127,7 +127,7 @@ impl Scalar {
                 }
                 otherwise.eval(row)
             }
-            ScalarKind::NextValue(sequence) => sequence.0.next_value(row.context.db.engine()),
+            ScalarKind::NextValue(sequence) => sequence.0.next_value(row.context.engine()),
             ScalarKind::UserFunction(call) => super::scalar_function::call(call, row),
             ScalarKind::Subquery(subquery) => {
                 let mut first = None;

@@ -28,7 +28,7 @@ pub fn run(
     context.check_access(table)?;
     let mut writer = Writer {
         target: &plan.target,
-        checks: StatementChecks::new(context.db, table, Statement::Insert),
+        checks: StatementChecks::new(context.db.planning(), table, Statement::Insert),
         output: Output::start(context, plan.output.as_ref(), sink),
         written: Vec::new(),
     };
@@ -88,7 +88,7 @@ pub fn insert_values(
     table: &std::sync::Arc<TableMeta>,
     rows: Vec<Vec<Value>>,
 ) -> SqlResult<()> {
-    let checks = StatementChecks::new(context.db, table, Statement::Insert);
+    let checks = StatementChecks::new(context.db.planning(), table, Statement::Insert);
     let identity = table.identity.as_ref().map(|identity| identity.column);
     for row in rows {
         context.check_cancel()?;
@@ -184,13 +184,13 @@ pub(super) fn write(
                 (Some(value), _) if identity == Some(position) => {
                     // Only with IDENTITY_INSERT ON (checked_targets).
                     let identity = table.identity.as_ref().expect("the table has one");
-                    identity.given(context.db.engine(), &value)?;
+                    identity.given(context.engine(), &value)?;
                     Ok(value)
                 }
                 (Some(value), _) => Ok(value),
                 (None, _) if identity == Some(position) => {
                     let identity = table.identity.as_ref().expect("the table has one");
-                    let value = identity.next(context.db.engine())?;
+                    let value = identity.next(context.engine())?;
                     context.last_identity.set(Some(value.clone()));
                     Ok(value)
                 }

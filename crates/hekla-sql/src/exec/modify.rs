@@ -60,7 +60,7 @@ pub fn update(
         }
         new_values.push(values);
     }
-    let checks = StatementChecks::new(context.db, table, Statement::Update);
+    let checks = StatementChecks::new(context.db.planning(), table, Statement::Update);
     let changed: Vec<usize> = plan.assignments.iter().map(|(column, _)| *column).collect();
     let old_values = offset..offset + table.columns.len();
     let mut updated = Vec::new();
@@ -103,7 +103,7 @@ pub fn delete(
     let table = &plan.target.table;
     let output = Output::start(context, plan.output.as_ref(), sink);
     let rows = found_rows(context, &plan.rows)?;
-    let checks = StatementChecks::new(context.db, table, Statement::Delete);
+    let checks = StatementChecks::new(context.db.planning(), table, Statement::Delete);
     let old_values = plan.rows.offset..plan.rows.offset + table.columns.len();
     for (id, row) in &rows {
         context.transaction()?.delete(&table.engine, *id)?;

@@ -30,10 +30,9 @@ impl<'p> Output<'p> {
         if let Some((columns, _)) = &plan.client {
             sink.columns(columns);
         }
-        let into_checks = plan
-            .into
-            .as_ref()
-            .map(|into| StatementChecks::new(context.db, &into.table, Statement::Insert));
+        let into_checks = plan.into.as_ref().map(|into| {
+            StatementChecks::new(context.db.planning(), &into.table, Statement::Insert)
+        });
         Some(Output { plan, into_checks })
     }
 

@@ -22,9 +22,9 @@ use crate::bind::variables::Variables;
 use crate::catalog::binding::{nesting_exceeded, MAX_NESTING};
 use crate::catalog::function::{FunctionBody, FunctionMeta};
 use crate::error::{not_supported_yet, Refused};
+use crate::plan::context::PlanContext;
 use crate::plan::value_binder;
 use crate::plan::{Planner, QueryPlan};
-use crate::session::SqlDatabase;
 use crate::session_options::SetOptions;
 use hekla_parser::ast::{self, StatementKind};
 use hekla_types::{DataType, SqlError, SqlResult, Value};
@@ -91,7 +91,9 @@ pub fn call(call: &UserCall, inputs: &Inputs<'_>) -> SqlResult<Value> {
         return Err(nesting_exceeded());
     }
     let key = Arc::as_ptr(function) as usize;
-    let body = context.function_body(key, || bind(context.db, function, &context.options))?;
+    let body = context.function_body(key, || {
+        bind(context.db.planning(), function, &context.options)
+    })?;
     variables.resize(body.variables.values().len(), Value::Null);
     context.in_function(level, variables, function.reads_data, |call| {
         match body.run(&body.steps, call)? {
@@ -168,7 +170,11 @@ fn holds(condition: &Predicate, context: &Context) -> SqlResult<bool> {
 }
 
 /// Binds the body of `function` (a scalar function).
-fn bind(db: &SqlDatabase, function: &FunctionMeta, options: &SetOptions) -> SqlResult<BoundBody> {
+fn bind(
+    db: &dyn PlanContext,
+    function: &FunctionMeta,
+    options: &SetOptions,
+) -> SqlResult<BoundBody> {
     let FunctionBody::Scalar {
         returns,
         statements,
@@ -205,7 +211,7 @@ fn bind(db: &SqlDatabase, function: &FunctionMeta, options: &SetOptions) -> SqlR
 /// it meets their DECLAREs (a variable is known from its DECLARE on, as
 /// T-SQL's scoping says).
 struct BodyBinder<'a> {
-    db: &'a SqlDatabase,
+    db: &'a dyn PlanContext,
     /// The calling session's SET options.
     options: SetOptions,
     variables: Variables,

@@ -47,6 +47,7 @@ pub fn evaluate(
             Some(_) => match id(0).and_then(|i| u32::try_from(i).ok()) {
                 Some(schema) => context
                     .db
+                    .planning()
                     .catalog()
                     .schema_name(schema)
                     .map_or(Value::Null, string),
@@ -59,7 +60,7 @@ pub fn evaluate(
             } else {
                 text(0)
             };
-            match name.and_then(|n| context.db.catalog().schema_id(n)) {
+            match name.and_then(|n| context.db.planning().catalog().schema_id(n)) {
                 Some(schema) => Value::Int(crate::names::schema_id(schema)),
                 None => Value::Null,
             }
@@ -83,26 +84,26 @@ pub fn evaluate(
         },
         UserName => {
             let id = (!args.is_empty()).then(|| id(0));
-            security::user_name(context.db, &session.principal, id)
+            security::user_name(context.db.security(), &session.principal, id)
         }
         UserId => {
             let name = (!args.is_empty()).then(|| text(0));
-            security::user_id(context.db, &session.principal, name)
+            security::user_id(context.db.security(), &session.principal, name)
         }
         SuserSname => session.login.as_deref().map_or(Value::Null, string),
         SuserId => {
             let login = (!args.is_empty()).then(|| text(0));
             security::suser_id(
-                context.db,
+                context.db.security(),
                 &session.principal,
                 session.login.as_deref(),
                 login,
             )
         }
-        IsMember => security::is_member(context.db, &session.principal, text(0)),
+        IsMember => security::is_member(context.db.security(), &session.principal, text(0)),
         IsSrvRoleMember => {
             let login = (args.len() > 1).then(|| text(1));
-            security::is_srvrolemember(context.db, &session.principal, text(0), login)
+            security::is_srvrolemember(context.db.security(), &session.principal, text(0), login)
         }
         Identity => match &session.identity {
             Some(value) => convert_identity(value, result_type)?,
@@ -152,7 +153,7 @@ fn convert_identity(value: &Value, target: &DataType) -> SqlResult<Value> {
 /// parent_object_id, type ...
 fn objects(context: &Context) -> SqlResult<Vec<Vec<Value>>> {
     let view = system_views::lookup(None, "sys", "objects").expect("sys.objects exists");
-    (view.rows)(context.db)
+    (view.rows)(context.db.system_views())
 }
 
 /// `OBJECT_ID('[db.][schema.]name' [, 'type'])`: NULL for names in other
@@ -180,15 +181,15 @@ fn object_id(context: &Context, name: &str, object_type: Option<&str>) -> SqlRes
         let table_type = object_type.is_none_or(|t| t.trim().eq_ignore_ascii_case("U"));
         let found = context
             .db
-            .temp_tables()
-            .find(context.session.spid, object)
+            .planning()
+            .temp_table(context.session.spid, object)
             .filter(|_| in_tempdb && table_type);
         return Ok(found.map_or(Value::Null, |table| Value::Int(table.object_id)));
     }
     if database.is_some_and(|d| !d.eq_ignore_ascii_case(DATABASE_NAME)) {
         return Ok(Value::Null);
     }
-    let Some(schema_id) = context.db.catalog().schema_id(schema) else {
+    let Some(schema_id) = context.db.planning().catalog().schema_id(schema) else {
         return Ok(Value::Null);
     };
     let schema_id = Value::Int(crate::names::schema_id(schema_id));
@@ -211,7 +212,7 @@ fn identity_of(context: &Context, name: &str, function: ServerFunction) -> SqlRe
     let Some(object) = table_id(context, name)? else {
         return Ok(Value::Null);
     };
-    let catalog = context.db.catalog();
+    let catalog = context.db.planning().catalog();
     let identity = catalog
         .table_by_id(object)
         .and_then(|table| table.identity.as_ref());
@@ -262,7 +263,14 @@ fn object_name(context: &Context, object: i64, schema: bool) -> SqlResult<Value>
     }
     let schema_id = row[3].as_i64().and_then(|i| u32::try_from(i).ok());
     Ok(schema_id
-        .and_then(|i| context.db.catalog().schema_name(i).map(str::to_string))
+        .and_then(|i| {
+            context
+                .db
+                .planning()
+                .catalog()
+                .schema_name(i)
+                .map(str::to_string)
+        })
         .map_or(Value::Null, Value::String))
 }
 
@@ -317,7 +325,7 @@ fn server_property(property: &str) -> Value {
 fn database_property(context: &Context, database: &str, property: &str) -> SqlResult<Value> {
     let view = system_views::lookup(None, "sys", "databases").expect("sys.databases exists");
     let columns = (view.columns)();
-    let rows = (view.rows)(context.db)?;
+    let rows = (view.rows)(context.db.system_views())?;
     let Some(row) = rows
         .iter()
         .find(|row| matches!(&row[0], Value::String(name) if name.eq_ignore_ascii_case(database)))

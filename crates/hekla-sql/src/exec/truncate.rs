@@ -14,7 +14,7 @@ use crate::catalog::counter::CounterState;
 use crate::catalog::table::TableMeta;
 use crate::exec::context::Context;
 use crate::names::DATABASE_NAME;
-use crate::session::SqlDatabase;
+use crate::plan::context::PlanContext;
 use hekla_parser::ast::ObjectName;
 use hekla_types::{SqlError, SqlResult};
 use std::sync::Arc;
@@ -24,7 +24,7 @@ use std::sync::Arc;
 /// (SQL Server has no TRUNCATE for those), 4712 while another table's
 /// foreign key references it (its own may).
 pub fn target(
-    db: &SqlDatabase,
+    db: &dyn PlanContext,
     variables: &Variables,
     name: &ObjectName,
 ) -> SqlResult<Arc<TableMeta>> {

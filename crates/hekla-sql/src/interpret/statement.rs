@@ -502,7 +502,7 @@ impl Interpreter<'_> {
             }
             let planner = self.session.planner(&db, &frame.variables);
             return self.session.in_context(&frame.variables, |context| {
-                crate::ddl::select_into::run(context, &planner, select)
+                crate::ddl::select_into::run(&db, context, &planner, select)
             });
         }
         if is_assignment(select) && !showplan {
@@ -622,7 +622,7 @@ impl Interpreter<'_> {
     /// TRUNCATE TABLE. Its IDENTITY restart is undone if the statement
     /// fails, or later if the user transaction it ran in rolls back.
     fn truncate(&mut self, name: &ast::ObjectName, frame: &Frame) -> SqlResult<Option<u64>> {
-        let table = crate::exec::truncate::target(&self.session.db, &frame.variables, name)?;
+        let table = crate::exec::truncate::target(&*self.session.db, &frame.variables, name)?;
         let mut restarted = None;
         let outcome = self.changing_rows(frame, Vec::new(), |context, _| {
             restarted = crate::exec::truncate::run(context, &table)?;
