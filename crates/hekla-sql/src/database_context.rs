@@ -8,8 +8,12 @@
 //! [`StatementDatabase`] (the engine, and the other three).
 
 use crate::bind::expr::Scalar;
+use crate::catalog::store::ObjectStore;
 use crate::catalog::table::TableMeta;
+use crate::catalog::temp::TempTables;
 use crate::catalog::Catalog;
+use crate::ddl::alter::SchemaLock;
+use crate::ddl::DdlDatabase;
 use crate::exec::context::{Context, StatementDatabase};
 use crate::exec::eval::Inputs;
 use crate::permission::Permission;
@@ -45,6 +49,28 @@ impl StatementDatabase for SqlDatabase {
 
     fn security(&self) -> &dyn SecurityContext {
         self
+    }
+}
+
+impl DdlDatabase for SqlDatabase {
+    fn catalog(&self) -> RwLockReadGuard<'_, Catalog> {
+        SqlDatabase::catalog(self)
+    }
+
+    fn catalog_mut(&self) -> RwLockWriteGuard<'_, Catalog> {
+        SqlDatabase::catalog_mut(self)
+    }
+
+    fn object_store(&self) -> &ObjectStore {
+        SqlDatabase::object_store(self)
+    }
+
+    fn temp_tables(&self) -> &TempTables {
+        SqlDatabase::temp_tables(self)
+    }
+
+    fn schema_lock(&self) -> &SchemaLock {
+        SqlDatabase::schema_lock(self)
     }
 }
 

@@ -78,8 +78,8 @@ impl SqlDatabase {
             plan_cache: PlanCache::default(),
             schema_version: AtomicU64::new(0),
         });
-        crate::ddl::load::bind_views(&db);
-        crate::ddl::load::bind_functions(&db);
+        crate::ddl::load::bind_views(&*db);
+        crate::ddl::load::bind_functions(&*db);
         crate::security::grants::forget_missing_objects(&*db)?;
         Ok(db)
     }
@@ -298,7 +298,7 @@ impl Session {
     pub fn reset(&mut self) {
         self.transaction.roll_back_all();
         self.transaction_shown = false;
-        crate::ddl::temp::end_session(&self.db, self.state.spid);
+        crate::ddl::temp::end_session(&*self.db, self.state.spid);
         self.options = SetOptions::default();
         self.registration.publish(&self.options);
         self.prepared.clear();
@@ -445,6 +445,6 @@ impl Session {
 impl Drop for Session {
     fn drop(&mut self) {
         self.transaction.roll_back_all();
-        crate::ddl::temp::end_session(&self.db, self.state.spid);
+        crate::ddl::temp::end_session(&*self.db, self.state.spid);
     }
 }

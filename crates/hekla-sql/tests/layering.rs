@@ -155,6 +155,11 @@ const RULES: &[(&[&str], &str, &str)] = &[
     ),
     (
         DDL,
+        "crate::session",
+        "DDL changes the database through its DdlDatabase trait, not SqlDatabase",
+    ),
+    (
+        DDL,
         "crate::interpret",
         "the interpreter routes statements to DDL, not the other way round",
     ),

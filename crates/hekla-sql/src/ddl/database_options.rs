@@ -20,10 +20,10 @@
 
 use crate::catalog::databases::{named, Named};
 use crate::catalog::procedure::option_name;
+use crate::ddl::DdlDatabase;
 use crate::error::{not_supported_yet, Refused};
 use crate::names::DATABASE_NAME;
 use crate::result::{ErrorEvent, ResultSink};
-use crate::session::SqlDatabase;
 use hekla_engine::{DatabaseOptions, DelayedDurability, RecoveryModel, UserAccess};
 use hekla_parser::ast::{self, AlterDatabaseAction, OptionValue};
 use hekla_types::{SqlError, SqlResult};
@@ -32,7 +32,7 @@ use hekla_types::{SqlError, SqlResult};
 /// user transaction is open (Msg 226). A leading error of two goes to
 /// `sink`, the last is returned.
 pub fn alter(
-    db: &SqlDatabase,
+    db: &dyn DdlDatabase,
     alter: &ast::AlterDatabase,
     in_transaction: bool,
     line: u32,

@@ -6,8 +6,8 @@ use crate::catalog::function::{
 };
 use crate::catalog::procedure;
 use crate::catalog::{dependency, Catalog};
+use crate::ddl::DdlDatabase;
 use crate::plan::inline_function as inline;
-use crate::session::SqlDatabase;
 use hekla_engine::SchemaId;
 use hekla_parser::ast::{self};
 use hekla_types::{SqlError, SqlResult};
@@ -17,7 +17,7 @@ use std::sync::Arc;
 /// (binding an inline function's query), stores it (an altered function
 /// keeps its object id and creation date) and puts the function in the
 /// catalog.
-pub fn create(db: &SqlDatabase, create: &ast::CreateFunction, text: &str) -> SqlResult<()> {
+pub fn create(db: &dyn DdlDatabase, create: &ast::CreateFunction, text: &str) -> SqlResult<()> {
     if create.name.written_database().is_some() {
         return Err(SqlError::new(
             166,
@@ -44,7 +44,7 @@ pub fn create(db: &SqlDatabase, create: &ast::CreateFunction, text: &str) -> Sql
     };
     let inline_references = match &shape.body {
         FunctionBody::Inline(query) => inline::bind_definition(
-            db,
+            db.planning(),
             existing.as_ref().map(|function| function.object_id),
             &name,
             &shape.parameters,
@@ -134,7 +134,7 @@ fn target(
 
 /// DROP FUNCTION: each name in turn (Msg 3701 for a missing one unless
 /// IF EXISTS, 3729 for one a schema-bound object uses).
-pub fn drop(db: &SqlDatabase, names: &[ast::ObjectName], if_exists: bool) -> SqlResult<()> {
+pub fn drop(db: &dyn DdlDatabase, names: &[ast::ObjectName], if_exists: bool) -> SqlResult<()> {
     for name in names {
         let mut catalog = db.catalog_mut();
         let Some(function) = find(&catalog, name).cloned() else {

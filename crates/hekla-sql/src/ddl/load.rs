@@ -8,9 +8,9 @@ use crate::catalog::binding::{Frame, ModuleKind};
 use crate::catalog::function::{FunctionBody, FunctionMeta};
 use crate::catalog::procedure;
 use crate::catalog::view::ViewMeta;
+use crate::ddl::DdlDatabase;
 use crate::plan::query::BindState;
 use crate::plan::{inline_function, view::bind_stored};
-use crate::session::SqlDatabase;
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -18,7 +18,7 @@ use std::sync::Arc;
 /// learns its columns and, for a schema-bound view, what it is bound to.
 /// A view that does not bind (a table it reads is gone) keeps no columns
 /// and fails where it is used, as it would have before the restart.
-pub fn bind_views(db: &SqlDatabase) {
+pub fn bind_views(db: &dyn DdlDatabase) {
     let views: Vec<Arc<ViewMeta>> = db.catalog().views.iter().cloned().collect();
     for view in views {
         let frame = Frame::new(
@@ -30,7 +30,7 @@ pub fn bind_views(db: &SqlDatabase) {
         let state = Rc::<BindState>::default();
         let bound = state
             .modules
-            .in_frame(frame, || bind_stored(db, &state, &view, false));
+            .in_frame(frame, || bind_stored(db.planning(), &state, &view, false));
         let Ok(((_, columns), references)) = bound else {
             continue;
         };
@@ -56,7 +56,7 @@ pub fn bind_views(db: &SqlDatabase) {
 /// Records again, after an open, what each schema-bound function is bound
 /// to (bindings are not stored). An inline function that no longer binds
 /// keeps no bindings and fails where it is used.
-pub fn bind_functions(db: &SqlDatabase) {
+pub fn bind_functions(db: &dyn DdlDatabase) {
     let bound: Vec<Arc<FunctionMeta>> = db
         .catalog()
         .functions
@@ -66,7 +66,7 @@ pub fn bind_functions(db: &SqlDatabase) {
         .collect();
     for function in bound {
         let references = match &function.body {
-            FunctionBody::Inline(_) => inline_function::references(db, &function),
+            FunctionBody::Inline(_) => inline_function::references(db.planning(), &function),
             FunctionBody::Scalar { .. } => Some(procedure::bound_objects(
                 &db.catalog(),
                 &function.definition,

@@ -39,15 +39,33 @@ pub mod temp;
 pub mod user_type;
 pub mod view;
 
+use crate::catalog::store::ObjectStore;
 use crate::catalog::store::{ObjectType, StoredObject};
+use crate::catalog::temp::TempTables;
 use crate::catalog::{stored_object, Catalog};
-use crate::session::SqlDatabase;
+use crate::exec::context::StatementDatabase;
 use hekla_engine::{IsolationLevel, SchemaId};
+use std::sync::{RwLockReadGuard, RwLockWriteGuard};
+
+/// The database DDL changes, as DDL sees it: the catalog to read and
+/// change, where definitions are stored, the sessions' temporary tables
+/// and the schema lock, and what the executor sees (DDL runs statements
+/// too: SELECT ... INTO, a table rebuild's checks). The database answers
+/// it (`database_context`); DDL never names the session or its database
+/// type.
+pub trait DdlDatabase: StatementDatabase {
+    fn catalog(&self) -> RwLockReadGuard<'_, Catalog>;
+    /// The catalog to change: plans compiled before are compiled again.
+    fn catalog_mut(&self) -> RwLockWriteGuard<'_, Catalog>;
+    fn object_store(&self) -> &ObjectStore;
+    fn temp_tables(&self) -> &TempTables;
+    fn schema_lock(&self) -> &alter::SchemaLock;
+}
 use hekla_types::SqlResult;
 
 /// Stores the definition `object` in a transaction of its own, replacing
 /// the one stored under its id (ALTER) if there is one.
-pub fn store_object(db: &SqlDatabase, object: &StoredObject) -> SqlResult<()> {
+pub fn store_object(db: &dyn DdlDatabase, object: &StoredObject) -> SqlResult<()> {
     let mut tx = db.engine().begin(IsolationLevel::Snapshot)?;
     db.object_store().delete(&mut tx, object.object_id)?;
     db.object_store().insert(&mut tx, object)?;
@@ -57,7 +75,7 @@ pub fn store_object(db: &SqlDatabase, object: &StoredObject) -> SqlResult<()> {
 
 /// Deletes the stored definition of `object_id` (and its counter) in a
 /// transaction of its own.
-pub fn unstore_object(db: &SqlDatabase, object_id: i32) -> SqlResult<()> {
+pub fn unstore_object(db: &dyn DdlDatabase, object_id: i32) -> SqlResult<()> {
     let mut tx = db.engine().begin(IsolationLevel::Snapshot)?;
     db.object_store().delete(&mut tx, object_id)?;
     tx.commit()?;
@@ -68,7 +86,7 @@ pub fn unstore_object(db: &SqlDatabase, object_id: i32) -> SqlResult<()> {
 /// or altered: under a new object id, or, for ALTER, under the id and
 /// creation date `existing` had (only the modification date moves).
 pub fn store_module(
-    db: &SqlDatabase,
+    db: &dyn DdlDatabase,
     catalog: &mut Catalog,
     existing: Option<(i32, i64)>,
     schema_id: SchemaId,

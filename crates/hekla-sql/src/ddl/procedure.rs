@@ -6,13 +6,13 @@ use crate::catalog::procedure::{
     ProcedureMeta,
 };
 use crate::catalog::store::ObjectType;
+use crate::ddl::DdlDatabase;
 use crate::error::{not_supported_yet, Refused};
-use crate::session::SqlDatabase;
 use hekla_parser::ast::{self, ModuleOption, StatementKind};
 use hekla_types::{SqlError, SqlResult};
 
 /// CREATE, ALTER and CREATE OR ALTER PROCEDURE.
-pub fn create(db: &SqlDatabase, create: &ast::CreateProcedure, text: &str) -> SqlResult<()> {
+pub fn create(db: &dyn DdlDatabase, create: &ast::CreateProcedure, text: &str) -> SqlResult<()> {
     if create.name.written_database().is_some() {
         return Err(SqlError::new(
             166,
@@ -92,7 +92,7 @@ pub fn create(db: &SqlDatabase, create: &ast::CreateProcedure, text: &str) -> Sq
 
 /// DROP PROCEDURE: each name in turn (Msg 3701 for a missing one unless IF
 /// EXISTS).
-pub fn drop(db: &SqlDatabase, names: &[ast::ObjectName], if_exists: bool) -> SqlResult<()> {
+pub fn drop(db: &dyn DdlDatabase, names: &[ast::ObjectName], if_exists: bool) -> SqlResult<()> {
     for name in names {
         let mut catalog = db.catalog_mut();
         let found = find(&catalog, name).cloned();

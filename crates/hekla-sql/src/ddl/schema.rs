@@ -1,11 +1,11 @@
 //! CREATE SCHEMA.
 
-use crate::session::SqlDatabase;
+use crate::ddl::DdlDatabase;
 use hekla_types::{SqlError, SqlResult};
 
 /// Creates schema `name`; an AUTHORIZATION `owner`, when written, must be
 /// one this database has (see `check_schema_owner`).
-pub fn create(db: &SqlDatabase, name: &str, owner: Option<&str>) -> SqlResult<()> {
+pub fn create(db: &dyn DdlDatabase, name: &str, owner: Option<&str>) -> SqlResult<()> {
     if let Some(owner) = owner {
         check_schema_owner(owner)?;
     }

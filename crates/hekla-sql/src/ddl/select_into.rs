@@ -22,11 +22,11 @@
 
 use crate::bind::expr::{Predicate, Scalar, ScalarKind};
 use crate::catalog::table::TableMeta;
+use crate::ddl::DdlDatabase;
 use crate::exec::context::Context;
 use crate::exec::eval::Inputs;
 use crate::exec::run::for_each;
 use crate::plan::{plan_streaming, JoinKind, Node, Planner, QueryPlan};
-use crate::session::SqlDatabase;
 use hekla_engine::IsolationLevel;
 use hekla_parser::ast;
 use hekla_parser::span::Span;
@@ -34,7 +34,7 @@ use hekla_types::{Collation, DataType, SqlError, SqlResult};
 
 /// Runs `SELECT ... INTO`; the number of rows inserted.
 pub fn run(
-    db: &SqlDatabase,
+    db: &dyn DdlDatabase,
     context: &Context,
     planner: &Planner,
     statement: &ast::SelectStatement,
@@ -84,7 +84,7 @@ fn fill(context: &Context, plan: &QueryPlan, table: &TableMeta) -> SqlResult<u64
 }
 
 /// Undoes the CREATE of a user table whose filling failed.
-fn drop_user_table(db: &SqlDatabase, table: &TableMeta) -> SqlResult<()> {
+fn drop_user_table(db: &dyn DdlDatabase, table: &TableMeta) -> SqlResult<()> {
     let mut catalog = db.catalog_mut();
     let mut tx = db.engine().begin(IsolationLevel::Snapshot)?;
     db.object_store().delete(&mut tx, table.object_id)?;

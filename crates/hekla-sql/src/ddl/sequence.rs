@@ -4,15 +4,15 @@
 use crate::catalog::sequence::{written, Sequence};
 use crate::catalog::store::ObjectType;
 use crate::catalog::stored_object;
+use crate::ddl::DdlDatabase;
 use crate::error::{not_supported_yet, Refused};
 use crate::names::DATABASE_NAME;
-use crate::session::SqlDatabase;
 use hekla_parser::ast;
 use hekla_types::{SqlError, SqlResult};
 
 /// CREATE SEQUENCE: binds it, stores the definition, adds it to the
 /// catalog.
-pub fn create(db: &SqlDatabase, create: &ast::CreateSequence, text: &str) -> SqlResult<()> {
+pub fn create(db: &dyn DdlDatabase, create: &ast::CreateSequence, text: &str) -> SqlResult<()> {
     if create.name.other_database(DATABASE_NAME).is_some() {
         return Err(not_supported_yet(
             Refused::Statement,
@@ -48,7 +48,7 @@ pub fn create(db: &SqlDatabase, create: &ast::CreateSequence, text: &str) -> Sql
 
 /// DROP SEQUENCE: each name in turn (a missing one is Msg 3701 unless IF
 /// EXISTS; one a DEFAULT uses is Msg 3729).
-pub fn drop(db: &SqlDatabase, names: &[ast::ObjectName], if_exists: bool) -> SqlResult<()> {
+pub fn drop(db: &dyn DdlDatabase, names: &[ast::ObjectName], if_exists: bool) -> SqlResult<()> {
     for name in names {
         let mut catalog = db.catalog_mut();
         let found = catalog

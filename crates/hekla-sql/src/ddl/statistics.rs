@@ -7,14 +7,14 @@ use crate::catalog::statistics::{
 use crate::catalog::store::ObjectType;
 use crate::catalog::table::TableMeta;
 use crate::catalog::{stored_object, Catalog};
+use crate::ddl::DdlDatabase;
 use crate::error::{not_supported_yet, Refused};
-use crate::session::SqlDatabase;
 use hekla_parser::ast::{self, ObjectName, OptionItem};
 use hekla_types::{SqlError, SqlResult};
 
 /// CREATE STATISTICS.
 pub fn create(
-    db: &SqlDatabase,
+    db: &dyn DdlDatabase,
     name: &ast::Ident,
     table: &ObjectName,
     columns: &[ast::Ident],
@@ -82,7 +82,7 @@ fn bind(
 /// UPDATE STATISTICS: there are no histograms to rebuild, so this checks
 /// the table, the statistics or index named and the options.
 pub fn update(
-    db: &SqlDatabase,
+    db: &dyn DdlDatabase,
     table: &ObjectName,
     target: Option<&ast::Ident>,
     options: &[OptionItem],
@@ -110,7 +110,7 @@ pub fn update(
 
 /// DROP STATISTICS table.statistics, ...: Msg 3701 for statistics that
 /// do not exist, 3739 for an index's.
-pub fn drop(db: &SqlDatabase, names: &[ObjectName]) -> SqlResult<()> {
+pub fn drop(db: &dyn DdlDatabase, names: &[ObjectName]) -> SqlResult<()> {
     for name in names {
         let written = crate::catalog::sequence::written(name);
         let mut catalog = db.catalog_mut();
@@ -149,7 +149,7 @@ pub fn drop(db: &SqlDatabase, names: &[ObjectName]) -> SqlResult<()> {
 /// DROP TABLE: deletes the stored definitions of the table's statistics
 /// in `tx`, the transaction that deletes the table's.
 pub fn unstore_for_table(
-    db: &SqlDatabase,
+    db: &dyn DdlDatabase,
     catalog: &Catalog,
     table_id: i32,
     tx: &mut hekla_engine::Transaction,

@@ -4,7 +4,7 @@
 use crate::catalog::store::ObjectType;
 use crate::catalog::stored_object;
 use crate::catalog::table::{TableDesign, TableMeta};
-use crate::session::SqlDatabase;
+use crate::ddl::DdlDatabase;
 use hekla_engine::IsolationLevel;
 use hekla_parser::ast;
 use hekla_types::SqlResult;
@@ -14,7 +14,7 @@ use std::sync::Arc;
 /// the engine table goes again (and a crash in between is undone at the
 /// next open, see [`crate::catalog::Catalog::load`]).
 pub fn create(
-    db: &SqlDatabase,
+    db: &dyn DdlDatabase,
     create: &ast::CreateTable,
     text: &str,
 ) -> SqlResult<Arc<TableMeta>> {
@@ -65,7 +65,12 @@ pub fn create(
 /// Deletes the definition first, then the engine table: a crash in between
 /// leaves an engine table without a definition, which the next open
 /// drops.
-pub fn drop(db: &SqlDatabase, spid: i16, name: &ast::ObjectName, if_exists: bool) -> SqlResult<()> {
+pub fn drop(
+    db: &dyn DdlDatabase,
+    spid: i16,
+    name: &ast::ObjectName,
+    if_exists: bool,
+) -> SqlResult<()> {
     if crate::catalog::temp::is_temp(name) {
         return super::temp::drop(db, spid, name, if_exists);
     }

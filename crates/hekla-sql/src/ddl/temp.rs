@@ -8,8 +8,8 @@ use crate::bind::variables::Variables;
 use crate::catalog::table::{TableDesign, TableMeta};
 use crate::catalog::temp::{is_global, strip_foreign_keys, MAX_NAME};
 use crate::catalog::user_type::{self, Resolved};
+use crate::ddl::DdlDatabase;
 use crate::error::{not_supported_yet, Refused};
-use crate::session::SqlDatabase;
 use hekla_engine::{Durability, IsolationLevel};
 use hekla_parser::ast::{self, ConstraintKind, TableElement};
 use hekla_types::{Collation, SqlError, SqlResult};
@@ -20,7 +20,7 @@ use std::sync::Arc;
 /// informational messages SQL Server prints (FOREIGN KEY constraints are
 /// skipped on temporary tables).
 pub fn create(
-    db: &SqlDatabase,
+    db: &dyn DdlDatabase,
     spid: i16,
     create: &ast::CreateTable,
 ) -> SqlResult<(Arc<TableMeta>, Vec<String>)> {
@@ -81,7 +81,12 @@ pub fn create(
 
 /// `DROP TABLE [IF EXISTS] #t` by session `spid` (any session may drop a
 /// `##t`); Msg 3701 when there is none.
-pub fn drop(db: &SqlDatabase, spid: i16, name: &ast::ObjectName, if_exists: bool) -> SqlResult<()> {
+pub fn drop(
+    db: &dyn DdlDatabase,
+    spid: i16,
+    name: &ast::ObjectName,
+    if_exists: bool,
+) -> SqlResult<()> {
     let written = &name.name().value;
     match db.temp_tables().take(spid, written) {
         Some(table) => {
@@ -96,7 +101,7 @@ pub fn drop(db: &SqlDatabase, spid: i16, name: &ast::ObjectName, if_exists: bool
 /// `DECLARE @name TABLE (...)`: a table for the batch, kept in its
 /// variables.
 pub fn declare_table(
-    db: &SqlDatabase,
+    db: &dyn DdlDatabase,
     variables: &mut Variables,
     name: &str,
     elements: &[TableElement],
@@ -124,7 +129,7 @@ pub fn declare_table(
 /// table-valued parameter's rows go (`Variables::declare_table_parameter`).
 /// Whoever makes one drops it with [`discard`] unless a batch's end does.
 pub fn variable_table(
-    db: &SqlDatabase,
+    db: &dyn DdlDatabase,
     name: &str,
     elements: &[TableElement],
 ) -> SqlResult<Arc<TableMeta>> {
@@ -152,7 +157,7 @@ pub fn variable_table(
 /// Binds `create` and makes its engine table, schema only, as
 /// `engine_name`.
 pub fn make_table(
-    db: &SqlDatabase,
+    db: &dyn DdlDatabase,
     create: &ast::CreateTable,
     object_id: i32,
     engine_name: &str,
@@ -177,7 +182,7 @@ pub fn make_table(
 }
 
 /// The end of a batch: its table variables go.
-pub fn end_batch(db: &SqlDatabase, variables: &mut Variables) {
+pub fn end_batch(db: &dyn DdlDatabase, variables: &mut Variables) {
     for table in variables.take_tables() {
         release(db, table);
     }
@@ -185,14 +190,14 @@ pub fn end_batch(db: &SqlDatabase, variables: &mut Variables) {
 
 /// The end of a procedure: the `#` tables it made (since `mark`) go, as
 /// in SQL Server.
-pub fn end_procedure(db: &SqlDatabase, spid: i16, mark: u64) {
+pub fn end_procedure(db: &dyn DdlDatabase, spid: i16, mark: u64) {
     for table in db.temp_tables().take_local_since(spid, mark) {
         release(db, table);
     }
 }
 
 /// The end of session `spid`: its `#` and `##` tables go.
-pub fn end_session(db: &SqlDatabase, spid: i16) {
+pub fn end_session(db: &dyn DdlDatabase, spid: i16) {
     for table in db.temp_tables().take_session(spid) {
         release(db, table);
     }
@@ -202,7 +207,7 @@ pub fn end_session(db: &SqlDatabase, spid: i16) {
 /// for the next of the same definition, or dropped. A table with an
 /// IDENTITY column is dropped (its next use must start at the seed), and
 /// so is a `##table`, whose engine table is named as it is.
-pub fn release(db: &SqlDatabase, table: Arc<TableMeta>) {
+pub fn release(db: &dyn DdlDatabase, table: Arc<TableMeta>) {
     let reusable = table.identity.is_none() && !is_global(&table.name) && empty(db, &table).is_ok();
     if !(reusable && db.temp_tables().keep_spare(Arc::clone(&table))) {
         let _ = discard(db, &table);
@@ -211,14 +216,14 @@ pub fn release(db: &SqlDatabase, table: Arc<TableMeta>) {
 
 /// Drops a temporary table's engine table, its rows deleted first (the
 /// engine frees a dropped table only once no transaction can reach it).
-pub fn discard(db: &SqlDatabase, table: &TableMeta) -> SqlResult<()> {
+pub fn discard(db: &dyn DdlDatabase, table: &TableMeta) -> SqlResult<()> {
     let emptied = empty(db, table);
     let dropped = db.engine().drop_table(table.engine.id);
     emptied.and(dropped)
 }
 
 /// Deletes every row of `table`.
-fn empty(db: &SqlDatabase, table: &TableMeta) -> SqlResult<()> {
+fn empty(db: &dyn DdlDatabase, table: &TableMeta) -> SqlResult<()> {
     let mut tx = db.engine().begin(IsolationLevel::Snapshot)?;
     tx.delete_all(&table.engine)?;
     tx.commit().map(|_| ())
@@ -228,7 +233,7 @@ fn empty(db: &SqlDatabase, table: &TableMeta) -> SqlResult<()> {
 /// variable and returns true; false for any other type (a scalar
 /// variable, declared by the caller). A value is refused (Msg 10794).
 pub fn declare_variable(
-    db: &SqlDatabase,
+    db: &dyn DdlDatabase,
     variables: &mut Variables,
     declaration: &ast::Declaration,
     ordinal: usize,
@@ -265,7 +270,7 @@ pub fn declare_variable(
 mod tests {
     use super::*;
     use crate::interpret::{Frame, Interpreter};
-    use crate::session::Session;
+    use crate::session::{Session, SqlDatabase};
     use crate::text_output::{TextOptions, TextSink};
 
     /// Runs `batch` with `variables` as its frame's; what sqlcmd shows.
@@ -298,7 +303,7 @@ mod tests {
         let ast::StatementKind::DeclareTable { elements, .. } = &declared.statements[0].kind else {
             panic!("not a table variable");
         };
-        let table = variable_table(&db, "ids", elements).unwrap();
+        let table = variable_table(&*db, "ids", elements).unwrap();
         let spid = session.state.spid;
         let parameter = |readonly: bool| {
             let mut variables = Variables::for_session(spid);
@@ -349,6 +354,6 @@ SELECT COUNT(*) AS copied FROM @copy";
         let taken = variables.declare_table_parameter("IDS", Arc::clone(&table), true);
         assert_eq!(taken.unwrap_err().number, 134);
         assert!(variables.take_tables().is_empty());
-        discard(&db, &table).unwrap();
+        discard(&*db, &table).unwrap();
     }
 }

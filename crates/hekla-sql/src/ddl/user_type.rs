@@ -3,15 +3,15 @@
 
 use crate::catalog::user_type::{bind, defined, named, UserType};
 use crate::catalog::{stored_object, Catalog};
+use crate::ddl::DdlDatabase;
 use crate::error::{not_supported_yet, Refused};
-use crate::session::SqlDatabase;
 use hekla_parser::ast::{self, StatementKind};
 use hekla_types::{SqlError, SqlResult};
 
 /// CREATE TYPE, either form: binds it, stores the definition, adds the
 /// type to the catalog. Msg 166 for a database name, 2760 for a missing
 /// schema, 219 for a name a type of the schema has.
-pub fn create(db: &SqlDatabase, statement: &StatementKind, text: &str) -> SqlResult<()> {
+pub fn create(db: &dyn DdlDatabase, statement: &StatementKind, text: &str) -> SqlResult<()> {
     let Some((name, object_type)) = defined(statement) else {
         return Err(not_supported_yet(Refused::Statement, statement.keywords()));
     };
@@ -53,7 +53,7 @@ pub fn create(db: &SqlDatabase, statement: &StatementKind, text: &str) -> SqlRes
 
 /// DROP TYPE: each name in turn (Msg 218 for a missing one unless IF
 /// EXISTS, 3732 for one something uses).
-pub fn drop(db: &SqlDatabase, names: &[ast::ObjectName], if_exists: bool) -> SqlResult<()> {
+pub fn drop(db: &dyn DdlDatabase, names: &[ast::ObjectName], if_exists: bool) -> SqlResult<()> {
     for name in names {
         let mut catalog = db.catalog_mut();
         let Some(user_type) = named(&catalog, name).cloned() else {

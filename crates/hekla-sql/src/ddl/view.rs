@@ -5,10 +5,10 @@ use crate::catalog::binding::{Frame, ModuleKind};
 use crate::catalog::store::ObjectType;
 use crate::catalog::view::{names_view, Options, ViewMeta};
 use crate::catalog::{dependency, Catalog};
+use crate::ddl::DdlDatabase;
 use crate::plan::query::BindState;
 use crate::plan::view::{module_columns, plan_query};
 use crate::plan::view_change as change;
-use crate::session::SqlDatabase;
 use hekla_engine::SchemaId;
 use hekla_parser::ast::{self, SelectItem, TableRefKind};
 use hekla_types::{SqlError, SqlResult};
@@ -18,7 +18,7 @@ use std::sync::Arc;
 /// CREATE VIEW, ALTER VIEW and CREATE OR ALTER VIEW: binds the query,
 /// stores the definition (an altered view keeps its object id and creation
 /// date) and puts the view in the catalog.
-pub fn create(db: &SqlDatabase, create: &ast::CreateView, text: &str) -> SqlResult<()> {
+pub fn create(db: &dyn DdlDatabase, create: &ast::CreateView, text: &str) -> SqlResult<()> {
     let statement = if create.alter {
         "ALTER VIEW"
     } else {
@@ -55,7 +55,7 @@ pub fn create(db: &SqlDatabase, create: &ast::CreateView, text: &str) -> SqlResu
     let state = Rc::<BindState>::default();
     let (plan, references) = state
         .modules
-        .in_frame(frame, || plan_query(db, &state, &create.query))?;
+        .in_frame(frame, || plan_query(db.planning(), &state, &create.query))?;
     let columns = module_columns(&plan, &declared, &name, false, ModuleKind::View)?;
 
     let mut catalog = db.catalog_mut();
@@ -203,7 +203,7 @@ fn has_wildcard(query: &ast::Query) -> bool {
 
 /// DROP VIEW: each name in turn (Msg 3701 for a missing one unless IF
 /// EXISTS, 3705 for a table, 3729 for one a schema-bound object uses).
-pub fn drop(db: &SqlDatabase, names: &[ast::ObjectName], if_exists: bool) -> SqlResult<()> {
+pub fn drop(db: &dyn DdlDatabase, names: &[ast::ObjectName], if_exists: bool) -> SqlResult<()> {
     for name in names {
         let mut catalog = db.catalog_mut();
         let schema_id = catalog.named_schema(name);

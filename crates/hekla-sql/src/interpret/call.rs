@@ -380,7 +380,7 @@ impl Interpreter<'_> {
             .map(|(caller_slot, slot)| (caller_slot, callee.variables.values()[slot].clone()))
             .collect();
         self.end_frame(&mut callee);
-        crate::ddl::temp::end_procedure(&self.session.db, self.session.state.spid, temp_mark);
+        crate::ddl::temp::end_procedure(&*self.session.db, self.session.state.spid, temp_mark);
         match outcome {
             Ok(Flow::Goto(label)) => {
                 Err(self.frame_failure(super::undeclared_label(&label), &callee))

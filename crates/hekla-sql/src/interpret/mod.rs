@@ -149,7 +149,7 @@ impl<'s> Interpreter<'s> {
 
     /// Gives back what the frame made: its table variables.
     pub fn end_frame(&mut self, frame: &mut Frame) {
-        crate::ddl::temp::end_batch(&self.session.db, &mut frame.variables);
+        crate::ddl::temp::end_batch(&*self.session.db, &mut frame.variables);
     }
 
     /// Runs statements in order; an error is reported (or, inside TRY,

@@ -168,7 +168,7 @@ impl Interpreter<'_> {
             ));
         };
         let elements = &user_type.as_table().expect("filtered above").elements;
-        crate::ddl::temp::declare_table(&db, &mut frame.variables, variable, elements)?;
+        crate::ddl::temp::declare_table(&*db, &mut frame.variables, variable, elements)?;
         frame.variables.set_table_type(variable, user_type.id);
         let table = Arc::clone(frame.variables.table(variable).expect("declared above"));
         self.session.in_context(&frame.variables, |context| {

@@ -122,7 +122,7 @@ impl Interpreter<'_> {
         let stability = if inside_statement {
             None
         } else {
-            crate::ddl::alter::stability(&db, &statement.kind)
+            crate::ddl::alter::stability(&*db, &statement.kind)
         };
         self.session.holds_schema_stability = inside_statement || stability.is_some();
         let outcome = self.work(statement, text, frame, inside_statement, failed_on_rows);
@@ -179,7 +179,12 @@ impl Interpreter<'_> {
             StatementKind::Truncate(name) => self.truncate(name, frame),
             StatementKind::DeclareTable { variable, elements } => {
                 if !frame.variables.was_declared(statement.span) {
-                    crate::ddl::temp::declare_table(&db, &mut frame.variables, variable, elements)?;
+                    crate::ddl::temp::declare_table(
+                        &*db,
+                        &mut frame.variables,
+                        variable,
+                        elements,
+                    )?;
                     frame.variables.mark_declared(statement.span);
                 }
                 Ok(None)
@@ -264,18 +269,19 @@ impl Interpreter<'_> {
                 authorization,
             } => {
                 let owner = authorization.as_ref().map(|owner| owner.value.as_str());
-                crate::ddl::schema::create(&db, &name.value, owner)?;
+                crate::ddl::schema::create(&*db, &name.value, owner)?;
                 Ok(None)
             }
             StatementKind::CreateTable(create) if crate::catalog::temp::is_temp(&create.name) => {
-                let (_, messages) = crate::ddl::temp::create(&db, self.session.state.spid, create)?;
+                let (_, messages) =
+                    crate::ddl::temp::create(&*db, self.session.state.spid, create)?;
                 for message in messages {
                     self.sink.message(&message);
                 }
                 Ok(None)
             }
             StatementKind::CreateTable(create) => {
-                crate::ddl::table::create(&db, create, text)?;
+                crate::ddl::table::create(&*db, create, text)?;
                 Ok(None)
             }
             StatementKind::Drop {
@@ -285,12 +291,12 @@ impl Interpreter<'_> {
                 ..
             } => {
                 for name in names {
-                    crate::ddl::table::drop(&db, self.session.state.spid, name, *if_exists)?;
+                    crate::ddl::table::drop(&*db, self.session.state.spid, name, *if_exists)?;
                 }
                 Ok(None)
             }
             StatementKind::CreateSequence(create) => {
-                crate::ddl::sequence::create(&db, create, text)?;
+                crate::ddl::sequence::create(&*db, create, text)?;
                 Ok(None)
             }
             StatementKind::Drop {
@@ -299,11 +305,11 @@ impl Interpreter<'_> {
                 names,
                 ..
             } => {
-                crate::ddl::sequence::drop(&db, names, *if_exists)?;
+                crate::ddl::sequence::drop(&*db, names, *if_exists)?;
                 Ok(None)
             }
             StatementKind::CreateView(create) => {
-                crate::ddl::view::create(&db, create, text)?;
+                crate::ddl::view::create(&*db, create, text)?;
                 Ok(None)
             }
             StatementKind::Drop {
@@ -312,11 +318,11 @@ impl Interpreter<'_> {
                 names,
                 ..
             } => {
-                crate::ddl::view::drop(&db, names, *if_exists)?;
+                crate::ddl::view::drop(&*db, names, *if_exists)?;
                 Ok(None)
             }
             StatementKind::CreateTableType(_) | StatementKind::CreateAliasType { .. } => {
-                crate::ddl::user_type::create(&db, &statement.kind, text)?;
+                crate::ddl::user_type::create(&*db, &statement.kind, text)?;
                 Ok(None)
             }
             StatementKind::Drop {
@@ -325,11 +331,11 @@ impl Interpreter<'_> {
                 names,
                 ..
             } => {
-                crate::ddl::user_type::drop(&db, names, *if_exists)?;
+                crate::ddl::user_type::drop(&*db, names, *if_exists)?;
                 Ok(None)
             }
             StatementKind::CreateProcedure(create) => {
-                crate::ddl::procedure::create(&db, create, text)?;
+                crate::ddl::procedure::create(&*db, create, text)?;
                 Ok(None)
             }
             StatementKind::Drop {
@@ -338,11 +344,11 @@ impl Interpreter<'_> {
                 names,
                 ..
             } => {
-                crate::ddl::procedure::drop(&db, names, *if_exists)?;
+                crate::ddl::procedure::drop(&*db, names, *if_exists)?;
                 Ok(None)
             }
             StatementKind::CreateFunction(create) => {
-                crate::ddl::function::create(&db, create, text)?;
+                crate::ddl::function::create(&*db, create, text)?;
                 Ok(None)
             }
             StatementKind::Drop {
@@ -351,7 +357,7 @@ impl Interpreter<'_> {
                 names,
                 ..
             } => {
-                crate::ddl::function::drop(&db, names, *if_exists)?;
+                crate::ddl::function::drop(&*db, names, *if_exists)?;
                 Ok(None)
             }
             StatementKind::Use(database) => {
@@ -376,7 +382,7 @@ impl Interpreter<'_> {
             StatementKind::AlterDatabase(alter) => {
                 let in_transaction = self.session.transaction.is_open();
                 let line = statement.span.line;
-                crate::ddl::database_options::alter(&db, alter, in_transaction, line, self.sink)?;
+                crate::ddl::database_options::alter(&*db, alter, in_transaction, line, self.sink)?;
                 Ok(None)
             }
             StatementKind::Dbcc {
@@ -410,7 +416,7 @@ impl Interpreter<'_> {
                 columns,
                 options,
             } => {
-                crate::ddl::statistics::create(&db, name, table, columns, options, text)?;
+                crate::ddl::statistics::create(&*db, name, table, columns, options, text)?;
                 Ok(None)
             }
             StatementKind::UpdateStatistics {
@@ -418,7 +424,7 @@ impl Interpreter<'_> {
                 target,
                 options,
             } => {
-                crate::ddl::statistics::update(&db, table, target.as_ref(), options)?;
+                crate::ddl::statistics::update(&*db, table, target.as_ref(), options)?;
                 Ok(None)
             }
             StatementKind::Drop {
@@ -426,7 +432,7 @@ impl Interpreter<'_> {
                 names,
                 ..
             } => {
-                crate::ddl::statistics::drop(&db, names)?;
+                crate::ddl::statistics::drop(&*db, names)?;
                 Ok(None)
             }
             StatementKind::CreatePrincipal(create) => {
@@ -472,7 +478,7 @@ impl Interpreter<'_> {
                 Ok(None)
             }
             kind if crate::ddl::alter::rebuilds(kind) => {
-                crate::ddl::alter::run(&db, statement, self.sink, inside_statement).map_err(
+                crate::ddl::alter::run(&*db, statement, self.sink, inside_statement).map_err(
                     |rejected| {
                         *failed_on_rows = rejected.on_rows;
                         rejected.error
@@ -502,7 +508,7 @@ impl Interpreter<'_> {
             }
             let planner = self.session.planner(&db, &frame.variables);
             return self.session.in_context(&frame.variables, |context| {
-                crate::ddl::select_into::run(&db, context, &planner, select)
+                crate::ddl::select_into::run(&*db, context, &planner, select)
             });
         }
         if is_assignment(select) && !showplan {
@@ -781,7 +787,7 @@ impl Interpreter<'_> {
         let db = Arc::clone(&self.session.db);
         let again = frame.variables.was_declared(declaration.span);
         if !again
-            && crate::ddl::temp::declare_variable(&db, &mut frame.variables, declaration, ordinal)?
+            && crate::ddl::temp::declare_variable(&*db, &mut frame.variables, declaration, ordinal)?
         {
             frame.variables.mark_declared(declaration.span);
             return Ok(());

@@ -71,10 +71,10 @@ pub use gate::SchemaLock;
 use crate::catalog::constraint_ids;
 use crate::catalog::table::TableMeta;
 use crate::catalog::Catalog;
+use crate::ddl::DdlDatabase;
 use crate::error::{not_supported_yet, Refused};
 use crate::names::DATABASE_NAME;
 use crate::result::{ErrorEvent, ResultSink};
-use crate::session::SqlDatabase;
 use edit::{DropIndex, Editor};
 use hekla_parser::ast::{self, AlterDropKind, AlterTableAction, StatementKind};
 use hekla_types::SqlError;
@@ -138,7 +138,7 @@ pub fn rebuilds(kind: &StatementKind) -> bool {
 
 /// The schema lock a statement of `kind` holds while it runs: shared, but
 /// none for a rebuild (which takes it alone itself).
-pub fn stability<'a>(db: &'a SqlDatabase, kind: &StatementKind) -> Option<gate::Stability<'a>> {
+pub fn stability<'a>(db: &'a dyn DdlDatabase, kind: &StatementKind) -> Option<gate::Stability<'a>> {
     (!rebuilds(kind)).then(|| db.schema_lock().stability())
 }
 
@@ -147,7 +147,7 @@ pub fn stability<'a>(db: &'a SqlDatabase, kind: &StatementKind) -> Option<gate::
 /// schema lock shared. Messages that precede the statement's error go to
 /// `sink` here; the error itself is returned.
 pub fn run(
-    db: &SqlDatabase,
+    db: &dyn DdlDatabase,
     statement: &ast::Statement,
     sink: &mut dyn ResultSink,
     inside_statement: bool,
@@ -196,7 +196,7 @@ fn find_table(catalog: &Catalog, name: &ast::ObjectName) -> Option<Arc<TableMeta
 /// Edits table `name` with `edit` (false: nothing to change) and rebuilds
 /// it; `missing` decides what a missing table is.
 fn with_table(
-    db: &SqlDatabase,
+    db: &dyn DdlDatabase,
     inside_statement: bool,
     name: &ast::ObjectName,
     missing: impl FnOnce() -> Outcome<()>,
@@ -218,7 +218,11 @@ fn with_table(
     rebuild::run(db, &table, plan)
 }
 
-fn alter_table(db: &SqlDatabase, inside_statement: bool, alter: &ast::AlterTable) -> Outcome<()> {
+fn alter_table(
+    db: &dyn DdlDatabase,
+    inside_statement: bool,
+    alter: &ast::AlterTable,
+) -> Outcome<()> {
     let written = crate::catalog::sequence::written(&alter.table);
     let missing = || Err(crate::error::no_table(4902, &written).into());
     with_table(
@@ -279,7 +283,7 @@ fn alter_table(db: &SqlDatabase, inside_statement: bool, alter: &ast::AlterTable
 }
 
 fn create_index(
-    db: &SqlDatabase,
+    db: &dyn DdlDatabase,
     inside_statement: bool,
     create: &ast::CreateIndex,
 ) -> Outcome<()> {
@@ -293,7 +297,7 @@ fn create_index(
 /// `DROP INDEX [IF EXISTS] ix ON t` and `DROP INDEX t.ix, ...`: one
 /// rebuild per index.
 fn drop_indexes(
-    db: &SqlDatabase,
+    db: &dyn DdlDatabase,
     inside_statement: bool,
     names: &[ast::ObjectName],
     on_table: Option<&ast::ObjectName>,

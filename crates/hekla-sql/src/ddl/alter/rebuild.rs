@@ -11,10 +11,10 @@ use crate::catalog::constraint_ids;
 use crate::catalog::store::{ObjectType, StoredObject};
 use crate::catalog::table::{TableDesign, TableMeta};
 use crate::catalog::{stored_object, Catalog};
+use crate::ddl::DdlDatabase;
 use crate::exec::constraints::{Statement, StatementChecks};
 use crate::exec::context::Context;
 use crate::exec::eval::Inputs;
-use crate::session::SqlDatabase;
 use hekla_engine::IsolationLevel;
 use hekla_types::{SqlError, SqlResult, Value};
 use std::ops::ControlFlow;
@@ -52,7 +52,7 @@ fn stop_at(_: Stop) -> bool {
     false
 }
 
-pub fn run(db: &SqlDatabase, old: &Arc<TableMeta>, plan: Plan) -> Outcome<()> {
+pub fn run(db: &dyn DdlDatabase, old: &Arc<TableMeta>, plan: Plan) -> Outcome<()> {
     let creates = plan.creates;
     let (design, definition) = bind(db, old, plan.create, &plan.ids).map_err(|error| {
         if creates && CONSTRAINT_ERRORS.contains(&error.number) {
@@ -87,7 +87,7 @@ pub fn run(db: &SqlDatabase, old: &Arc<TableMeta>, plan: Plan) -> Outcome<()> {
 /// Allocates ids for new constraints, prints the definition and binds it
 /// as the next open will: parsed back from the text.
 fn bind(
-    db: &SqlDatabase,
+    db: &dyn DdlDatabase,
     old: &TableMeta,
     mut create: hekla_parser::ast::CreateTable,
     ids: &[Option<i32>],
@@ -123,7 +123,7 @@ fn bind_text(catalog: &Catalog, definition: &str, object_id: i32) -> SqlResult<T
 
 /// Copies every row of `old` into `new` within the context's transaction.
 fn copy(
-    db: &SqlDatabase,
+    db: &dyn DdlDatabase,
     old: &TableMeta,
     new: &Arc<TableMeta>,
     sources: &[Source],
@@ -150,7 +150,7 @@ fn copy(
             _ => Ok(None),
         })
         .collect::<SqlResult<Vec<Option<Scalar>>>>()?;
-    let checks = StatementChecks::new(db, new, Statement::AlterTable);
+    let checks = StatementChecks::new(db.planning(), new, Statement::AlterTable);
     let check_rows = !checks.is_empty();
     let inputs = Inputs::top(context);
     let mut reader = db.engine().begin(IsolationLevel::Snapshot)?;
@@ -184,7 +184,7 @@ fn copy(
 /// The new table's row made from `values`, a row of the old table (whose
 /// values it takes).
 fn fill(
-    db: &SqlDatabase,
+    db: &dyn DdlDatabase,
     new: &TableMeta,
     sources: &[Source],
     conversions: &[Option<Scalar>],
@@ -306,7 +306,7 @@ fn duplicate(
 /// the catalog (binding the tables that reference it again) and drops the
 /// old engine table.
 fn switch(
-    db: &SqlDatabase,
+    db: &dyn DdlDatabase,
     old: &Arc<TableMeta>,
     new: Arc<TableMeta>,
     context: &Context,
@@ -388,7 +388,7 @@ fn switch(
 
 /// A table bound again from its stored definition, over the same engine
 /// table, its IDENTITY continuing.
-fn rebind(db: &SqlDatabase, catalog: &Catalog, table: &TableMeta) -> SqlResult<TableMeta> {
+fn rebind(db: &dyn DdlDatabase, catalog: &Catalog, table: &TableMeta) -> SqlResult<TableMeta> {
     let object = StoredObject {
         created_ms: table.created_ms,
         ..stored_object(
