@@ -10,6 +10,7 @@ use super::eval::Inputs;
 use super::sort::Sorter;
 use crate::bind::aggregate::{AggregateCall, AggregateFunction, Grouping};
 use crate::bind::expr::Predicate;
+use crate::plan::access::AccessPath;
 use crate::plan::{AggregateMethod, Limit, Node, SetOperation, SortKey, TableRead};
 use hekla_types::{encode_key, DataType, SortOrder, SqlError, SqlResult, Value};
 use std::collections::HashSet;
@@ -305,8 +306,13 @@ fn table(read: &TableRead, params: &Inputs<'_>, emit: &mut Emit<'_>) -> SqlResul
     };
     if !read.stream {
         // The rows one after another in one vector, not a vector each.
-        // Sized for one row: a seek of a unique key grows it no further.
-        let (mut rows, mut count) = (Vec::with_capacity(width), 0);
+        // A seek (usually of a unique key) is sized for one row; a scan
+        // for a few, so a small table's rows are not copied as they grow.
+        let expected_rows = match read.path {
+            AccessPath::Seek { .. } => 1,
+            AccessPath::Scan | AccessPath::Ordered { .. } => SCAN_ROWS_RESERVED,
+        };
+        let (mut rows, mut count) = (Vec::with_capacity(width * expected_rows), 0);
         {
             let table = params.context.table(&read.table);
             let mut tx = params.context.reading(table, read.hint)?;
@@ -351,6 +357,9 @@ fn table(read: &TableRead, params: &Inputs<'_>, emit: &mut Emit<'_>) -> SqlResul
     })?;
     outcome
 }
+
+/// Rows a buffered scan's vector is first sized for.
+const SCAN_ROWS_RESERVED: usize = 8;
 
 /// `SELECT COUNT(*) FROM t` (any number of COUNT(*) / COUNT_BIG(*), no
 /// GROUP BY, no WHERE): counts the visible rows without decoding them.
