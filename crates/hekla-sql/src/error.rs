@@ -76,6 +76,26 @@ pub fn top_percent_invalid() -> SqlError {
     SqlError::new(1061, 16, 1, "The TOP clause contains an invalid value.")
 }
 
+/// Msg 134: `@name` is declared twice in one batch or module.
+pub fn already_declared(name: &str) -> SqlError {
+    SqlError::new(
+        134,
+        15,
+        1,
+        format!("The variable name '@{name}' has already been declared. Variable names must be unique within a query batch or stored procedure."),
+    )
+}
+
+/// Msg 11719: `NEXT VALUE FOR` where SQL Server allows none.
+pub fn next_value_not_allowed() -> SqlError {
+    SqlError::new(
+        11719,
+        15,
+        1,
+        "NEXT VALUE FOR function is not allowed in check constraints, default objects, computed columns, views, user-defined functions, user-defined aggregates, user-defined table types, sub-queries, common table expressions, derived tables or return statements.",
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -25,6 +25,7 @@ pub mod set_statement;
 pub mod statistics;
 pub mod system_views;
 pub mod text_output;
+pub mod type_names;
 
 pub use cancel::CancelHandle;
 pub use result::{ResultSink, StatementCommand, TransactionEvent};

@@ -16,7 +16,7 @@ const RULES: &[(&[&str], &str, &str)] = &[
     (
         LEAVES,
         "crate::",
-        "leaf modules (errors, results, options, names, permissions) depend on nothing above them",
+        "leaf modules (errors, results, options, names, permissions, type names) depend on nothing above them",
     ),
     (
         PLANNER,
@@ -166,6 +166,7 @@ const RULES: &[(&[&str], &str, &str)] = &[
 ];
 
 const LEAVES: &[&str] = &[
+    "type_names",
     "error",
     "result",
     "session_options",

@@ -10,11 +10,11 @@
 use super::aggregate::Grouping;
 use super::literal;
 use super::subquery::SubqueryRef;
-use super::types::{self, TypeContext};
 use super::variables::Variables;
 use crate::error::{not_supported_yet, Refused};
 use crate::names::DATABASE_NAME;
 use crate::plan::window::WindowSet;
+use crate::type_names::{self, TypeContext};
 use hekla_parser::ast::{self, BinaryOp, ExprKind, UnaryOp};
 use hekla_types::convert::{check_implicit, conversion, Conversion};
 use hekla_types::ops::{self, ArithOp};
@@ -838,7 +838,7 @@ impl<'a> Binder<'a> {
         match (self.catalog, self.planner) {
             (Some(catalog), _) => resolve(catalog),
             (None, Some(planner)) => resolve(&planner.context.catalog()),
-            (None, None) => types::resolve(data_type, self.collation, context),
+            (None, None) => type_names::resolve(data_type, self.collation, context),
         }
     }
 
@@ -916,7 +916,7 @@ impl<'a> Binder<'a> {
                 .planner
                 .is_some_and(|planner| planner.state.modules.binding())
         {
-            return Err(next_value_not_allowed());
+            return Err(crate::error::next_value_not_allowed());
         }
         let find = |catalog: &crate::catalog::Catalog| {
             if name.other_database(DATABASE_NAME).is_some() {
@@ -1030,16 +1030,6 @@ fn compound(op: ast::AssignOp) -> Option<ArithOp> {
         BitOr => ArithOp::BitOr,
         BitXor => ArithOp::BitXor,
     })
-}
-
-/// Msg 11719: `NEXT VALUE FOR` where SQL Server allows none.
-pub fn next_value_not_allowed() -> SqlError {
-    SqlError::new(
-        11719,
-        15,
-        1,
-        "NEXT VALUE FOR function is not allowed in check constraints, default objects, computed columns, views, user-defined functions, user-defined aggregates, user-defined table types, sub-queries, common table expressions, derived tables or return statements.",
-    )
 }
 
 /// Wraps `scalar` in an implicit conversion to `target` when its type

@@ -119,7 +119,7 @@ impl Variables {
     /// Msg 134 when `@name` is taken, by a scalar or a table variable.
     fn check_new(&self, name: &str) -> SqlResult<()> {
         if self.slot(name).is_some() || self.table(name).is_some() {
-            return Err(already_declared(name));
+            return Err(crate::error::already_declared(name));
         }
         Ok(())
     }
@@ -202,6 +202,57 @@ impl Variables {
             .map(|variable| (variable.name.as_str(), &variable.table))
     }
 
+    /// The table variable `@name` (given without the `@`), or Msg 1087.
+    pub fn declared_table(&self, name: &str) -> SqlResult<Arc<TableMeta>> {
+        self.table(name).cloned().ok_or_else(|| {
+            SqlError::new(
+                1087,
+                15,
+                2,
+                format!("Must declare the table variable \"@{name}\"."),
+            )
+        })
+    }
+
+    /// The table variable `@name` (given without the `@`) as the target of
+    /// an INSERT, UPDATE, DELETE or OUTPUT INTO: Msg 1087 if there is none,
+    /// 10700 for a READONLY table-valued parameter.
+    pub fn writable_table(&self, name: &str) -> SqlResult<Arc<TableMeta>> {
+        let table = self.declared_table(name)?;
+        if self.is_readonly(name) {
+            return Err(SqlError::new(
+                10700,
+                16,
+                1,
+                format!(
+                    "The table-valued parameter \"@{name}\" is READONLY and cannot be modified."
+                ),
+            ));
+        }
+        Ok(table)
+    }
+
+    /// An error as SQL Server words it for a table variable: the engine
+    /// names the table by its engine name (`dbo.#FFEFFFFE`), SQL Server a key
+    /// violation's object as `dbo.@t` and a NULL violation's table as `@t`.
+    pub fn present_error(&self, mut error: SqlError) -> SqlError {
+        if !matches!(error.number, 515 | 2601 | 2627) {
+            return error;
+        }
+        for (name, table) in self.tables() {
+            let engine = &table.engine.qualified_name;
+            if error.message.contains(engine.as_str()) {
+                let shown = if error.number == 515 {
+                    format!("@{name}")
+                } else {
+                    format!("dbo.@{name}")
+                };
+                error.message = error.message.replace(engine.as_str(), &shown);
+            }
+        }
+        error
+    }
+
     /// The batch's own table variables, removed with its table-valued
     /// parameters (the batch is over).
     pub fn take_tables(&mut self) -> Vec<Arc<TableMeta>> {
@@ -272,16 +323,6 @@ impl Variables {
     }
 }
 
-/// Msg 134: `@name` is declared twice in one batch or module.
-pub fn already_declared(name: &str) -> SqlError {
-    SqlError::new(
-        134,
-        15,
-        1,
-        format!("The variable name '@{name}' has already been declared. Variable names must be unique within a query batch or stored procedure."),
-    )
-}
-
 /// The first variable `statements` (a batch, or a module's body after its
 /// `parameters`) declare a second time, anywhere in their blocks, with the
 /// line of that declaration: SQL Server refuses such a batch or module
@@ -292,7 +333,8 @@ pub fn first_redeclaration<'a>(
     statements: &'a [Statement],
 ) -> Option<(SqlError, u32)> {
     let mut seen: Vec<&str> = parameters.into_iter().collect();
-    redeclared(statements.iter(), &mut seen).map(|(name, line)| (already_declared(name), line))
+    redeclared(statements.iter(), &mut seen)
+        .map(|(name, line)| (crate::error::already_declared(name), line))
 }
 
 fn redeclared<'a>(

@@ -6,7 +6,7 @@
 //! remembers the alias it was declared with, for `sys.columns` and DROP
 //! TYPE (Msg 3732).
 
-use crate::bind::types::{self, TypeContext};
+use crate::type_names::{self, TypeContext};
 use hekla_parser::ast;
 use hekla_types::{Collation, DataType, SqlError, SqlResult};
 
@@ -24,7 +24,7 @@ impl AliasType {
     /// defaults are a declaration's (`varchar` is `varchar(1)`).
     pub fn bind(base: &ast::DataType, nullable: Option<bool>) -> SqlResult<AliasType> {
         let context = TypeContext::Declaration { ordinal: 1 };
-        let Some(base_type) = types::system(base, Collation::default(), context)? else {
+        let Some(base_type) = type_names::system(base, Collation::default(), context)? else {
             return Err(SqlError::new(
                 222,
                 16,

@@ -17,7 +17,7 @@ use super::objects::{schema_object, Objects};
 use super::store::StoredObject;
 use super::user_type::{self, Resolved};
 use super::Catalog;
-use crate::bind::types::TypeContext;
+use crate::type_names::TypeContext;
 use hekla_engine::SchemaId;
 use hekla_parser::ast::{self, ModuleOption, StatementKind};
 use hekla_types::{Collation, DataType, SqlError, SqlResult};
@@ -236,7 +236,7 @@ pub fn parameters(
         .enumerate()
         .map(|(ordinal, param)| {
             if seen.iter().any(|s| s.eq_ignore_ascii_case(&param.name)) {
-                return Err(crate::bind::variables::already_declared(&param.name));
+                return Err(crate::error::already_declared(&param.name));
             }
             seen.push(&param.name);
             let context = TypeContext::Declaration {

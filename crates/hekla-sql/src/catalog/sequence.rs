@@ -16,7 +16,7 @@
 use super::counter::{integer_range, integer_value, Counter, Series};
 use super::store::StoredObject;
 use super::Catalog;
-use crate::bind::types::{self, TypeContext};
+use crate::type_names::{self, TypeContext};
 use hekla_engine::{Database, SchemaId, Table};
 use hekla_parser::ast::{self, SequenceOption};
 use hekla_types::{Collation, DataType, SqlError, SqlResult, Value};
@@ -114,7 +114,7 @@ impl Sequence {
     ) -> SqlResult<Sequence> {
         let name = create.name.name().value.clone();
         let data_type = match &create.data_type {
-            Some(written) => types::resolve(
+            Some(written) => type_names::resolve(
                 written,
                 Collation::default(),
                 TypeContext::Declaration { ordinal: 1 },

@@ -8,10 +8,10 @@ use super::store::StoredObject;
 use super::user_type::{self, Resolved};
 use super::Catalog;
 use crate::bind::expr::{assignment_type, implicit, Binder, Reads, Scalar};
-use crate::bind::types::TypeContext;
 use crate::bind::variables::Variables;
 use crate::error::{not_supported_yet, Refused};
 use crate::names::DATABASE_NAME;
+use crate::type_names::TypeContext;
 use hekla_engine::{
     ColumnDef, Database, Durability, IndexDef, IndexKind, SchemaId, Table, TableDef, Uniqueness,
 };

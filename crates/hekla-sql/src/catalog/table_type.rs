@@ -54,7 +54,7 @@ impl TableType {
                     .any(|sequence| default.uses_sequence(sequence.object_id))
             });
         if takes_sequence_values {
-            return Err(crate::bind::expr::next_value_not_allowed());
+            return Err(crate::error::next_value_not_allowed());
         }
         Ok(TableType {
             elements: create.elements.clone(),

@@ -22,7 +22,6 @@
 //! statement is all or nothing on table variables as on any table.
 
 use super::table::TableMeta;
-use crate::bind::variables::Variables;
 use hekla_parser::ast::{self, ConstraintKind, TableElement};
 use hekla_types::{SqlError, SqlResult};
 use std::collections::HashMap;
@@ -179,55 +178,6 @@ pub fn is_temp(name: &ast::ObjectName) -> bool {
 
 pub fn is_global(name: &str) -> bool {
     name.starts_with("##")
-}
-
-/// The table variable `@name` (given without the `@`), or Msg 1087.
-pub fn resolve_variable(variables: &Variables, name: &str) -> SqlResult<Arc<TableMeta>> {
-    variables.table(name).cloned().ok_or_else(|| {
-        SqlError::new(
-            1087,
-            15,
-            2,
-            format!("Must declare the table variable \"@{name}\"."),
-        )
-    })
-}
-
-/// The table variable `@name` (given without the `@`) as the target of
-/// an INSERT, UPDATE, DELETE or OUTPUT INTO: Msg 1087 if there is none,
-/// 10700 for a READONLY table-valued parameter.
-pub fn writable_variable(variables: &Variables, name: &str) -> SqlResult<Arc<TableMeta>> {
-    let table = resolve_variable(variables, name)?;
-    if variables.is_readonly(name) {
-        return Err(SqlError::new(
-            10700,
-            16,
-            1,
-            format!("The table-valued parameter \"@{name}\" is READONLY and cannot be modified."),
-        ));
-    }
-    Ok(table)
-}
-
-/// An error as SQL Server words it for a table variable: the engine
-/// names the table by its engine name (`dbo.#FFEFFFFE`), SQL Server a key
-/// violation's object as `dbo.@t` and a NULL violation's table as `@t`.
-pub fn present_error(variables: &Variables, mut error: SqlError) -> SqlError {
-    if !matches!(error.number, 515 | 2601 | 2627) {
-        return error;
-    }
-    for (name, table) in variables.tables() {
-        let engine = &table.engine.qualified_name;
-        if error.message.contains(engine.as_str()) {
-            let shown = if error.number == 515 {
-                format!("@{name}")
-            } else {
-                format!("dbo.@{name}")
-            };
-            error.message = error.message.replace(engine.as_str(), &shown);
-        }
-    }
-    error
 }
 
 /// Removes FOREIGN KEY constraints (SQL Server skips them on temporary

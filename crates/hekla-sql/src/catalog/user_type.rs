@@ -17,9 +17,9 @@ use super::alias_type::AliasType;
 use super::store::{ObjectType, StoredObject};
 use super::table_type::TableType;
 use super::Catalog;
-use crate::bind::types::{self, TypeContext};
 use crate::catalog::objects::{schema_object, Objects};
 use crate::error::{not_supported_yet, Refused};
+use crate::type_names::{self, TypeContext};
 use hekla_engine::SchemaId;
 use hekla_parser::ast::{self, StatementKind};
 use hekla_types::{Collation, DataType, SqlError, SqlResult};
@@ -91,7 +91,7 @@ impl Resolved {
     pub fn scalar(self, written: &ast::DataType, context: TypeContext) -> SqlResult<DataType> {
         match self {
             Resolved::Scalar { data_type, .. } => Ok(data_type),
-            Resolved::Table(_) => Err(types::cannot_find(&written.name, context)),
+            Resolved::Table(_) => Err(type_names::cannot_find(&written.name, context)),
         }
     }
 }
@@ -105,21 +105,20 @@ pub fn resolve(
     collation: Collation,
     context: TypeContext,
 ) -> SqlResult<Resolved> {
-    if let Some(data_type) = types::system(written, collation, context)? {
+    if let Some(data_type) = type_names::system(written, collation, context)? {
         return Ok(Resolved::Scalar {
             data_type,
             alias: None,
         });
     }
     let Some(user_type) = named(catalog, &written.name) else {
-        return Err(types::cannot_find(&written.name, context));
+        return Err(type_names::cannot_find(&written.name, context));
     };
     match &user_type.kind {
         UserTypeKind::Table(_) => Ok(Resolved::Table(Arc::clone(user_type))),
-        UserTypeKind::Alias(_) if !written.args.is_empty() => Err(types::alias_width_not_allowed(
-            &two_part_name(catalog, user_type),
-            context,
-        )),
+        UserTypeKind::Alias(_) if !written.args.is_empty() => Err(
+            type_names::alias_width_not_allowed(&two_part_name(catalog, user_type), context),
+        ),
         UserTypeKind::Alias(alias) => Ok(Resolved::Scalar {
             data_type: alias.data_type(collation),
             alias: Some(AliasUse {

@@ -3,13 +3,13 @@
 //! variables of a table type, and their end with the batch, procedure or
 //! session. Their model and lookup are `catalog::temp`'s.
 
-use crate::bind::types::TypeContext;
 use crate::bind::variables::Variables;
 use crate::catalog::table::{TableDesign, TableMeta};
 use crate::catalog::temp::{is_global, strip_foreign_keys, MAX_NAME};
 use crate::catalog::user_type::{self, Resolved};
 use crate::ddl::DdlDatabase;
 use crate::error::{not_supported_yet, Refused};
+use crate::type_names::TypeContext;
 use hekla_engine::{Durability, IsolationLevel};
 use hekla_parser::ast::{self, ConstraintKind, TableElement};
 use hekla_types::{Collation, SqlError, SqlResult};

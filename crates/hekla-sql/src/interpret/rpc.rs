@@ -9,9 +9,9 @@
 
 use super::failure::Failure;
 use super::{Flow, Frame, Interpreter};
-use crate::bind::types::TypeContext;
 use crate::bind::variables::Variables;
 use crate::rpc::{RpcParameter, RpcValue};
+use crate::type_names::TypeContext;
 use hekla_parser::ast::{self, ExprKind};
 use hekla_parser::span::Span;
 use hekla_types::{DataType, Length, SqlError, SqlResult, Value};
@@ -162,7 +162,7 @@ impl Interpreter<'_> {
         };
         let Some(user_type) = user_type else {
             let ordinal = index + 1;
-            return Err(crate::bind::types::cannot_find(
+            return Err(crate::type_names::cannot_find(
                 &written,
                 TypeContext::Declaration { ordinal },
             ));

@@ -46,7 +46,7 @@ impl Interpreter<'_> {
                 crate::security::grants::forget_dropped(&*db, &dropping)?;
                 Ok(rows)
             })
-            .map_err(|error| crate::catalog::temp::present_error(&frame.variables, error));
+            .map_err(|error| frame.variables.present_error(error));
         let open_transactions = self.session.transaction.count();
         self.session.registration.end_request(open_transactions);
         self.record_outcome(&statement.kind, &outcome);

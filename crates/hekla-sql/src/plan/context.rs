@@ -98,6 +98,6 @@ pub fn resolve_target(
 ) -> SqlResult<Arc<TableMeta>> {
     match target {
         ast::DmlTarget::Table { name, .. } => resolve_table(db, variables, name),
-        ast::DmlTarget::Variable(name) => temp::writable_variable(variables, name),
+        ast::DmlTarget::Variable(name) => variables.writable_table(name),
     }
 }

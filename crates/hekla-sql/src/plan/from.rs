@@ -310,7 +310,7 @@ impl Planner<'_> {
                 Ok(join)
             }
             TableRefKind::Variable { name, alias } => {
-                let table = crate::catalog::temp::resolve_variable(self.variables, name)?;
+                let table = self.variables.declared_table(name)?;
                 let shown = alias
                     .as_ref()
                     .map_or_else(|| format!("@{name}"), |a| a.value.clone());

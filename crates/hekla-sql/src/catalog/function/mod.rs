@@ -26,8 +26,8 @@ use super::objects::{schema_object, Objects};
 use super::procedure::{self, ParameterKind};
 use super::store::{ObjectType, StoredObject};
 use super::Catalog;
-use crate::bind::types::{self, TypeContext};
 use crate::error::{not_supported_yet, Refused};
+use crate::type_names::{self, TypeContext};
 use hekla_engine::SchemaId;
 use hekla_parser::ast::{self, FunctionReturns, ModuleOption, StatementKind};
 use hekla_types::{Collation, DataType, SqlError, SqlResult};
@@ -134,7 +134,7 @@ impl Shape {
                 if has(ModuleOption::Recompile) {
                     return Err(invalid_option());
                 }
-                let returns = types::resolve(
+                let returns = type_names::resolve(
                     &data_type,
                     Collation::default(),
                     TypeContext::Declaration {

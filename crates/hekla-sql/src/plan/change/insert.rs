@@ -144,9 +144,7 @@ impl Planner<'_> {
                 }
                 Ok(target)
             }
-            DmlTarget::Variable(name) => Ok(Target::Table(
-                crate::catalog::temp::writable_variable(self.variables, name)?,
-            )),
+            DmlTarget::Variable(name) => Ok(Target::Table(self.variables.writable_table(name)?)),
         }
     }
 }

@@ -53,9 +53,9 @@ impl Target {
                 }
                 Target::named(planner, name, change)
             }
-            TableRefKind::Variable { name, .. } => Ok(Target::Table(
-                crate::catalog::temp::writable_variable(planner.variables, name)?,
-            )),
+            TableRefKind::Variable { name, .. } => {
+                Ok(Target::Table(planner.variables.writable_table(name)?))
+            }
             _ => Err(through()),
         }
     }
