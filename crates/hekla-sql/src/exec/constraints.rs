@@ -116,12 +116,14 @@ impl StatementChecks {
         statement: Statement,
     ) -> StatementChecks {
         let catalog = db.catalog();
+        // Every INSERT, UPDATE and DELETE names its table here: joined, not
+        // formatted, which costs several times as much.
         let shown = |t: &TableMeta| {
-            format!(
-                "{}.{}",
+            [
                 catalog.schema_name(t.schema_id).unwrap_or("dbo"),
-                t.name
-            )
+                t.name.as_str(),
+            ]
+            .join(".")
         };
         let parents = if statement == Statement::Delete {
             Vec::new()
