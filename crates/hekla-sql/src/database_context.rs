@@ -14,13 +14,15 @@ use crate::catalog::temp::TempTables;
 use crate::catalog::Catalog;
 use crate::ddl::alter::SchemaLock;
 use crate::ddl::DdlDatabase;
-use crate::exec::context::{Context, StatementDatabase};
+use crate::exec::context::{Context, SecurityFunctions, StatementDatabase};
 use crate::exec::eval::Inputs;
+use crate::identity::Identity;
 use crate::permission::Permission;
 use crate::permission::{Access, ObjectRef};
 use crate::plan::context::PlanContext;
 use crate::plan::system::SystemRelation;
 use crate::plan_cache::ProcedurePlan;
+use crate::security;
 use crate::security::access::Checks;
 use crate::security::context::SecurityContext;
 use crate::security::store::SecurityTables;
@@ -28,7 +30,7 @@ use crate::security::Principals;
 use crate::session::SqlDatabase;
 use crate::session_options::SetOptions;
 use crate::session_registry::{sessions_of, SessionInfo};
-use crate::system_views::SystemContext;
+use crate::system_views::{self, SystemContext};
 use hekla_engine::Database;
 use hekla_parser::ast;
 use hekla_types::{SqlResult, Value};
@@ -43,12 +45,52 @@ impl StatementDatabase for SqlDatabase {
         self
     }
 
-    fn system_views(&self) -> &dyn SystemContext {
-        self
+    fn view_rows(&self, view: &SystemRelation) -> SqlResult<Vec<Vec<Value>>> {
+        system_views::view_rows(self, view)
     }
 
-    fn security(&self) -> &dyn SecurityContext {
+    fn function_rows(
+        &self,
+        function: &SystemRelation,
+        arguments: &[Value],
+    ) -> SqlResult<Vec<Vec<Value>>> {
+        system_views::function_rows(self, function, arguments)
+    }
+
+    fn security_functions(&self) -> &dyn SecurityFunctions {
         self
+    }
+}
+
+impl SecurityFunctions for SqlDatabase {
+    fn user_name(&self, who: &Identity, id: Option<Option<i64>>) -> Value {
+        security::functions::user_name(self, who, id)
+    }
+
+    fn user_id(&self, who: &Identity, name: Option<Option<&str>>) -> Value {
+        security::functions::user_id(self, who, name)
+    }
+
+    fn suser_id(
+        &self,
+        who: &Identity,
+        session_login: Option<&str>,
+        login: Option<Option<&str>>,
+    ) -> Value {
+        security::functions::suser_id(self, who, session_login, login)
+    }
+
+    fn is_member(&self, who: &Identity, role: Option<&str>) -> Value {
+        security::functions::is_member(self, who, role)
+    }
+
+    fn is_srvrolemember(
+        &self,
+        who: &Identity,
+        role: Option<&str>,
+        login: Option<Option<&str>>,
+    ) -> Value {
+        security::functions::is_srvrolemember(self, who, role, login)
     }
 }
 

@@ -10,6 +10,7 @@ pub mod database_context;
 pub mod ddl;
 pub mod error;
 pub mod exec;
+pub mod identity;
 pub mod interpret;
 pub mod names;
 pub mod permission;

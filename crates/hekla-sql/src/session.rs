@@ -198,7 +198,7 @@ impl SqlDatabase {
             transaction: UserTransaction::default(),
             state,
             messages: Vec::new(),
-            reads: crate::statistics::TableReads::default(),
+            reads: crate::exec::table_reads::TableReads::default(),
             prepared: Default::default(),
             transaction_shown: false,
             holds_schema_stability: false,
@@ -235,7 +235,7 @@ pub struct Session {
     /// warnings, SET LANGUAGE's), sent before its DONE.
     messages: Vec<String>,
     /// The running statement's table reads, for SET STATISTICS IO.
-    pub(crate) reads: crate::statistics::TableReads,
+    pub(crate) reads: crate::exec::table_reads::TableReads,
     /// What sp_prepare and sp_prepexec prepared, by handle.
     pub(crate) prepared: crate::interpret::prepared::PreparedStatements,
     /// Whether the sink was last told the transaction is open (see

@@ -9,7 +9,8 @@
 //! instead, which reads the CPU clock at most once per [`CPU_WINDOW`].
 //!
 //! IO reports, per table a statement read, how many scans and seeks
-//! started (SQL Server's scan count). hekla keeps rows in memory without
+//! started (SQL Server's scan count, which the executor counts in its
+//! `exec::table_reads`). hekla keeps rows in memory without
 //! pages, so every page figure is 0; memory-optimized tables get no line
 //! at all, as SQL Server gives none for them.
 
@@ -233,42 +234,6 @@ fn thread_cpu_time() -> Duration {
         u64::try_from(now.tv_sec).unwrap_or(0),
         u32::try_from(now.tv_nsec).unwrap_or(0),
     )
-}
-
-/// The scans and seeks a statement started, per table it read, in the
-/// order it first read them.
-#[derive(Debug, Default)]
-pub struct TableReads {
-    tables: Vec<(String, u64)>,
-}
-
-impl TableReads {
-    /// One more scan or seek of `table`.
-    pub fn count(&mut self, table: &str) {
-        match self.tables.iter_mut().find(|(name, _)| name == table) {
-            Some((_, scans)) => *scans += 1,
-            None => self.tables.push((table.to_string(), 1)),
-        }
-    }
-
-    /// Adds the reads `other` counted.
-    pub fn merge(&mut self, other: TableReads) {
-        for (table, scans) in other.tables {
-            match self.tables.iter_mut().find(|(name, _)| *name == table) {
-                Some((_, mine)) => *mine += scans,
-                None => self.tables.push((table, scans)),
-            }
-        }
-    }
-
-    /// SQL Server's Msg 3615 line for each table.
-    pub fn messages(&self) -> impl Iterator<Item = String> + '_ {
-        self.tables.iter().map(|(table, scans)| {
-            format!(
-                "Table '{table}'. Scan count {scans}, logical reads 0, physical reads 0, page server reads 0, read-ahead reads 0, page server read-ahead reads 0, lob logical reads 0, lob physical reads 0, lob page server reads 0, lob read-ahead reads 0, lob page server read-ahead reads 0."
-            )
-        })
-    }
 }
 
 #[cfg(test)]

@@ -79,6 +79,41 @@ const RULES: &[(&[&str], &str, &str)] = &[
         "the executor knows nothing of procedural execution",
     ),
     (
+        EXECUTOR,
+        "crate::security",
+        "the executor asks its StatementDatabase for the security functions' answers",
+    ),
+    (
+        EXECUTOR,
+        "crate::system_views",
+        "the executor asks its StatementDatabase for a system view's rows",
+    ),
+    (
+        EXECUTOR,
+        "crate::statistics",
+        "the executor counts its reads (exec::table_reads); the session reports them",
+    ),
+    (
+        EXECUTOR,
+        "crate::text_output",
+        "the executor sends values to a ResultSink; formatting them as text is the runner's",
+    ),
+    (
+        EXECUTOR,
+        "crate::ddl",
+        "DDL runs through the executor, never the other way round",
+    ),
+    (
+        EXECUTOR,
+        "crate::plan_cache",
+        "the plan cache keeps what the executor runs; the executor knows nothing of it",
+    ),
+    (
+        EXECUTOR,
+        "crate::database_context",
+        "the executor sees the database only through the StatementDatabase trait",
+    ),
+    (
         BELOW_SESSION,
         "crate::session",
         "only the interpreter and the session name Session and SqlDatabase",
@@ -174,6 +209,7 @@ const LEAVES: &[&str] = &[
     "rpc",
     "names",
     "permission",
+    "identity",
 ];
 const PLANNER: &[&str] = &["bind", "plan"];
 const EXECUTOR: &[&str] = &["exec"];

@@ -7,13 +7,14 @@
 
 use super::isolation::ReadIsolation;
 use super::scalar_function::BoundBody;
+use super::table_reads::TableReads;
 use crate::bind::functions::RuntimeConstantId;
 use crate::catalog::table::TableMeta;
+use crate::identity::Identity;
 use crate::plan::context::PlanContext;
+use crate::plan::system::SystemRelation;
 use crate::result::ResultSink;
-use crate::security::context::SecurityContext;
 use crate::session_options::SetOptions;
-use crate::system_views::SystemContext;
 use hekla_engine::{Database, Dependencies, RowId, Savepoint, Transaction};
 use hekla_parser::ast;
 use hekla_types::{SqlError, SqlResult, Value};
@@ -26,18 +27,55 @@ use std::sync::Arc;
 type FunctionBodies = Rc<RefCell<HashMap<usize, Rc<BoundBody>>>>;
 
 /// The database a statement runs in, as the executor sees it: the engine,
-/// and the catalog, system views and security the statement reads through
-/// their own traits. The database answers it (`database_context`); the
-/// executor never names the session or its database type.
+/// the catalog it plans against, and what the layers above the executor
+/// compute for it (system views' rows, security functions' answers). The
+/// database answers it (`database_context`); the executor never names the
+/// session, its database type, the system views or security. Each call is
+/// per statement or per function call, never per row.
 pub trait StatementDatabase {
     fn engine(&self) -> &Arc<Database>;
     /// The catalog and the session's temporary tables, as the planner
     /// sees them (a scalar function's body is bound on first call).
     fn planning(&self) -> &dyn PlanContext;
-    /// What `FROM sys.x` and the catalog functions read.
-    fn system_views(&self) -> &dyn SystemContext;
-    /// What `USER_NAME()`, `IS_MEMBER()` and the like read.
-    fn security(&self) -> &dyn SecurityContext;
+    /// The rows of a system view (`FROM sys.tables`) as they are now.
+    fn view_rows(&self, view: &SystemRelation) -> SqlResult<Vec<Vec<Value>>>;
+    /// The rows a system table-valued function (`sys.dm_exec_sql_text`)
+    /// returns for `arguments`.
+    fn function_rows(
+        &self,
+        function: &SystemRelation,
+        arguments: &[Value],
+    ) -> SqlResult<Vec<Vec<Value>>>;
+    /// What `USER_NAME()`, `IS_MEMBER()` and the like answer.
+    fn security_functions(&self) -> &dyn SecurityFunctions;
+}
+
+/// The security functions, answered for the session running as `who`
+/// from the database's principals (which the executor does not read
+/// itself). An `Option<Option<_>>` argument is absent (`None`: the
+/// session's own principal) or given, perhaps NULL.
+pub trait SecurityFunctions {
+    /// `USER_NAME([id])`.
+    fn user_name(&self, who: &Identity, id: Option<Option<i64>>) -> Value;
+    /// `USER_ID(['user'])`.
+    fn user_id(&self, who: &Identity, name: Option<Option<&str>>) -> Value;
+    /// `SUSER_ID(['login'])`; `session_login` is the login the session
+    /// connected with, None when embedded.
+    fn suser_id(
+        &self,
+        who: &Identity,
+        session_login: Option<&str>,
+        login: Option<Option<&str>>,
+    ) -> Value;
+    /// `IS_MEMBER('role')`.
+    fn is_member(&self, who: &Identity, role: Option<&str>) -> Value;
+    /// `IS_SRVROLEMEMBER('role' [, 'login'])`.
+    fn is_srvrolemember(
+        &self,
+        who: &Identity,
+        role: Option<&str>,
+        login: Option<Option<&str>>,
+    ) -> Value;
 }
 
 pub struct Context<'a> {
@@ -95,7 +133,7 @@ pub struct Context<'a> {
     functions: OnceCell<FunctionBodies>,
     /// The scans and seeks of tables that are not memory-optimized, for
     /// SET STATISTICS IO.
-    reads: RefCell<crate::statistics::TableReads>,
+    reads: RefCell<TableReads>,
     /// Rows handled since the cancel flag was last looked at.
     rows_unchecked: Cell<u32>,
     /// The bytes the statement's operators hold now (see [`MemoryCharge`]).
@@ -130,7 +168,7 @@ pub struct SessionState {
     /// The login the session connected with; None when embedded.
     pub login: Option<String>,
     /// Who the session runs as: its login and database user.
-    pub principal: crate::security::Identity,
+    pub principal: Identity,
     /// Set by another thread to stop the running request.
     pub cancel: crate::cancel::CancelHandle,
 }
@@ -504,7 +542,7 @@ impl<'a> Context<'a> {
     }
 
     /// The table reads SET STATISTICS IO reports.
-    pub fn take_reads(&self) -> crate::statistics::TableReads {
+    pub fn take_reads(&self) -> TableReads {
         self.reads.take()
     }
 

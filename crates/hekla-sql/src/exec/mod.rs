@@ -18,6 +18,7 @@ pub mod scalar_function;
 pub mod select;
 pub mod server;
 pub mod sort;
+pub mod table_reads;
 pub mod target;
 pub mod text_size;
 pub mod truncate;

@@ -38,7 +38,7 @@ pub fn run(node: &Node, params: &Inputs<'_>, emit: &mut Emit<'_>) -> SqlResult<C
             Ok(ControlFlow::Continue(()))
         }
         Node::View { view } => {
-            for row in crate::system_views::view_rows(params.context.db.system_views(), view)? {
+            for row in params.context.db.view_rows(view)? {
                 if emit(&prefixed(params.row, &row))?.is_break() {
                     return Ok(ControlFlow::Break(()));
                 }
@@ -53,11 +53,7 @@ pub fn run(node: &Node, params: &Inputs<'_>, emit: &mut Emit<'_>) -> SqlResult<C
                 .iter()
                 .map(|argument| argument.eval(params))
                 .collect::<SqlResult<Vec<Value>>>()?;
-            for row in crate::system_views::function_rows(
-                params.context.db.system_views(),
-                function,
-                &values,
-            )? {
+            for row in params.context.db.function_rows(function, &values)? {
                 if emit(&prefixed(params.row, &row))?.is_break() {
                     return Ok(ControlFlow::Break(()));
                 }

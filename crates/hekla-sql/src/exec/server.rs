@@ -6,9 +6,8 @@
 use super::context::Context;
 use crate::bind::server::ServerFunction;
 use crate::names::{DATABASE_ID, DATABASE_NAME, MASTER_ID, MASTER_NAME};
+use crate::plan::system::SystemRelation;
 use crate::result::ErrorEvent;
-use crate::security::functions as security;
-use crate::system_views;
 use hekla_types::convert::convert_from;
 use hekla_types::{Collation, DataType, SqlResult, Value};
 
@@ -24,6 +23,7 @@ pub fn evaluate(
 ) -> SqlResult<Value> {
     use ServerFunction::*;
     let session = &context.session;
+    let security = || context.db.security_functions();
     let text = |index: usize| match args.get(index) {
         Some(Value::String(text)) => Some(text.as_str()),
         _ => None,
@@ -84,26 +84,21 @@ pub fn evaluate(
         },
         UserName => {
             let id = (!args.is_empty()).then(|| id(0));
-            security::user_name(context.db.security(), &session.principal, id)
+            security().user_name(&session.principal, id)
         }
         UserId => {
             let name = (!args.is_empty()).then(|| text(0));
-            security::user_id(context.db.security(), &session.principal, name)
+            security().user_id(&session.principal, name)
         }
         SuserSname => session.login.as_deref().map_or(Value::Null, string),
         SuserId => {
             let login = (!args.is_empty()).then(|| text(0));
-            security::suser_id(
-                context.db.security(),
-                &session.principal,
-                session.login.as_deref(),
-                login,
-            )
+            security().suser_id(&session.principal, session.login.as_deref(), login)
         }
-        IsMember => security::is_member(context.db.security(), &session.principal, text(0)),
+        IsMember => security().is_member(&session.principal, text(0)),
         IsSrvRoleMember => {
             let login = (args.len() > 1).then(|| text(1));
-            security::is_srvrolemember(context.db.security(), &session.principal, text(0), login)
+            security().is_srvrolemember(&session.principal, text(0), login)
         }
         Identity => match &session.identity {
             Some(value) => convert_identity(value, result_type)?,
@@ -149,11 +144,19 @@ fn convert_identity(value: &Value, target: &DataType) -> SqlResult<Value> {
     convert_from(value, &source, target, None)
 }
 
+/// The system view `sys.{name}`, one of those these functions read.
+fn system_view(context: &Context, name: &str) -> SystemRelation {
+    context
+        .db
+        .planning()
+        .system_view(None, "sys", name)
+        .expect("the system views the server functions read exist")
+}
+
 /// The rows of `sys.objects`: name, object_id, principal_id, schema_id,
 /// parent_object_id, type ...
 fn objects(context: &Context) -> SqlResult<Vec<Vec<Value>>> {
-    let view = system_views::lookup(None, "sys", "objects").expect("sys.objects exists");
-    (view.rows)(context.db.system_views())
+    context.db.view_rows(&system_view(context, "objects"))
 }
 
 /// `OBJECT_ID('[db.][schema.]name' [, 'type'])`: NULL for names in other
@@ -323,9 +326,9 @@ fn server_property(property: &str) -> Value {
 /// of `sys.databases` so that the two always agree; NULL for a database or
 /// property hekla does not know.
 fn database_property(context: &Context, database: &str, property: &str) -> SqlResult<Value> {
-    let view = system_views::lookup(None, "sys", "databases").expect("sys.databases exists");
+    let view = system_view(context, "databases");
     let columns = (view.columns)();
-    let rows = (view.rows)(context.db.system_views())?;
+    let rows = context.db.view_rows(&view)?;
     let Some(row) = rows
         .iter()
         .find(|row| matches!(&row[0], Value::String(name) if name.eq_ignore_ascii_case(database)))
