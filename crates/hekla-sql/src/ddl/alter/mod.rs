@@ -63,10 +63,9 @@ mod edit;
 pub mod gate;
 pub(crate) mod messages;
 mod rebuild;
-#[cfg(test)]
-mod tests;
 
 pub use gate::SchemaLock;
+pub use rebuild::{stop_rebuilds_at, Stop};
 
 use crate::catalog::constraint_ids;
 use crate::catalog::table::TableMeta;

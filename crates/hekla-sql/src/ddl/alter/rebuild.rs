@@ -37,19 +37,21 @@ pub enum Stop {
     BeforeDrop,
 }
 
-#[cfg(test)]
 thread_local! {
-    pub static STOP: std::cell::Cell<Option<Stop>> = const { std::cell::Cell::new(None) };
+    /// Where this thread's rebuilds stop; None (run to the end) but in a
+    /// test that set it with [`stop_rebuilds_at`].
+    static STOP: std::cell::Cell<Option<Stop>> = const { std::cell::Cell::new(None) };
 }
 
-#[cfg(test)]
+/// A test hook, for tests of what a crash in a rebuild leaves: makes the
+/// rebuilds this thread runs stop at `point` (None: run to the end), as
+/// a crash there would. Nothing but tests sets it.
+pub fn stop_rebuilds_at(point: Option<Stop>) {
+    STOP.with(|stop| stop.set(point));
+}
+
 fn stop_at(point: Stop) -> bool {
     STOP.with(|stop| stop.get() == Some(point))
-}
-
-#[cfg(not(test))]
-fn stop_at(_: Stop) -> bool {
-    false
 }
 
 pub fn run(db: &dyn DdlDatabase, old: &Arc<TableMeta>, plan: Plan) -> Outcome<()> {
