@@ -123,3 +123,63 @@ fn column_value(
     let null = matches!(&value.kind, ScalarKind::Constant(v) if v.is_null());
     (columns.contains(&index) && known_before && !null).then(|| (index, value.clone()))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bind::expr::{Binder, Scope};
+    use crate::plan::context::PlanContext;
+    use crate::plan::test_catalog::MemoryCatalog;
+    use hekla_types::Value;
+
+    fn path(where_clause: &str) -> AccessPath {
+        let db = MemoryCatalog::new(
+            "CREATE TABLE t (a bigint NOT NULL, b int NOT NULL, c int NULL,
+                 PRIMARY KEY NONCLUSTERED HASH (a, b) WITH (BUCKET_COUNT = 64),
+                 INDEX ix_c NONCLUSTERED (c))",
+        );
+        let catalog = db.catalog();
+        let table = catalog.tables().next().unwrap().clone();
+        let variables = crate::bind::variables::Variables::default();
+        let binder = Binder {
+            scope: Scope {
+                columns: crate::plan::from::table_scope(&db, &table, "t"),
+            },
+            ..Binder::new(&variables)
+        };
+        let batch = hekla_parser::parse_batch(&format!("SELECT 1 WHERE {where_clause}")).unwrap();
+        let hekla_parser::ast::StatementKind::Select(select) = &batch.statements[0].kind else {
+            panic!()
+        };
+        let hekla_parser::ast::QueryBody::Select(body) = &select.query.body else {
+            panic!()
+        };
+        let filter = binder
+            .predicate(body.where_clause.as_ref().unwrap())
+            .unwrap();
+        AccessPath::choose(&table, 0, Some(&filter))
+    }
+
+    #[test]
+    fn seeks_when_every_key_column_is_fixed() {
+        let constants = |path: AccessPath| match path {
+            AccessPath::Seek { index, key } => {
+                let values = key.iter().map(|part| match &part.kind {
+                    ScalarKind::Constant(value) => value.clone(),
+                    other => panic!("not a constant: {other:?}"),
+                });
+                Some((index, values.collect::<Vec<_>>()))
+            }
+            AccessPath::Scan | AccessPath::Ordered { .. } => None,
+        };
+        assert_eq!(
+            constants(path("b = 2 AND 1 = a AND c > 0")),
+            Some((0, vec![Value::BigInt(1), Value::Int(2)]))
+        );
+        assert_eq!(constants(path("c = 7")), Some((1, vec![Value::Int(7)])));
+        assert_eq!(path("a = 1"), AccessPath::Scan, "half a hash key");
+        assert_eq!(path("a = 1 OR b = 2"), AccessPath::Scan);
+        assert_eq!(path("c = NULL"), AccessPath::Scan);
+        assert_eq!(path("a + 0 = 1 AND b = 2"), AccessPath::Scan);
+    }
+}
