@@ -9,8 +9,3 @@ pub mod server;
 pub mod subquery;
 pub mod user_function;
 pub mod variables;
-
-/// Type names resolve in the leaf [`crate::type_names`] (the catalog
-/// resolves declared types too); the executor's variables still name
-/// them here.
-pub use crate::type_names as types;

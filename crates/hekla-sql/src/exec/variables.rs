@@ -7,9 +7,9 @@ use super::context::Context;
 use super::eval::Inputs;
 use super::run::for_each;
 use crate::bind::expr::{implicit, Scalar, ScalarKind};
-use crate::bind::types::TypeContext;
 use crate::catalog::user_type;
 use crate::plan::{value_binder, Planner, QueryPlan};
+use crate::type_names::TypeContext;
 use hekla_parser::ast::{self, AssignOp};
 use hekla_types::{Collation, DataType, SqlError, SqlResult};
 
