@@ -608,6 +608,20 @@ impl<M: Compiled> PlanCache<M> {
         (entries.by_hash.len(), entries.bytes)
     }
 
+    /// Lets go of every kept bound plan, after a schema change made them
+    /// all stale: a plan holds the tables it reads, so a dropped table's
+    /// rows would otherwise stay in memory until its entry is next used
+    /// or evicted. The entries stay, with their counters, and are
+    /// compiled again at their next use.
+    pub fn release_bound_plans(&self) {
+        let entries = self.entries.read().expect("plan cache lock");
+        for plan in entries.slots.iter().flatten() {
+            for statement in plan.statements.iter() {
+                statement.bound.lock().expect("bound plan").take();
+            }
+        }
+    }
+
     /// Empties the cache (`DBCC FREEPROCCACHE`).
     pub fn clear(&self) {
         self.seen_once.lock().expect("plan cache lock").clear();
@@ -754,6 +768,22 @@ mod tests {
             compile(&cache, &format!("SELECT {n}"));
             assert_eq!(cache.usage().0, 4);
         }
+    }
+
+    #[test]
+    fn a_schema_change_lets_kept_plans_go_and_keeps_the_entry() {
+        let cache = PlanCache::<Batch>::default();
+        let plan = compile(&cache, "SELECT 1");
+        // What a kept plan holds (tables, with their rows) lives as long
+        // as the plan is kept.
+        let held = Arc::new(vec![0u8; 1024]);
+        plan.keep_bound_plan(0, held.clone());
+        assert!(plan.bound_plan(0).is_some());
+        assert_eq!(Arc::strong_count(&held), 2);
+        cache.release_bound_plans();
+        assert!(plan.bound_plan(0).is_none());
+        assert_eq!(Arc::strong_count(&held), 1);
+        assert!(cached(&cache, "SELECT 1"));
     }
 
     #[test]

@@ -101,9 +101,10 @@ impl SqlDatabase {
     }
 
     /// Moves the schema version on: every cached plan is compiled again
-    /// at its next use.
+    /// at its next use, and the plans kept until now are let go.
     pub(crate) fn mark_plans_stale(&self) {
         self.schema_version.fetch_add(1, Ordering::Relaxed);
+        self.plan_cache.release_bound_plans();
     }
 
     /// How many times DDL changed the catalog (see [`Self::catalog_mut`]).
