@@ -11,11 +11,10 @@ use super::run::{run, Emit};
 use crate::bind::aggregate::{AggregateCall, AggregateFunction, Grouping};
 use crate::plan::Node;
 use hekla_types::convert::convert_from;
-use hekla_types::hash::KeyHasher;
+use hekla_types::hash::{HashKeyed, KeyHasher};
 use hekla_types::ops::{self, ArithOp};
 use hekla_types::{encode_key, DataType, SortOrder, SqlError, SqlResult, Value};
-use std::collections::{HashMap, HashSet};
-use std::hash::BuildHasherDefault;
+use std::collections::HashSet;
 use std::ops::ControlFlow;
 
 /// One group being built.
@@ -28,11 +27,8 @@ struct Group {
 
 impl Group {
     fn new(grouping: &Grouping, keys: Vec<Value>, set: Option<usize>) -> Self {
-        let accumulators = grouping
-            .aggregates
-            .iter()
-            .map(|(_, call)| Accumulator::new(call))
-            .collect();
+        let mut accumulators = Vec::with_capacity(grouping.aggregates.len());
+        push_accumulators(grouping, &mut accumulators);
         Group {
             keys,
             set,
@@ -40,40 +36,67 @@ impl Group {
         }
     }
 
-    /// Adds the row `inputs` reads.
-    fn add_row(&mut self, grouping: &Grouping, inputs: &Inputs<'_>) -> SqlResult<()> {
-        for ((_, call), accumulator) in grouping.aggregates.iter().zip(&mut self.accumulators) {
-            accumulator.add(call, argument(call, inputs)?)?;
-        }
-        Ok(())
-    }
-
-    /// Adds a row's aggregate arguments, already computed.
-    fn add_values(&mut self, grouping: &Grouping, values: &[Option<Value>]) -> SqlResult<()> {
-        for (((_, call), accumulator), value) in grouping
-            .aggregates
-            .iter()
-            .zip(&mut self.accumulators)
-            .zip(values)
-        {
-            accumulator.add(call, value.clone())?;
-        }
-        Ok(())
-    }
-
     /// The grouped row: key values, then aggregate results, then (with
     /// grouping sets) the GROUPING() flags.
     fn finish(self, grouping: &Grouping) -> SqlResult<Vec<Value>> {
-        let mut row = self.keys;
-        for ((_, call), accumulator) in grouping.aggregates.iter().zip(self.accumulators) {
-            row.push(accumulator.finish(call)?);
-        }
-        if let Some(set) = self.set {
-            let flags = grouping.sets[set].iter().map(|&kept| u8::from(!kept));
-            row.extend(flags.map(Value::TinyInt));
-        }
-        Ok(row)
+        finish_group(grouping, self.keys, self.set, self.accumulators)
     }
+}
+
+/// Appends a new group's accumulators, one per aggregate call.
+fn push_accumulators(grouping: &Grouping, accumulators: &mut Vec<Accumulator>) {
+    accumulators.extend(
+        grouping
+            .aggregates
+            .iter()
+            .map(|(_, call)| Accumulator::new(call)),
+    );
+}
+
+/// Adds the row `inputs` reads to a group's `accumulators`.
+fn add_row(
+    grouping: &Grouping,
+    accumulators: &mut [Accumulator],
+    inputs: &Inputs<'_>,
+) -> SqlResult<()> {
+    for ((_, call), accumulator) in grouping.aggregates.iter().zip(accumulators) {
+        accumulator.add(call, argument(call, inputs)?)?;
+    }
+    Ok(())
+}
+
+/// Adds a row's aggregate arguments, already computed, to a group's
+/// `accumulators`.
+fn add_values(
+    grouping: &Grouping,
+    accumulators: &mut [Accumulator],
+    values: &[Option<Value>],
+) -> SqlResult<()> {
+    for (((_, call), accumulator), value) in
+        grouping.aggregates.iter().zip(accumulators).zip(values)
+    {
+        accumulator.add(call, value.clone())?;
+    }
+    Ok(())
+}
+
+/// A group's row: key values, then aggregate results, then (with
+/// grouping sets) the GROUPING() flags.
+fn finish_group(
+    grouping: &Grouping,
+    keys: Vec<Value>,
+    set: Option<usize>,
+    accumulators: impl IntoIterator<Item = Accumulator>,
+) -> SqlResult<Vec<Value>> {
+    let mut row = keys;
+    for ((_, call), accumulator) in grouping.aggregates.iter().zip(accumulators) {
+        row.push(accumulator.finish(call)?);
+    }
+    if let Some(set) = set {
+        let flags = grouping.sets[set].iter().map(|&kept| u8::from(!kept));
+        row.extend(flags.map(Value::TinyInt));
+    }
+    Ok(row)
 }
 
 /// How the keys are encoded to tell groups apart.
@@ -94,12 +117,26 @@ fn key_values(grouping: &Grouping, inputs: &Inputs<'_>, keys: &mut Vec<Value>) -
     Ok(())
 }
 
+/// The end of a `same_hash` chain.
+const NO_GROUP: usize = usize::MAX;
+
 /// Groups being built by the hash aggregate.
 pub struct Groups<'a> {
     grouping: &'a Grouping,
-    /// Each group's position in `groups`, by its encoded key.
-    index: HashMap<Vec<u8>, usize, BuildHasherDefault<KeyHasher>>,
-    groups: Vec<Group>,
+    /// The first group whose encoded key has this hash; `same_hash`
+    /// chains the others.
+    index: HashKeyed<usize>,
+    same_hash: Vec<usize>,
+    /// Every group's encoded key, end to end; group `i`'s ends at
+    /// `key_ends[i]`.
+    key_bytes: Vec<u8>,
+    key_ends: Vec<usize>,
+    /// Each group's keys and grouping set.
+    groups: Vec<(Vec<Value>, Option<usize>)>,
+    /// Every group's accumulators in one vector, group `i`'s at
+    /// `i * aggregates..`: the per-row work touches one dense array, not an
+    /// allocation per group wherever the allocator put it.
+    accumulators: Vec<Accumulator>,
     key_types: Vec<(DataType, SortOrder)>,
     /// The row being added's keys and encoded key, kept to save
     /// allocations a row.
@@ -113,8 +150,12 @@ impl<'a> Groups<'a> {
     pub fn new(grouping: &'a Grouping) -> Self {
         Groups {
             grouping,
-            index: HashMap::default(),
+            index: HashKeyed::default(),
+            same_hash: Vec::new(),
+            key_bytes: Vec::new(),
+            key_ends: Vec::new(),
             groups: Vec::new(),
+            accumulators: Vec::new(),
             key_types: key_types(grouping),
             keys: Vec::new(),
             encoded: Vec::new(),
@@ -141,7 +182,7 @@ impl<'a> Groups<'a> {
         key_values(self.grouping, inputs, keys)?;
         if self.grouping.sets.is_empty() {
             let position = self.position(keys, None)?;
-            return self.groups[position].add_row(self.grouping, inputs);
+            return add_row(self.grouping, self.group_accumulators(position), inputs);
         }
         let values = self
             .grouping
@@ -156,7 +197,7 @@ impl<'a> Groups<'a> {
                 .map(|(key, &kept)| if kept { key.clone() } else { Value::Null })
                 .collect();
             let position = self.position(&rolled, Some(set))?;
-            self.groups[position].add_values(self.grouping, &values)?;
+            add_values(self.grouping, self.group_accumulators(position), &values)?;
         }
         Ok(())
     }
@@ -166,7 +207,7 @@ impl<'a> Groups<'a> {
         if keys.is_empty() {
             // No GROUP BY: one group, no key to encode.
             if self.groups.is_empty() {
-                self.groups.push(Group::new(self.grouping, Vec::new(), set));
+                self.push_group(Vec::new(), set);
             }
             return Ok(0);
         }
@@ -177,19 +218,47 @@ impl<'a> Groups<'a> {
             self.encoded.extend_from_slice(&(set as u16).to_be_bytes());
         }
         encode_key(&self.key_types, keys, &mut self.encoded)?;
-        if let Some(&position) = self.index.get(self.encoded.as_slice()) {
-            return Ok(position);
+        let mut hasher = KeyHasher::default();
+        hasher.write(&self.encoded);
+        let hash = hasher.finish();
+        let mut candidate = self.index.get(&hash).copied().unwrap_or(NO_GROUP);
+        while candidate != NO_GROUP {
+            if self.encoded_key(candidate) == self.encoded.as_slice() {
+                return Ok(candidate);
+            }
+            candidate = self.same_hash[candidate];
         }
         let position = self.groups.len();
         self.held += (self.encoded.len()
-            + std::mem::size_of::<Group>()
+            + std::mem::size_of::<(Vec<Value>, Option<usize>, usize, usize)>()
             + self.grouping.aggregates.len() * std::mem::size_of::<Accumulator>())
             as u64
             + super::context::row_bytes(keys);
-        self.index.insert(self.encoded.clone(), position);
-        self.groups
-            .push(Group::new(self.grouping, keys.to_vec(), set));
+        self.same_hash
+            .push(self.index.insert(hash, position).unwrap_or(NO_GROUP));
+        self.key_bytes.extend_from_slice(&self.encoded);
+        self.key_ends.push(self.key_bytes.len());
+        self.push_group(keys.to_vec(), set);
         Ok(position)
+    }
+
+    fn push_group(&mut self, keys: Vec<Value>, set: Option<usize>) {
+        self.groups.push((keys, set));
+        push_accumulators(self.grouping, &mut self.accumulators);
+    }
+
+    /// The encoded key of the group at `position`.
+    fn encoded_key(&self, position: usize) -> &[u8] {
+        let start = position
+            .checked_sub(1)
+            .map_or(0, |before| self.key_ends[before]);
+        &self.key_bytes[start..self.key_ends[position]]
+    }
+
+    /// The accumulators of the group at `position`.
+    fn group_accumulators(&mut self, position: usize) -> &mut [Accumulator] {
+        let count = self.grouping.aggregates.len();
+        &mut self.accumulators[position * count..(position + 1) * count]
     }
 
     /// The grouped rows. A query with aggregates and no GROUP BY, and a
@@ -197,18 +266,20 @@ impl<'a> Groups<'a> {
     pub fn finish(mut self) -> SqlResult<Vec<Vec<Value>>> {
         let grouping = self.grouping;
         if self.groups.is_empty() && grouping.keys.is_empty() {
-            self.groups.push(Group::new(grouping, Vec::new(), None));
+            self.push_group(Vec::new(), None);
         }
         for (set, kept) in grouping.sets.iter().enumerate() {
             let grand_total = kept.iter().all(|k| !k);
-            if grand_total && !self.groups.iter().any(|group| group.set == Some(set)) {
+            if grand_total && !self.groups.iter().any(|(_, of)| *of == Some(set)) {
                 let nulls = vec![Value::Null; grouping.keys.len()];
-                self.groups.push(Group::new(grouping, nulls, Some(set)));
+                self.push_group(nulls, Some(set));
             }
         }
+        let count = grouping.aggregates.len();
+        let mut accumulators = self.accumulators.into_iter();
         self.groups
             .into_iter()
-            .map(|group| group.finish(grouping))
+            .map(|(keys, set)| finish_group(grouping, keys, set, accumulators.by_ref().take(count)))
             .collect()
     }
 }
@@ -243,7 +314,7 @@ pub fn stream(
         }
         let (_, group) = current
             .get_or_insert_with(|| (encoded.clone(), Group::new(grouping, keys.clone(), None)));
-        group.add_row(grouping, &inputs)?;
+        add_row(grouping, &mut group.accumulators, &inputs)?;
         Ok(ControlFlow::Continue(()))
     })?;
     match current {
