@@ -100,8 +100,9 @@ impl Kept {
 #[cfg(test)]
 mod tests {
     use super::Kept;
+    use crate::catalog::procedure::ProcedureMeta;
     use crate::plan::QueryPlan;
-    use crate::plan_cache::PlanKind;
+    use crate::plan_cache::{CachedPlan, PlanKind};
     use crate::session::{Session, SqlDatabase};
     use crate::text_output::{TextOptions, TextSink};
     use std::sync::Arc;
@@ -113,14 +114,27 @@ mod tests {
         String::from_utf8(out).expect("text output is UTF-8")
     }
 
+    /// Runs each of `batches`, which must raise no error.
+    fn run_all(session: &mut Session, batches: &[&str]) {
+        for batch in batches {
+            let out = run(session, batch);
+            assert!(!out.contains("Msg"), "{out}");
+        }
+    }
+
+    /// The cached plan of the (one) procedure.
+    fn procedure_plan(db: &SqlDatabase) -> Arc<CachedPlan<ProcedureMeta>> {
+        db.plan_cache()
+            .plans()
+            .into_iter()
+            .find(|plan| plan.kind == PlanKind::Proc)
+            .expect("the procedure's cached plan")
+    }
+
     /// The query plan kept for the one statement of the cached procedure,
     /// as Debug text, and its address (the same address: the same plan).
     fn kept_query(db: &SqlDatabase) -> (String, usize) {
-        let plans = db.plan_cache().plans();
-        let procedure = plans
-            .iter()
-            .find(|plan| plan.kind == PlanKind::Proc)
-            .expect("the procedure's cached plan");
+        let procedure = procedure_plan(db);
         let kept = procedure.bound_plan(0).expect("a bound plan is kept");
         let kept = kept.downcast::<Kept>().expect("kept by kept_plans");
         let plan = Arc::clone(&kept.plan)
@@ -133,15 +147,15 @@ mod tests {
     fn a_procedure_reuses_its_plan_until_an_index_is_added() {
         let db = SqlDatabase::in_memory().expect("database");
         let mut session = db.session().expect("session");
-        for batch in [
-            "CREATE TABLE dbo.t (Id int NOT NULL PRIMARY KEY NONCLUSTERED, V int NOT NULL) \
+        run_all(
+            &mut session,
+            &[
+                "CREATE TABLE dbo.t (Id int NOT NULL PRIMARY KEY NONCLUSTERED, V int NOT NULL) \
              WITH (MEMORY_OPTIMIZED = ON)
              INSERT INTO dbo.t VALUES (1, 10), (2, 20)",
-            "CREATE PROCEDURE dbo.p @v int AS SELECT Id FROM dbo.t WHERE V = @v",
-        ] {
-            let out = run(&mut session, batch);
-            assert!(!out.contains("Msg"), "{out}");
-        }
+                "CREATE PROCEDURE dbo.p @v int AS SELECT Id FROM dbo.t WHERE V = @v",
+            ],
+        );
         assert!(run(&mut session, "EXEC dbo.p 10").contains("          1"));
         let (first, address) = kept_query(&db);
         assert!(!first.contains("Seek"), "no index on V yet: {first}");
@@ -161,15 +175,15 @@ mod tests {
     fn plans_made_with_permission_checks_are_not_kept() {
         let db = SqlDatabase::in_memory().expect("database");
         let mut session = db.session().expect("session");
-        for batch in [
-            "CREATE TABLE dbo.t (Id int NOT NULL PRIMARY KEY NONCLUSTERED)",
-            "CREATE LOGIN reader WITH PASSWORD = 'Reader-Passw0rd'",
-            "CREATE USER reader FOR LOGIN reader",
-            "GRANT SELECT ON dbo.t TO reader",
-        ] {
-            let out = run(&mut session, batch);
-            assert!(!out.contains("Msg"), "{out}");
-        }
+        run_all(
+            &mut session,
+            &[
+                "CREATE TABLE dbo.t (Id int NOT NULL PRIMARY KEY NONCLUSTERED)",
+                "CREATE LOGIN reader WITH PASSWORD = 'Reader-Passw0rd'",
+                "CREATE USER reader FOR LOGIN reader",
+                "GRANT SELECT ON dbo.t TO reader",
+            ],
+        );
         let reader = db
             .authenticate("reader", "Reader-Passw0rd")
             .expect("reader logs in");
@@ -201,9 +215,11 @@ mod tests {
     fn plans_that_depend_on_a_run_are_not_kept() {
         let db = SqlDatabase::in_memory().expect("database");
         let mut session = db.session().expect("session");
-        for batch in [
-            "CREATE TABLE dbo.t (Id int NOT NULL PRIMARY KEY NONCLUSTERED)",
-            "CREATE PROCEDURE dbo.p @n int AS
+        run_all(
+            &mut session,
+            &[
+                "CREATE TABLE dbo.t (Id int NOT NULL PRIMARY KEY NONCLUSTERED)",
+                "CREATE PROCEDURE dbo.p @n int AS
              BEGIN
                  SELECT TOP (@n) Id FROM dbo.t
                  SELECT Id FROM dbo.t OPTION (RECOMPILE)
@@ -213,16 +229,10 @@ mod tests {
                  INSERT INTO @v SELECT Id FROM dbo.t
                  SELECT TOP (1) Id FROM @v
              END",
-            "EXEC dbo.p 1",
-        ] {
-            let out = run(&mut session, batch);
-            assert!(!out.contains("Msg"), "{out}");
-        }
-        let plans = db.plan_cache().plans();
-        let procedure = plans
-            .iter()
-            .find(|plan| plan.kind == PlanKind::Proc)
-            .expect("the procedure's cached plan");
+                "EXEC dbo.p 1",
+            ],
+        );
+        let procedure = procedure_plan(&db);
         let kept: Vec<bool> = (0..7)
             .map(|slot| procedure.bound_plan(slot).is_some())
             .collect();
@@ -235,18 +245,18 @@ mod tests {
     fn set_and_declare_keep_their_bindings_and_read_each_calls_table() {
         let db = SqlDatabase::in_memory().expect("database");
         let mut session = db.session().expect("session");
-        for batch in [
-            "CREATE TYPE dbo.ids AS TABLE (Id int NOT NULL)",
-            "CREATE PROCEDURE dbo.p @ids dbo.ids READONLY AS
+        run_all(
+            &mut session,
+            &[
+                "CREATE TYPE dbo.ids AS TABLE (Id int NOT NULL)",
+                "CREATE PROCEDURE dbo.p @ids dbo.ids READONLY AS
              BEGIN
                  DECLARE @n int = (SELECT COUNT(*) FROM @ids)
                  SET @n += (SELECT SUM(Id) FROM @ids)
                  SELECT @n
              END",
-        ] {
-            let out = run(&mut session, batch);
-            assert!(!out.contains("Msg"), "{out}");
-        }
+            ],
+        );
         let call = |session: &mut Session, values: &str| {
             run(
                 session,
@@ -256,11 +266,7 @@ mod tests {
         // Each call passes a new table: the kept bindings read it.
         assert!(call(&mut session, "(1), (2)").contains("          5"));
         assert!(call(&mut session, "(10), (20), (30)").contains("         63"));
-        let plans = db.plan_cache().plans();
-        let procedure = plans
-            .iter()
-            .find(|plan| plan.kind == PlanKind::Proc)
-            .expect("the procedure's cached plan");
+        let procedure = procedure_plan(&db);
         let kept: Vec<bool> = (0..2)
             .map(|slot| procedure.bound_plan(slot).is_some())
             .collect();
@@ -271,24 +277,20 @@ mod tests {
     fn statements_inside_begin_atomic_keep_their_plans() {
         let db = SqlDatabase::in_memory().expect("database");
         let mut session = db.session().expect("session");
-        for batch in [
-            "CREATE TABLE dbo.t (Id int NOT NULL PRIMARY KEY NONCLUSTERED) \
+        run_all(
+            &mut session,
+            &[
+                "CREATE TABLE dbo.t (Id int NOT NULL PRIMARY KEY NONCLUSTERED) \
              WITH (MEMORY_OPTIMIZED = ON)",
-            "CREATE PROCEDURE dbo.p @id int
+                "CREATE PROCEDURE dbo.p @id int
              WITH NATIVE_COMPILATION, SCHEMABINDING
              AS BEGIN ATOMIC WITH (TRANSACTION ISOLATION LEVEL = SNAPSHOT, LANGUAGE = N'us_english')
                  INSERT INTO dbo.t VALUES (@id)
              END",
-            "EXEC dbo.p 1",
-        ] {
-            let out = run(&mut session, batch);
-            assert!(!out.contains("Msg"), "{out}");
-        }
-        let plans = db.plan_cache().plans();
-        let procedure = plans
-            .iter()
-            .find(|plan| plan.kind == PlanKind::Proc)
-            .expect("the procedure's cached plan");
+                "EXEC dbo.p 1",
+            ],
+        );
+        let procedure = procedure_plan(&db);
         assert!(
             procedure.bound_plan(0).is_some(),
             "the INSERT's plan is kept"
