@@ -160,6 +160,30 @@ impl Modules {
         Ok(())
     }
 
+    /// Binds the view or inline function `object_id` (called
+    /// `module_name`, of `kind`) that the query being bound names as
+    /// `name`: the reference is noted, the module entered (Msgs 4429,
+    /// 217) and `body` run in its frame; an error inside is reported as
+    /// SQL Server reports a module that no longer binds (Msg 4413).
+    pub fn expand<T>(
+        &self,
+        name: &ast::ObjectName,
+        kind: ModuleKind,
+        object_id: i32,
+        module_name: &str,
+        schemabound: bool,
+        body: impl FnOnce() -> SqlResult<T>,
+    ) -> SqlResult<T> {
+        self.note_module(name, object_id, schemabound)?;
+        self.enter(object_id, module_name)
+            .and_then(|()| {
+                let frame = Frame::new(kind, Some(object_id), module_name, false);
+                self.in_frame(frame, body)
+            })
+            .map(|(value, _)| value)
+            .map_err(|error| binding_error(error, &super::sequence::written(name)))
+    }
+
     /// Checks that the module `object_id` (called `name`) may be expanded
     /// inside the frames on the stack: Msg 4429 for a module reaching
     /// itself, 217 for nesting too deep.

@@ -10,7 +10,7 @@
 
 use crate::bind::expr::Binder;
 use crate::bind::variables::Variables;
-use crate::catalog::binding::{self, Frame, ModuleKind};
+use crate::catalog::binding::{Frame, ModuleKind};
 use crate::catalog::function::{find, FunctionBody, FunctionMeta, FunctionParameter};
 use crate::plan::context::PlanContext;
 use crate::plan::query::BindState;
@@ -116,27 +116,18 @@ pub fn expand(
             1,
         ));
     };
-    state
-        .modules
-        .note_module(name, function.object_id, function.schemabinding)?;
-    let bound = state
-        .modules
-        .enter(function.object_id, &function.name)
-        .and_then(|()| {
-            let frame = Frame::new(
-                ModuleKind::Function,
-                Some(function.object_id),
-                &function.name,
-                false,
-            );
-            state.modules.in_frame(frame, || {
-                let plan = plan_query(db, state, &function.parameters, query)?;
-                module_columns(&plan, &[], &function.name, true, ModuleKind::Function)?;
-                Ok(plan)
-            })
-        });
-    let (plan, _) = bound
-        .map_err(|error| binding::binding_error(error, &crate::catalog::sequence::written(name)))?;
+    let plan = state.modules.expand(
+        name,
+        ModuleKind::Function,
+        function.object_id,
+        &function.name,
+        function.schemabinding,
+        || {
+            let plan = plan_query(db, state, &function.parameters, query)?;
+            module_columns(&plan, &[], &function.name, true, ModuleKind::Function)?;
+            Ok(plan)
+        },
+    )?;
     Ok(Some(Expanded {
         function,
         schema,

@@ -5,7 +5,7 @@
 
 use crate::bind::expr::ScopeColumn;
 use crate::bind::variables::Variables;
-use crate::catalog::binding::{self, Frame, ModuleKind};
+use crate::catalog::binding::{Frame, ModuleKind};
 use crate::catalog::view::{parse_definition, ViewMeta};
 use crate::names::DATABASE_NAME;
 use crate::plan::context::PlanContext;
@@ -30,20 +30,14 @@ pub fn expand(
     let Some((view, schema)) = find(db, name) else {
         return Ok(None);
     };
-    state
-        .modules
-        .note_module(name, view.object_id, view.schemabinding)?;
-    let bound = state
-        .modules
-        .enter(view.object_id, &view.name)
-        .and_then(|()| {
-            let frame = Frame::new(ModuleKind::View, Some(view.object_id), &view.name, false);
-            state
-                .modules
-                .in_frame(frame, || bind_stored(db, state, &view, true))
-        });
-    let ((plan, columns), _) = bound
-        .map_err(|error| binding::binding_error(error, &crate::catalog::sequence::written(name)))?;
+    let (plan, columns) = state.modules.expand(
+        name,
+        ModuleKind::View,
+        view.object_id,
+        &view.name,
+        view.schemabinding,
+        || bind_stored(db, state, &view, true),
+    )?;
     let scope = columns
         .into_iter()
         .map(|column| ScopeColumn {
@@ -188,7 +182,7 @@ pub(crate) fn module_columns(
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::catalog::binding;
     use crate::session::SqlDatabase;
 
     #[test]
