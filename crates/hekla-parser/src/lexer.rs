@@ -364,7 +364,12 @@ impl Lexer<'_> {
                     if inner.is_empty() {
                         return Err(SyntaxError::empty_name(start_line));
                     }
-                    if inner.chars().count() > crate::error::MAX_IDENTIFIER_LENGTH {
+                    // The limit is on the name, where a doubled `close`
+                    // is one character.
+                    let doubled = if close == b']' { "]]" } else { "\"\"" };
+                    let escapes = inner.matches(doubled).count();
+                    let length = inner.chars().count() - escapes;
+                    if length > crate::error::MAX_IDENTIFIER_LENGTH {
                         return Err(SyntaxError::identifier_too_long(inner, start_line));
                     }
                 }

@@ -300,3 +300,17 @@ fn pathological_inputs_end_in_errors() {
         assert_eq!(error(&text).number, number, "{}...", &text[..40]);
     }
 }
+
+#[test]
+fn a_names_length_counts_an_escaped_bracket_once() {
+    // 128 characters, 64 of them `]`: written as 192 between brackets.
+    let name = "a]".repeat(64);
+    let written = format!("[{}]", name.replace(']', "]]"));
+    parse_one(&format!("SELECT 1 AS {written}"));
+    // A string alias of that name prints as that bracketed name, which
+    // must parse again (the parse fuzz target's round trip).
+    let printed = crate::print::to_sql(&parse_batch(&format!("SELECT 1 '{name}'")).unwrap());
+    parse_batch(&printed).unwrap_or_else(|e| panic!("{printed}: {e}"));
+    let longer = format!("[x{}]", name.replace(']', "]]"));
+    assert_eq!(error(&format!("SELECT 1 AS {longer}")).number, 103);
+}
