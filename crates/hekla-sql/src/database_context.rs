@@ -7,20 +7,8 @@
 //! change, and where they are stored) and the executor's
 //! [`StatementDatabase`] (the engine, and the other three).
 
-use crate::bind::expr::Scalar;
-use crate::catalog::store::ObjectStore;
-use crate::catalog::table::TableMeta;
-use crate::catalog::temp::TempTables;
-use crate::catalog::Catalog;
 use crate::ddl::alter::SchemaLock;
 use crate::ddl::DdlDatabase;
-use crate::exec::context::{Context, SecurityFunctions, StatementDatabase};
-use crate::exec::eval::Inputs;
-use crate::identity::Identity;
-use crate::permission::Permission;
-use crate::permission::{Access, ObjectRef};
-use crate::plan::context::PlanContext;
-use crate::plan::system::SystemRelation;
 use crate::plan_cache::ProcedurePlan;
 use crate::security;
 use crate::security::access::Checks;
@@ -28,11 +16,24 @@ use crate::security::context::SecurityContext;
 use crate::security::store::SecurityTables;
 use crate::security::Principals;
 use crate::session::SqlDatabase;
-use crate::session_options::SetOptions;
 use crate::session_registry::{sessions_of, SessionInfo};
 use crate::system_views::{self, SystemContext};
 use hekla_engine::Database;
+use hekla_exec::context::{Context, SecurityFunctions, StatementDatabase};
+use hekla_exec::eval::Evaluate;
+use hekla_exec::eval::Inputs;
 use hekla_parser::ast;
+use hekla_plan::bind::expr::Scalar;
+use hekla_plan::catalog::store::ObjectStore;
+use hekla_plan::catalog::table::TableMeta;
+use hekla_plan::catalog::temp::TempTables;
+use hekla_plan::catalog::Catalog;
+use hekla_plan::identity::Identity;
+use hekla_plan::permission::Permission;
+use hekla_plan::permission::{Access, ObjectRef};
+use hekla_plan::plan::context::PlanContext;
+use hekla_plan::plan::system::SystemRelation;
+use hekla_plan::session_options::SetOptions;
 use hekla_types::{SqlResult, Value};
 use std::sync::{Arc, RwLockReadGuard, RwLockWriteGuard};
 

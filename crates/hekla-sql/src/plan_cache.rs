@@ -24,10 +24,10 @@
 //! passed them. Lookups take a read lock and mark the entry with an
 //! atomic flag; only inserting and evicting take the write lock.
 
-use crate::catalog::procedure::ProcedureMeta;
-use crate::session_options::SetOptions;
 use crate::statistics::Lap;
 use hekla_parser::ast::{self, StatementKind};
+use hekla_plan::catalog::procedure::ProcedureMeta;
+use hekla_plan::session_options::SetOptions;
 use hekla_types::hash::{HashKeyed, KeyHasher, PassThrough};
 use std::any::Any;
 use std::collections::HashSet;

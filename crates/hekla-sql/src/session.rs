@@ -3,20 +3,23 @@
 //! it and reports what happens to a [`ResultSink`], the way SQL Server
 //! streams results, DONE counts, messages and errors to a client.
 
-use crate::bind::variables::Variables;
-use crate::catalog::store::{ObjectStore, SYSTEM_SCHEMA};
-use crate::catalog::Catalog;
-use crate::exec::context::{Context, SessionState};
 use crate::interpret::transaction::UserTransaction;
 use crate::interpret::Interpreter;
-use crate::plan::Planner;
 use crate::plan_cache::{PlanCache, PlanKey};
-pub use crate::result::{ErrorEvent, ResultColumn, ResultSink, StatementCommand, TransactionEvent};
 use crate::security::store::SecurityTables;
 use crate::security::{Identity, Principal};
-use crate::session_options::SetOptions;
 use hekla_engine::{Database, DatabaseConfig, IsolationLevel, StorageConfig};
+use hekla_exec::context::{Context, SessionState};
+use hekla_exec::eval::Evaluate;
 use hekla_parser::ast;
+use hekla_plan::bind::variables::Variables;
+use hekla_plan::catalog::store::{ObjectStore, SYSTEM_SCHEMA};
+use hekla_plan::catalog::Catalog;
+use hekla_plan::plan::Planner;
+pub use hekla_plan::result::{
+    ErrorEvent, ResultColumn, ResultSink, StatementCommand, TransactionEvent,
+};
+use hekla_plan::session_options::SetOptions;
 use hekla_types::{SqlResult, Value};
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -30,13 +33,13 @@ pub struct SqlDatabase {
     security_store: SecurityTables,
     catalog: RwLock<Catalog>,
     /// Every session's `#temp` and `##global` tables.
-    temp: crate::catalog::temp::TempTables,
+    temp: hekla_plan::catalog::temp::TempTables,
     /// Statements hold it shared, table rebuilds alone (Sch-S / Sch-M).
     schema_lock: crate::ddl::alter::SchemaLock,
     /// Logins, users and roles (see [`crate::security`]).
     principals: RwLock<crate::security::Principals>,
     /// Compiled batches, parameterized statements and procedures.
-    plan_cache: PlanCache<crate::catalog::procedure::ProcedureMeta>,
+    plan_cache: PlanCache<hekla_plan::catalog::procedure::ProcedureMeta>,
     /// One more each time DDL takes the catalog to change it: a cached
     /// plan compiled at an older version is compiled again.
     schema_version: AtomicU64,
@@ -113,7 +116,7 @@ impl SqlDatabase {
     }
 
     /// The plan cache (see [`crate::plan_cache`]).
-    pub fn plan_cache(&self) -> &PlanCache<crate::catalog::procedure::ProcedureMeta> {
+    pub fn plan_cache(&self) -> &PlanCache<hekla_plan::catalog::procedure::ProcedureMeta> {
         &self.plan_cache
     }
 
@@ -133,7 +136,7 @@ impl SqlDatabase {
     }
 
     /// The temporary tables of every session.
-    pub(crate) fn temp_tables(&self) -> &crate::catalog::temp::TempTables {
+    pub(crate) fn temp_tables(&self) -> &hekla_plan::catalog::temp::TempTables {
         &self.temp
     }
 
@@ -199,7 +202,7 @@ impl SqlDatabase {
             transaction: UserTransaction::default(),
             state,
             messages: Vec::new(),
-            reads: crate::exec::table_reads::TableReads::default(),
+            reads: hekla_exec::table_reads::TableReads::default(),
             prepared: Default::default(),
             transaction_shown: false,
             holds_schema_stability: false,
@@ -236,7 +239,7 @@ pub struct Session {
     /// warnings, SET LANGUAGE's), sent before its DONE.
     messages: Vec<String>,
     /// The running statement's table reads, for SET STATISTICS IO.
-    pub(crate) reads: crate::exec::table_reads::TableReads,
+    pub(crate) reads: hekla_exec::table_reads::TableReads,
     /// What sp_prepare and sp_prepexec prepared, by handle.
     pub(crate) prepared: crate::interpret::prepared::PreparedStatements,
     /// Whether the sink was last told the transaction is open (see
@@ -315,8 +318,8 @@ impl Session {
     }
 
     /// Something another thread uses to stop the running request (a TDS
-    /// ATTENTION); see [`crate::cancel`].
-    pub fn cancel_handle(&self) -> crate::cancel::CancelHandle {
+    /// ATTENTION); see [`hekla_plan::cancel`].
+    pub fn cancel_handle(&self) -> hekla_plan::cancel::CancelHandle {
         self.state.cancel.clone()
     }
 
@@ -328,11 +331,11 @@ impl Session {
 
     /// The permission checks the session's next statement gets: none for
     /// `dbo` and inside a procedure's ownership chain.
-    pub(crate) fn access(&self) -> Option<crate::permission::Access> {
+    pub(crate) fn access(&self) -> Option<hekla_plan::permission::Access> {
         if self.in_ownership_chain {
             return None;
         }
-        self.state.principal.access()
+        crate::security::access::access_of(&self.state.principal)
     }
 
     /// The informational messages raised since the last call, in order.
@@ -396,12 +399,12 @@ impl Session {
     /// The engine isolation level a transaction begins at: READ COMMITTED
     /// reads memory-optimized tables as SNAPSHOT, as in SQL Server.
     pub(crate) fn engine_isolation(&self) -> IsolationLevel {
-        crate::exec::isolation::engine_level(self.options.isolation)
+        hekla_exec::isolation::engine_level(self.options.isolation)
     }
 
     /// How a statement's table reads are isolated (`exec::isolation`).
-    fn read_isolation(&self) -> crate::exec::isolation::ReadIsolation {
-        crate::exec::isolation::ReadIsolation {
+    fn read_isolation(&self) -> hekla_exec::isolation::ReadIsolation {
+        hekla_exec::isolation::ReadIsolation {
             session: self.options.isolation,
             atomic_block: self.options.atomic_block,
             explicit: self.transaction.is_open(),
@@ -434,9 +437,9 @@ impl Session {
     fn evaluate(&mut self, expr: &ast::Expr, variables: &Variables) -> SqlResult<Value> {
         let db = Arc::clone(&self.db);
         let planner = self.planner(&db, variables);
-        let scalar = crate::plan::value_binder(&planner).scalar(expr)?;
+        let scalar = hekla_plan::plan::value_binder(&planner).scalar(expr)?;
         self.in_context(variables, |context| {
-            scalar.eval(&crate::exec::eval::Inputs::top(context))
+            scalar.eval(&hekla_exec::eval::Inputs::top(context))
         })
     }
 }

@@ -25,8 +25,8 @@
 //! session and a reader of the views take: a statement's bookkeeping
 //! neither waits for other sessions nor searches the registry.
 
-use crate::session_options::SetOptions;
 use hekla_engine::{Database, UserAccess};
+use hekla_plan::session_options::SetOptions;
 use hekla_types::{SqlError, SqlResult};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
@@ -114,7 +114,7 @@ pub fn register(engine: &Database, login: Option<&str>) -> SqlResult<SessionHand
             1,
             format!(
                 "Database '{}' is already open and can only have one user at a time.",
-                crate::names::DATABASE_NAME
+                hekla_plan::names::DATABASE_NAME
             ),
         ));
     }
@@ -137,7 +137,7 @@ pub fn register(engine: &Database, login: Option<&str>) -> SqlResult<SessionHand
     }
     let info = Arc::new(Mutex::new(SessionInfo {
         session_id,
-        login_ms: crate::catalog::store::now_ms(),
+        login_ms: hekla_plan::catalog::store::now_ms(),
         logged_in: Instant::now(),
         last_request_start_ms: None,
         last_request_end_ms: None,
@@ -167,7 +167,7 @@ impl SessionHandle {
     /// The session starts running `command` (a statement's keywords, e.g.
     /// `SELECT`; cut to 32 characters).
     pub fn begin_request(&self, command: &'static str) {
-        let now = crate::catalog::store::now_ms();
+        let now = hekla_plan::catalog::store::now_ms();
         let command = command
             .char_indices()
             .nth(COMMAND_CHARS)
@@ -190,7 +190,7 @@ impl SessionHandle {
     /// The running request has finished.
     /// The request ended, leaving `open_transactions` (`@@TRANCOUNT`).
     pub fn end_request(&self, open_transactions: u32) {
-        let now = crate::catalog::store::now_ms();
+        let now = hekla_plan::catalog::store::now_ms();
         self.update(|info| {
             info.last_request_end_ms = Some(now);
             info.request = None;

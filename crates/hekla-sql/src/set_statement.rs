@@ -10,9 +10,9 @@
 //! accepted and ignored. SQL Server finds some of these errors when it
 //! parses the batch (102, 195); hekla finds them when the statement runs.
 
-use crate::error::{not_supported_yet, Refused};
-use crate::session_options::{SetOptions, LANGUAGE, MAX_TEXT_SIZE};
 use hekla_parser::ast::{Expr, ExprKind, Ident, Literal, OptionValue, UnaryOp};
+use hekla_plan::error::{not_supported_yet, Refused};
+use hekla_plan::session_options::{SetOptions, LANGUAGE, MAX_TEXT_SIZE};
 use hekla_types::datetime::DateFormat;
 use hekla_types::{SqlError, SqlResult, Value};
 

@@ -191,7 +191,7 @@ fn fraction_width(scale: u8) -> usize {
     }
 }
 
-/// A [`crate::result::ResultSink`] that prints what sqlcmd prints:
+/// A [`hekla_plan::result::ResultSink`] that prints what sqlcmd prints:
 /// result sets as tables, `(n rows affected)`, messages and errors.
 pub struct TextSink<W: Write> {
     out: W,
@@ -233,8 +233,8 @@ impl<W: Write> TextSink<W> {
     }
 }
 
-impl<W: Write> crate::result::ResultSink for TextSink<W> {
-    fn columns(&mut self, columns: &[crate::result::ResultColumn]) {
+impl<W: Write> hekla_plan::result::ResultSink for TextSink<W> {
+    fn columns(&mut self, columns: &[hekla_plan::result::ResultColumn]) {
         let columns = columns
             .iter()
             .map(|c| TextColumn {
@@ -264,7 +264,7 @@ impl<W: Write> crate::result::ResultSink for TextSink<W> {
         self.write(|out, _| writeln!(out, "{text}"));
     }
 
-    fn error(&mut self, error: &crate::result::ErrorEvent) {
+    fn error(&mut self, error: &hekla_plan::result::ErrorEvent) {
         self.errors += 1;
         self.write(|out, _| writeln!(out, "{error}"));
     }

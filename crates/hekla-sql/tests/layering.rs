@@ -2,8 +2,8 @@
 //! one way (text → AST → bound plan → execution → engine), so a lower layer
 //! never names a higher one. See docs/architecture.md for the picture.
 //!
-//! Each rule forbids a module (a top-level module of hekla-sql's `src/`)
-//! from naming a path. The edges that still break a rule are listed in
+//! Each rule forbids a module (a top-level module of hekla-plan's,
+//! hekla-exec's or hekla-sql's `src/`) from naming a path. The edges that still break a rule are listed in
 //! [`KNOWN_DEBT`]: the test fails when a new forbidden edge appears, and
 //! also when a listed one is gone, so that the list only ever shrinks.
 
@@ -11,246 +11,191 @@ use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-/// (modules the rule applies to, path they must not name, why).
-const RULES: &[(&[&str], &str, &str)] = &[
+/// (crate, its modules the rule applies to, path they must not name,
+/// why). Most of the layering is the crates' own (hekla-plan cannot name
+/// the executor or hekla-sql; see [`crates_depend_only_downwards`]);
+/// these rules hold inside a crate, or name a part of a lower crate.
+const RULES: &[(&str, &[&str], &str, &str)] = &[
     (
-        LEAVES,
+        PLAN_CRATE,
+        PLAN_LEAVES,
         "crate::",
         "leaf modules (errors, results, options, names, permissions, type names) depend on nothing above them",
     ),
     (
-        PLANNER,
-        "crate::exec",
-        "the planner builds plans; it never runs them",
-    ),
-    (
-        PLANNER,
-        "crate::interpret",
-        "the planner knows nothing of procedural execution",
-    ),
-    (
-        PLANNER,
-        "crate::session",
-        "the planner plans against a context trait, not a database",
-    ),
-    (
-        PLANNER,
-        "crate::security",
-        "the planner carries permission checks (crate::permission); security runs them behind the context trait",
-    ),
-    (
-        PLANNER,
-        "crate::ddl",
-        "DDL plans through the planner, never the other way round",
-    ),
-    (
-        PLANNER,
-        "crate::plan_cache",
-        "the plan cache keeps what the planner makes; the planner knows nothing of it",
-    ),
-    (
-        PLANNER,
-        "crate::database_context",
-        "the planner sees the database only through the PlanContext trait",
-    ),
-    (
-        PLANNER,
-        "crate::system_views",
-        "the planner finds system views through its context trait; plans name them by plan::system::SystemRelation",
-    ),
-    (
-        EXECUTOR,
-        "hekla_parser",
-        "the executor runs bound plans, never syntax trees",
-    ),
-    (
-        EXECUTOR,
-        "crate::ast",
-        "the executor runs bound plans, never syntax trees",
-    ),
-    (
-        EXECUTOR,
-        "crate::plan::query",
-        "the executor does not plan (plan::query is the planner)",
-    ),
-    (
-        EXECUTOR,
-        "crate::interpret",
-        "the executor knows nothing of procedural execution",
-    ),
-    (
-        EXECUTOR,
-        "crate::security",
-        "the executor asks its StatementDatabase for the security functions' answers",
-    ),
-    (
-        EXECUTOR,
-        "crate::system_views",
-        "the executor asks its StatementDatabase for a system view's rows",
-    ),
-    (
-        EXECUTOR,
-        "crate::statistics",
-        "the executor counts its reads (exec::table_reads); the session reports them",
-    ),
-    (
-        EXECUTOR,
-        "crate::text_output",
-        "the executor sends values to a ResultSink; formatting them as text is the runner's",
-    ),
-    (
-        EXECUTOR,
-        "crate::ddl",
-        "DDL runs through the executor, never the other way round",
-    ),
-    (
-        EXECUTOR,
-        "crate::plan_cache",
-        "the plan cache keeps what the executor runs; the executor knows nothing of it",
-    ),
-    (
-        EXECUTOR,
-        "crate::database_context",
-        "the executor sees the database only through the StatementDatabase trait",
-    ),
-    (
-        BELOW_SESSION,
-        "crate::session",
-        "only the interpreter and the session name Session and SqlDatabase",
-    ),
-    (
-        CATALOG,
-        "crate::exec",
-        "the catalog is the model of objects; it runs nothing",
-    ),
-    (
+        PLAN_CRATE,
         CATALOG,
         "crate::bind",
         "the catalog is the model of objects; binding definitions is DDL's",
     ),
     (
-        CATALOG,
-        "crate::interpret",
-        "the catalog knows nothing of procedural execution",
-    ),
-    (
-        CATALOG,
-        "crate::ddl",
-        "DDL changes the catalog, never the other way round",
-    ),
-    (
-        SECURITY,
-        "crate::system_views",
-        "the system views show security's principals; security does not read the views",
-    ),
-    (
-        SECURITY,
-        "crate::ddl",
-        "security checks DDL statements; it does not run them",
-    ),
-    (
-        SECURITY,
-        "crate::plan",
-        "security answers the planner's permission checks through the context trait",
-    ),
-    (
-        SECURITY,
-        "crate::exec",
-        "security reads the model and the engine, never the executor",
-    ),
-    (
-        SYSTEM_VIEWS,
-        "crate::exec",
-        "the system views read the model and the engine, never the executor",
-    ),
-    (
-        SYSTEM_VIEWS,
-        "crate::ddl",
-        "the system views read the model; DDL changes it",
-    ),
-    (
-        SYSTEM_VIEWS,
-        "crate::interpret",
-        "the system views know nothing of procedural execution",
-    ),
-    (
+        PLAN_CRATE,
         CATALOG,
         "crate::plan",
         "the catalog is the model of objects; the planner plans over it",
     ),
     (
-        CATALOG,
-        "crate::plan_cache",
-        "the plan cache holds procedures; the catalog knows nothing of it",
+        EXEC_CRATE,
+        ANY,
+        "hekla_parser",
+        "the executor runs bound plans, never syntax trees",
     ),
     (
-        CATALOG,
-        "crate::security",
-        "the security store is the database's, beside the catalog's",
+        EXEC_CRATE,
+        ANY,
+        "hekla_plan::plan::query",
+        "the executor does not plan (plan::query is the planner)",
     ),
     (
-        DDL,
+        EXEC_CRATE,
+        ANY,
+        "hekla_plan::plan::Planner",
+        "the executor does not plan",
+    ),
+    (
+        EXEC_CRATE,
+        ANY,
+        "hekla_plan::plan::value_binder",
+        "the executor does not bind",
+    ),
+    (
+        SQL_CRATE,
+        SQL_LEAVES,
+        "crate::",
+        "leaf modules depend on nothing above them",
+    ),
+    (
+        SQL_CRATE,
+        BELOW_SESSION,
         "crate::session",
-        "DDL changes the database through its DdlDatabase trait, not SqlDatabase",
+        "only the interpreter and the session name Session and SqlDatabase",
     ),
     (
+        SQL_CRATE,
+        SECURITY,
+        "crate::system_views",
+        "the system views show security's principals; security does not read the views",
+    ),
+    (
+        SQL_CRATE,
+        SECURITY,
+        "crate::ddl",
+        "security checks DDL statements; it does not run them",
+    ),
+    (
+        SQL_CRATE,
+        SECURITY,
+        "hekla_plan::plan",
+        "security answers the planner's permission checks through the context trait",
+    ),
+    (
+        SQL_CRATE,
+        SECURITY,
+        "hekla_exec",
+        "security reads the model and the engine, never the executor",
+    ),
+    (
+        SQL_CRATE,
+        SYSTEM_VIEWS,
+        "hekla_exec",
+        "the system views read the model and the engine, never the executor",
+    ),
+    (
+        SQL_CRATE,
+        SYSTEM_VIEWS,
+        "crate::ddl",
+        "the system views read the model; DDL changes it",
+    ),
+    (
+        SQL_CRATE,
+        SYSTEM_VIEWS,
+        "crate::interpret",
+        "the system views know nothing of procedural execution",
+    ),
+    (
+        SQL_CRATE,
         DDL,
         "crate::interpret",
         "the interpreter routes statements to DDL, not the other way round",
     ),
 ];
 
-const LEAVES: &[&str] = &[
+const PLAN_CRATE: &str = "hekla-plan";
+const EXEC_CRATE: &str = "hekla-exec";
+const SQL_CRATE: &str = "hekla-sql";
+
+/// A rule for every module of its crate.
+const ANY: &[&str] = &[];
+const PLAN_LEAVES: &[&str] = &[
     "type_names",
     "error",
     "result",
     "session_options",
     "cancel",
-    "rpc",
     "names",
     "permission",
     "identity",
 ];
-const PLANNER: &[&str] = &["bind", "plan"];
-const EXECUTOR: &[&str] = &["exec"];
 const CATALOG: &[&str] = &["catalog"];
+const SQL_LEAVES: &[&str] = &["rpc"];
 const DDL: &[&str] = &["ddl"];
 const SECURITY: &[&str] = &["security"];
 const SYSTEM_VIEWS: &[&str] = &["system_views"];
 const BELOW_SESSION: &[&str] = &[
-    "bind",
-    "plan",
-    "exec",
-    "catalog",
+    "ddl",
     "system_views",
     "security",
     "session_registry",
     "statistics",
     "set_statement",
     "text_output",
+    "plan_cache",
 ];
 
-/// Forbidden edges that exist today: (module, path it names).
-const KNOWN_DEBT: &[(&str, &str)] = &[("catalog", "crate::bind"), ("exec", "hekla_parser")];
+/// Forbidden edges that exist today: ("crate/module", path it names).
+const KNOWN_DEBT: &[(&str, &str)] = &[
+    ("hekla-plan/catalog", "crate::bind"),
+    ("hekla-exec/context", "hekla_parser"),
+    ("hekla-exec/constraints", "hekla_parser"),
+    ("hekla-exec/dbcc", "hekla_parser"),
+    ("hekla-exec/isolation", "hekla_parser"),
+    ("hekla-exec/scalar_function", "hekla_parser"),
+    ("hekla-exec/truncate", "hekla_parser"),
+    ("hekla-exec/variables", "hekla_parser"),
+    ("hekla-exec/scalar_function", "hekla_plan::plan::Planner"),
+    (
+        "hekla-exec/scalar_function",
+        "hekla_plan::plan::value_binder",
+    ),
+    ("hekla-exec/variables", "hekla_plan::plan::Planner"),
+    ("hekla-exec/variables", "hekla_plan::plan::value_binder"),
+];
 
 #[test]
 fn no_module_names_what_its_layer_forbids() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let crates = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut found = BTreeSet::new();
-    for file in rust_files(&src) {
-        let module = top_module(&src, &file);
-        if file.file_name().is_some_and(|name| name == "tests.rs") {
-            continue; // unit tests may build whatever they test with
-        }
-        let text = fs::read_to_string(&file).expect("source files are readable");
-        let text = without_test_module(&text);
-        for (modules, forbidden, _) in RULES {
-            if !modules.contains(&module.as_str()) {
-                continue;
+    for crate_name in [PLAN_CRATE, EXEC_CRATE, SQL_CRATE] {
+        let src = crates.join(crate_name).join("src");
+        for file in rust_files(&src) {
+            let module = top_module(&src, &file);
+            if file
+                .file_name()
+                .is_some_and(|name| name == "tests.rs" || name == "test_catalog.rs")
+            {
+                continue; // unit tests may build whatever they test with
             }
-            for path in named_paths(text, &src, &file) {
-                if names(&path, forbidden) && !names_its_group(&path, modules) {
-                    found.insert((module.clone(), forbidden.to_string()));
+            let text = fs::read_to_string(&file).expect("source files are readable");
+            let text = without_test_module(&text);
+            for (rule_crate, modules, forbidden, _) in RULES {
+                let applies = modules.is_empty() || modules.contains(&module.as_str());
+                if *rule_crate != crate_name || !applies {
+                    continue;
+                }
+                for path in named_paths(text, &src, &file) {
+                    if names(&path, forbidden) && !names_its_group(&path, modules) {
+                        found.insert((format!("{crate_name}/{module}"), forbidden.to_string()));
+                    }
                 }
             }
         }
@@ -264,10 +209,8 @@ fn no_module_names_what_its_layer_forbids() {
         .map(|(module, path)| {
             let why = RULES
                 .iter()
-                .find(|(modules, forbidden, _)| {
-                    modules.contains(&module.as_str()) && forbidden == path
-                })
-                .map_or("", |rule| rule.2);
+                .find(|(_, _, forbidden, _)| forbidden == path)
+                .map_or("", |rule| rule.3);
             format!("  `{module}` names `{path}`: {why}")
         })
         .collect();
@@ -333,9 +276,24 @@ fn crates_depend_only_downwards() {
         ("hekla-engine", &["hekla-types"]),
         ("hekla-parser", &["hekla-types"]),
         (
-            "hekla-sql",
+            "hekla-plan",
             &["hekla-types", "hekla-engine", "hekla-parser"],
         ),
+        (
+            "hekla-exec",
+            &["hekla-types", "hekla-engine", "hekla-parser", "hekla-plan"],
+        ),
+        (
+            "hekla-sql",
+            &[
+                "hekla-types",
+                "hekla-engine",
+                "hekla-parser",
+                "hekla-plan",
+                "hekla-exec",
+            ],
+        ),
+        ("hekla-tds", &["hekla-types", "hekla-engine", "hekla-sql"]),
     ];
     for (name, may_use) in allowed {
         let manifest = crates.join(name).join("Cargo.toml");
@@ -419,9 +377,9 @@ fn module_path(src: &Path, file: &Path) -> Vec<String> {
 }
 
 /// Every path the file's code (not its comments) names from the crate
-/// root or another crate: `crate::a::b`, `super::super::a` resolved to
-/// `crate::a`, `hekla_parser::...`, and each item of a `crate::{a, b}`
-/// group.
+/// root or another SQL-side crate: `crate::a::b`, `super::super::a`
+/// resolved to `crate::a`, `hekla_parser::...`, `hekla_plan::...`, and
+/// each item of a `crate::{a, b}` group.
 fn named_paths(text: &str, src: &Path, file: &Path) -> Vec<String> {
     let depth = module_path(src, file).len();
     let code: String = text
@@ -430,7 +388,13 @@ fn named_paths(text: &str, src: &Path, file: &Path) -> Vec<String> {
         .collect::<Vec<_>>()
         .join(" ");
     let mut paths = Vec::new();
-    for anchor in ["crate::", "hekla_parser::", "super::"] {
+    for anchor in [
+        "crate::",
+        "hekla_parser::",
+        "hekla_plan::",
+        "hekla_exec::",
+        "super::",
+    ] {
         for (start, _) in code.match_indices(anchor) {
             let preceded_by_path = code[..start]
                 .chars()
@@ -455,24 +419,39 @@ fn named_paths(text: &str, src: &Path, file: &Path) -> Vec<String> {
             } else {
                 rest = &rest[anchor.len()..];
             }
-            match rest.strip_prefix('{') {
-                Some(group) => paths.extend(
-                    group_items(group)
-                        .into_iter()
-                        .map(|item| format!("{root}::{item}")),
-                ),
-                // `use super::*` is a test module's view of its parent.
-                None if rest.starts_with('*') => {}
-                None => paths.push(format!("{root}::{}", path_at(rest))),
+            // `use super::*` is a test module's view of its parent.
+            if !rest.starts_with('*') {
+                expand(&root, rest, &mut paths);
             }
         }
     }
     paths
 }
 
-/// The top-level items of a `{a, b::{c, d}, e}` group (its text after the
-/// opening brace): `a`, `b`, `e`.
-fn group_items(group: &str) -> Vec<String> {
+/// The paths `text` names after `prefix`: `a::b` gives `prefix::a::b`,
+/// `a::{b, c::{d, e}}` gives `prefix::a::b`, `prefix::a::c::d` and
+/// `prefix::a::c::e`.
+fn expand(prefix: &str, text: &str, paths: &mut Vec<String>) {
+    let path = path_at(text);
+    let full = if path.is_empty() {
+        prefix.to_string()
+    } else {
+        format!("{prefix}::{path}")
+    };
+    let after = text[path.len()..].trim_start_matches(':');
+    match after.strip_prefix('{') {
+        Some(group) => {
+            for item in group_items(group) {
+                expand(&full, item, paths);
+            }
+        }
+        None => paths.push(full),
+    }
+}
+
+/// The items of a `{a, b::{c, d}, e}` group (its text after the opening
+/// brace), each with what follows it: `a, ...`, `b::{c, d}, ...`, `e}`.
+fn group_items(group: &str) -> Vec<&str> {
     let mut items = Vec::new();
     let mut depth = 0;
     let mut item_start = true;
@@ -483,7 +462,7 @@ fn group_items(group: &str) -> Vec<String> {
             '}' => depth -= 1,
             ',' if depth == 0 => item_start = true,
             c if item_start && !c.is_whitespace() => {
-                items.push(path_at(&group[index..]));
+                items.push(&group[index..]);
                 item_start = false;
             }
             _ => {}

@@ -1139,3 +1139,38 @@ TRUNCATE TABLE dbo.log",
     drop(db);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Views nest 32 deep (SQL Server's limit); one more is Msg 4413 carrying
+/// the nesting error 217.
+#[test]
+fn views_nest_32_deep() {
+    use hekla_plan::catalog::binding::MAX_NESTING;
+    let db = SqlDatabase::in_memory().unwrap();
+    let mut session = db.session().unwrap();
+    run(
+        &mut session,
+        "CREATE TABLE dbo.t (a int NOT NULL PRIMARY KEY NONCLUSTERED) WITH (MEMORY_OPTIMIZED = ON)",
+    );
+    run(&mut session, "SET NOCOUNT ON INSERT INTO dbo.t VALUES (7)");
+    assert_eq!(
+        run(&mut session, "CREATE VIEW dbo.v1 AS SELECT a FROM dbo.t"),
+        ""
+    );
+    for level in 2..=MAX_NESTING {
+        let create = format!(
+            "CREATE VIEW dbo.v{level} AS SELECT a FROM dbo.v{}",
+            level - 1
+        );
+        assert_eq!(run(&mut session, &create), "");
+    }
+    let out = run(&mut session, &format!("SELECT a FROM dbo.v{MAX_NESTING}"));
+    assert!(out.contains("          7"), "{out}");
+    let out = run(
+        &mut session,
+        &format!("CREATE VIEW dbo.too_deep AS SELECT a FROM dbo.v{MAX_NESTING}"),
+    );
+    assert!(
+        out.starts_with("Msg 4413,") && out.contains("(Msg 217: Maximum"),
+        "{out}"
+    );
+}

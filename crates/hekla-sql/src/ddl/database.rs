@@ -1,9 +1,9 @@
 //! CREATE DATABASE and DROP DATABASE: hekla serves one database, so these
 //! only refuse, with SQL Server's messages (see `catalog::databases`).
 
-use crate::catalog::databases::{named, Named};
-use crate::error::{not_supported_yet, Refused};
 use hekla_parser::ast;
+use hekla_plan::catalog::databases::{named, Named};
+use hekla_plan::error::{not_supported_yet, Refused};
 use hekla_types::{SqlError, SqlResult};
 
 /// `CREATE DATABASE name ...`: 226 in a transaction, 1801 for a database

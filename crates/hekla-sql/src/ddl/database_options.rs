@@ -18,14 +18,14 @@
 //! ADD FILE, other options and the system databases are 10794; a database
 //! that does not exist is SQL Server's 5011 followed by 5069.
 
-use crate::catalog::databases::{named, Named};
-use crate::catalog::procedure::option_name;
 use crate::ddl::DdlDatabase;
-use crate::error::{not_supported_yet, Refused};
-use crate::names::DATABASE_NAME;
-use crate::result::{ErrorEvent, ResultSink};
 use hekla_engine::{DatabaseOptions, DelayedDurability, RecoveryModel, UserAccess};
 use hekla_parser::ast::{self, AlterDatabaseAction, OptionValue};
+use hekla_plan::catalog::databases::{named, Named};
+use hekla_plan::catalog::procedure::option_name;
+use hekla_plan::error::{not_supported_yet, Refused};
+use hekla_plan::names::DATABASE_NAME;
+use hekla_plan::result::{ErrorEvent, ResultSink};
 use hekla_types::{SqlError, SqlResult};
 
 /// Runs `alter`, statement `line` of its batch; `in_transaction` when a

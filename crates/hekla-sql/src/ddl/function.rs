@@ -1,15 +1,15 @@
 //! CREATE, ALTER and CREATE OR ALTER FUNCTION, and DROP FUNCTION. The
 //! function's model is `catalog::function`.
 
-use crate::catalog::function::{
-    find, object_type, parse_definition, rules, FunctionBody, FunctionMeta, Shape,
-};
-use crate::catalog::procedure;
-use crate::catalog::{dependency, Catalog};
 use crate::ddl::DdlDatabase;
-use crate::plan::inline_function as inline;
 use hekla_engine::SchemaId;
 use hekla_parser::ast::{self};
+use hekla_plan::catalog::function::{
+    find, object_type, parse_definition, rules, FunctionBody, FunctionMeta, Shape,
+};
+use hekla_plan::catalog::procedure;
+use hekla_plan::catalog::{dependency, Catalog};
+use hekla_plan::plan::inline_function as inline;
 use hekla_types::{SqlError, SqlResult};
 use std::sync::Arc;
 
@@ -91,7 +91,7 @@ fn target(
     body: &FunctionBody,
 ) -> SqlResult<Option<Arc<FunctionMeta>>> {
     let name = &create.name.name().value;
-    let written = crate::catalog::sequence::written(&create.name);
+    let written = hekla_plan::catalog::sequence::written(&create.name);
     let replaces = create.alter || create.or_alter;
     let incompatible = || {
         SqlError::new(
@@ -126,7 +126,7 @@ fn target(
                 super::view::object_exists(name)
             })
         }
-        None if create.alter => return Err(crate::error::invalid_object_name(&written, 6)),
+        None if create.alter => return Err(hekla_plan::error::invalid_object_name(&written, 6)),
         None => {}
     }
     Ok(existing)
@@ -141,9 +141,9 @@ pub fn drop(db: &dyn DdlDatabase, names: &[ast::ObjectName], if_exists: bool) ->
             if if_exists {
                 continue;
             }
-            return Err(crate::catalog::cannot_drop(
+            return Err(hekla_plan::catalog::cannot_drop(
                 "function",
-                &crate::catalog::sequence::written(name),
+                &hekla_plan::catalog::sequence::written(name),
             ));
         };
         super::view::refuse_if_bound(&catalog, function.object_id, "DROP FUNCTION", name)?;

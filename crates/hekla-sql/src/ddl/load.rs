@@ -1,16 +1,16 @@
 //! Binding at open what could not be bound while the catalog was loaded
-//! ([`crate::catalog::Catalog::load`] restores each object alone, in id
+//! ([`hekla_plan::catalog::Catalog::load`] restores each object alone, in id
 //! order): views' columns and what schema-bound views and functions are
 //! bound to need the whole catalog and the planner. `SqlDatabase::open`
 //! runs these once the catalog is whole.
 
-use crate::catalog::binding::{Frame, ModuleKind};
-use crate::catalog::function::{FunctionBody, FunctionMeta};
-use crate::catalog::procedure;
-use crate::catalog::view::ViewMeta;
 use crate::ddl::DdlDatabase;
-use crate::plan::query::BindState;
-use crate::plan::{inline_function, view::bind_stored};
+use hekla_plan::catalog::binding::{Frame, ModuleKind};
+use hekla_plan::catalog::function::{FunctionBody, FunctionMeta};
+use hekla_plan::catalog::procedure;
+use hekla_plan::catalog::view::ViewMeta;
+use hekla_plan::plan::query::BindState;
+use hekla_plan::plan::{inline_function, view::bind_stored};
 use std::rc::Rc;
 use std::sync::Arc;
 

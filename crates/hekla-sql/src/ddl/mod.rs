@@ -1,7 +1,7 @@
 //! DDL: CREATE, ALTER and DROP of every kind of object. Each statement
 //! checks what it is given, binds the new definition (through the binder
 //! and the planner, as the next open will bind it again), stores it and
-//! changes the catalog ([`crate::catalog`], the model of the objects these
+//! changes the catalog ([`hekla_plan::catalog`], the model of the objects these
 //! statements edit) under the catalog lock.
 //!
 //! - [`table`]: CREATE TABLE and DROP TABLE; [`temp`]: the same for
@@ -39,12 +39,12 @@ pub mod temp;
 pub mod user_type;
 pub mod view;
 
-use crate::catalog::store::ObjectStore;
-use crate::catalog::store::{ObjectType, StoredObject};
-use crate::catalog::temp::TempTables;
-use crate::catalog::{stored_object, Catalog};
-use crate::exec::context::StatementDatabase;
 use hekla_engine::{IsolationLevel, SchemaId};
+use hekla_exec::context::StatementDatabase;
+use hekla_plan::catalog::store::ObjectStore;
+use hekla_plan::catalog::store::{ObjectType, StoredObject};
+use hekla_plan::catalog::temp::TempTables;
+use hekla_plan::catalog::{stored_object, Catalog};
 use std::sync::{RwLockReadGuard, RwLockWriteGuard};
 
 /// The database DDL changes, as DDL sees it: the catalog to read and
@@ -98,7 +98,7 @@ pub fn store_module(
         Some(kept) => kept,
         None => (
             catalog.allocate_object_id()?,
-            crate::catalog::store::now_ms(),
+            hekla_plan::catalog::store::now_ms(),
         ),
     };
     let mut object = stored_object(object_id, schema_id, name, object_type, None, definition);

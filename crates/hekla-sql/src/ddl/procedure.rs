@@ -1,14 +1,14 @@
 //! CREATE, ALTER and CREATE OR ALTER PROCEDURE, and DROP PROCEDURE. The
 //! procedure's model is `catalog::procedure`.
 
-use crate::catalog::procedure::{
+use crate::ddl::DdlDatabase;
+use hekla_parser::ast::{self, ModuleOption, StatementKind};
+use hekla_plan::catalog::procedure::{
     bound_objects, find, has_option, is_native, is_option, parameters, parse_definition,
     ProcedureMeta,
 };
-use crate::catalog::store::ObjectType;
-use crate::ddl::DdlDatabase;
-use crate::error::{not_supported_yet, Refused};
-use hekla_parser::ast::{self, ModuleOption, StatementKind};
+use hekla_plan::catalog::store::ObjectType;
+use hekla_plan::error::{not_supported_yet, Refused};
 use hekla_types::{SqlError, SqlResult};
 
 /// CREATE, ALTER and CREATE OR ALTER PROCEDURE.
@@ -29,7 +29,8 @@ pub fn create(db: &dyn DdlDatabase, create: &ast::CreateProcedure, text: &str) -
     let mut catalog = db.catalog_mut();
     let parameters = parameters(&create.params, "CREATE PROCEDURE", &catalog)?;
     let names = create.params.iter().map(|p| p.name.as_str());
-    if let Some((error, _)) = crate::bind::variables::first_redeclaration(names, &create.body) {
+    if let Some((error, _)) = hekla_plan::bind::variables::first_redeclaration(names, &create.body)
+    {
         return Err(error);
     }
     let schema_id = catalog.schema_of(&create.name)?;
@@ -38,8 +39,8 @@ pub fn create(db: &dyn DdlDatabase, create: &ast::CreateProcedure, text: &str) -
         Some(_) if create.alter || create.or_alter => {}
         Some(_) => return Err(hekla_engine::errors::object_exists(&name)),
         None if create.alter => {
-            return Err(crate::error::invalid_object_name(
-                &crate::catalog::sequence::written(&create.name),
+            return Err(hekla_plan::error::invalid_object_name(
+                &hekla_plan::catalog::sequence::written(&create.name),
                 3,
             ))
         }
@@ -100,9 +101,9 @@ pub fn drop(db: &dyn DdlDatabase, names: &[ast::ObjectName], if_exists: bool) ->
             if if_exists {
                 continue;
             }
-            return Err(crate::catalog::cannot_drop(
+            return Err(hekla_plan::catalog::cannot_drop(
                 "procedure",
-                &crate::catalog::sequence::written(name),
+                &hekla_plan::catalog::sequence::written(name),
             ));
         };
         super::unstore_object(db, procedure.object_id)?;

@@ -20,16 +20,16 @@
 //! It lives with DDL because it creates a table; its rows go in through
 //! the executor.
 
-use crate::bind::expr::{Predicate, Scalar, ScalarKind};
-use crate::catalog::table::TableMeta;
 use crate::ddl::DdlDatabase;
-use crate::exec::context::Context;
-use crate::exec::eval::Inputs;
-use crate::exec::run::for_each;
-use crate::plan::{plan_streaming, JoinKind, Node, Planner, QueryPlan};
 use hekla_engine::IsolationLevel;
+use hekla_exec::context::Context;
+use hekla_exec::eval::Inputs;
+use hekla_exec::run::for_each;
 use hekla_parser::ast;
 use hekla_parser::span::Span;
+use hekla_plan::bind::expr::{Predicate, Scalar, ScalarKind};
+use hekla_plan::catalog::table::TableMeta;
+use hekla_plan::plan::{plan_streaming, JoinKind, Node, Planner, QueryPlan};
 use hekla_types::{Collation, DataType, SqlError, SqlResult};
 
 /// Runs `SELECT ... INTO`; the number of rows inserted.
@@ -49,7 +49,7 @@ pub fn run(
     plan_streaming(&mut plan.root, true);
     let create = definition(&name, &plan)?;
     let spid = planner.variables.session();
-    let temporary = crate::catalog::temp::is_temp(&name);
+    let temporary = hekla_plan::catalog::temp::is_temp(&name);
     let table = if temporary {
         super::temp::create(db, spid, &create)?.0
     } else {

@@ -1,13 +1,13 @@
 //! CREATE SEQUENCE and DROP SEQUENCE. The sequence's model is
 //! `catalog::sequence`.
 
-use crate::catalog::sequence::{written, Sequence};
-use crate::catalog::store::ObjectType;
-use crate::catalog::stored_object;
 use crate::ddl::DdlDatabase;
-use crate::error::{not_supported_yet, Refused};
-use crate::names::DATABASE_NAME;
 use hekla_parser::ast;
+use hekla_plan::catalog::sequence::{written, Sequence};
+use hekla_plan::catalog::store::ObjectType;
+use hekla_plan::catalog::stored_object;
+use hekla_plan::error::{not_supported_yet, Refused};
+use hekla_plan::names::DATABASE_NAME;
 use hekla_types::{SqlError, SqlResult};
 
 /// CREATE SEQUENCE: binds it, stores the definition, adds it to the
@@ -59,7 +59,10 @@ pub fn drop(db: &dyn DdlDatabase, names: &[ast::ObjectName], if_exists: bool) ->
             if if_exists {
                 continue;
             }
-            return Err(crate::catalog::cannot_drop("sequence", &name.name().value));
+            return Err(hekla_plan::catalog::cannot_drop(
+                "sequence",
+                &name.name().value,
+            ));
         };
         if let Some(user) = catalog.sequence_user(sequence.object_id) {
             return Err(SqlError::new(

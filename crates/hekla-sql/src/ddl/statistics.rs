@@ -1,15 +1,15 @@
 //! CREATE STATISTICS, UPDATE STATISTICS and DROP STATISTICS. The
 //! statistics objects' model is `catalog::statistics`.
 
-use crate::catalog::statistics::{
+use crate::ddl::DdlDatabase;
+use hekla_parser::ast::{self, ObjectName, OptionItem};
+use hekla_plan::catalog::statistics::{
     column_ordinals, find_table, read_options, table_part, StatisticsMeta,
 };
-use crate::catalog::store::ObjectType;
-use crate::catalog::table::TableMeta;
-use crate::catalog::{stored_object, Catalog};
-use crate::ddl::DdlDatabase;
-use crate::error::{not_supported_yet, Refused};
-use hekla_parser::ast::{self, ObjectName, OptionItem};
+use hekla_plan::catalog::store::ObjectType;
+use hekla_plan::catalog::table::TableMeta;
+use hekla_plan::catalog::{stored_object, Catalog};
+use hekla_plan::error::{not_supported_yet, Refused};
 use hekla_types::{SqlError, SqlResult};
 
 /// CREATE STATISTICS.
@@ -112,12 +112,12 @@ pub fn update(
 /// do not exist, 3739 for an index's.
 pub fn drop(db: &dyn DdlDatabase, names: &[ObjectName]) -> SqlResult<()> {
     for name in names {
-        let written = crate::catalog::sequence::written(name);
+        let written = hekla_plan::catalog::sequence::written(name);
         let mut catalog = db.catalog_mut();
         let statistics_name = &name.name().value;
         let table = table_part(name).and_then(|table| find_table(&catalog, &table).ok());
         let Some(table) = table else {
-            return Err(crate::catalog::cannot_drop("statistics", &written));
+            return Err(hekla_plan::catalog::cannot_drop("statistics", &written));
         };
         if table
             .indexes
@@ -138,7 +138,7 @@ pub fn drop(db: &dyn DdlDatabase, names: &[ObjectName]) -> SqlResult<()> {
             .find(|s| s.name.eq_ignore_ascii_case(statistics_name))
             .map(|s| s.object_id);
         let Some(object_id) = found else {
-            return Err(crate::catalog::cannot_drop("statistics", &written));
+            return Err(hekla_plan::catalog::cannot_drop("statistics", &written));
         };
         super::unstore_object(db, object_id)?;
         catalog.remove_statistics(object_id);

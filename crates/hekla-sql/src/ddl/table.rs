@@ -1,26 +1,26 @@
 //! CREATE TABLE and DROP TABLE of user tables (`#temp` tables are
 //! [`super::temp`]'s).
 
-use crate::catalog::store::ObjectType;
-use crate::catalog::stored_object;
-use crate::catalog::table::{TableDesign, TableMeta};
 use crate::ddl::DdlDatabase;
 use hekla_engine::IsolationLevel;
 use hekla_parser::ast;
+use hekla_plan::catalog::store::ObjectType;
+use hekla_plan::catalog::stored_object;
+use hekla_plan::catalog::table::{TableDesign, TableMeta};
 use hekla_types::SqlResult;
 use std::sync::Arc;
 
 /// Creates the engine table, then commits its definition; if that fails
 /// the engine table goes again (and a crash in between is undone at the
-/// next open, see [`crate::catalog::Catalog::load`]).
+/// next open, see [`hekla_plan::catalog::Catalog::load`]).
 pub fn create(
     db: &dyn DdlDatabase,
     create: &ast::CreateTable,
     text: &str,
 ) -> SqlResult<Arc<TableMeta>> {
     // Before Msg 2714, which would look in this database.
-    if let Some(database) = create.name.other_database(crate::names::DATABASE_NAME) {
-        return Err(crate::catalog::databases::not_here(
+    if let Some(database) = create.name.other_database(hekla_plan::names::DATABASE_NAME) {
+        return Err(hekla_plan::catalog::databases::not_here(
             &database.value,
             "CREATE TABLE",
         ));
@@ -71,7 +71,7 @@ pub fn drop(
     name: &ast::ObjectName,
     if_exists: bool,
 ) -> SqlResult<()> {
-    if crate::catalog::temp::is_temp(name) {
+    if hekla_plan::catalog::temp::is_temp(name) {
         return super::temp::drop(db, spid, name, if_exists);
     }
     let mut catalog = db.catalog_mut();
@@ -85,10 +85,13 @@ pub fn drop(
             return Ok(());
         }
         super::view::refuse_drop_table(&catalog, name)?;
-        return Err(crate::catalog::cannot_drop("table", &name.name().value));
+        return Err(hekla_plan::catalog::cannot_drop(
+            "table",
+            &name.name().value,
+        ));
     };
     super::view::refuse_if_bound(&catalog, table.object_id, "DROP TABLE", name)?;
-    crate::exec::constraints::prepare_drop(&catalog, &table, name)?;
+    hekla_exec::constraints::prepare_drop(&catalog, &table, name)?;
     let mut tx = db.engine().begin(IsolationLevel::Snapshot)?;
     db.object_store().delete(&mut tx, table.object_id)?;
     super::statistics::unstore_for_table(db, &catalog, table.object_id, &mut tx)?;

@@ -3,15 +3,15 @@
 //! variables of a table type, and their end with the batch, procedure or
 //! session. Their model and lookup are `catalog::temp`'s.
 
-use crate::bind::variables::Variables;
-use crate::catalog::table::{TableDesign, TableMeta};
-use crate::catalog::temp::{is_global, strip_foreign_keys, MAX_NAME};
-use crate::catalog::user_type::{self, Resolved};
 use crate::ddl::DdlDatabase;
-use crate::error::{not_supported_yet, Refused};
-use crate::type_names::TypeContext;
 use hekla_engine::{Durability, IsolationLevel};
 use hekla_parser::ast::{self, ConstraintKind, TableElement};
+use hekla_plan::bind::variables::Variables;
+use hekla_plan::catalog::table::{TableDesign, TableMeta};
+use hekla_plan::catalog::temp::{is_global, strip_foreign_keys, MAX_NAME};
+use hekla_plan::catalog::user_type::{self, Resolved};
+use hekla_plan::error::{not_supported_yet, Refused};
+use hekla_plan::type_names::TypeContext;
 use hekla_types::{Collation, SqlError, SqlResult};
 use std::sync::Arc;
 
@@ -67,7 +67,7 @@ pub fn create(
         .into_iter()
         .map(|constraint| {
             let constraint = constraint.unwrap_or_else(|| {
-                crate::catalog::constraint::system_name("FK", &name, None, object_id)
+                hekla_plan::catalog::constraint::system_name("FK", &name, None, object_id)
             });
             format!("Skipping FOREIGN KEY constraint '{constraint}' definition for temporary table. FOREIGN KEY constraints are not enforced on local or global temporary tables.")
         })
@@ -94,7 +94,7 @@ pub fn drop(
             Ok(())
         }
         None if if_exists => Ok(()),
-        None => Err(crate::catalog::cannot_drop("table", written)),
+        None => Err(hekla_plan::catalog::cannot_drop("table", written)),
     }
 }
 

@@ -1,11 +1,11 @@
 //! CREATE TYPE (alias and table types) and DROP TYPE. The types' model is
 //! `catalog::user_type`.
 
-use crate::catalog::user_type::{bind, defined, named, UserType};
-use crate::catalog::{stored_object, Catalog};
 use crate::ddl::DdlDatabase;
-use crate::error::{not_supported_yet, Refused};
 use hekla_parser::ast::{self, StatementKind};
+use hekla_plan::catalog::user_type::{bind, defined, named, UserType};
+use hekla_plan::catalog::{stored_object, Catalog};
+use hekla_plan::error::{not_supported_yet, Refused};
 use hekla_types::{SqlError, SqlResult};
 
 /// CREATE TYPE, either form: binds it, stores the definition, adds the
@@ -33,7 +33,7 @@ pub fn create(db: &dyn DdlDatabase, statement: &StatementKind, text: &str) -> Sq
             1,
             format!(
                 "The type '{}' already exists, or you do not have permission to create it.",
-                crate::catalog::sequence::written(name)
+                hekla_plan::catalog::sequence::written(name)
             ),
         ));
     }
@@ -66,7 +66,7 @@ pub fn drop(db: &dyn DdlDatabase, names: &[ast::ObjectName], if_exists: bool) ->
                 1,
                 format!(
                     "Could not find the type '{}'. Either it does not exist or you do not have the necessary permission.",
-                    crate::catalog::sequence::written(name)
+                    hekla_plan::catalog::sequence::written(name)
                 ),
             ));
         };
@@ -93,7 +93,7 @@ pub fn refuse_drop_if_used(
             1,
             format!(
                 "Cannot drop type '{}' because it is being referenced by object '{user}'. There may be other objects that reference this type.",
-                crate::catalog::sequence::written(written)
+                hekla_plan::catalog::sequence::written(written)
             ),
         )),
         None => Ok(()),
@@ -102,7 +102,7 @@ pub fn refuse_drop_if_used(
 
 /// The name of the first object that uses the type with `id`, if any.
 fn user_of(catalog: &Catalog, id: i32) -> Option<String> {
-    let uses = |columns: &[crate::catalog::table::ColumnMeta]| {
+    let uses = |columns: &[hekla_plan::catalog::table::ColumnMeta]| {
         columns.iter().any(|column| column.user_type_id == Some(id))
     };
     if let Some(table) = catalog.tables().find(|table| uses(&table.columns)) {

@@ -1,16 +1,16 @@
 //! CREATE, ALTER and CREATE OR ALTER VIEW, and DROP VIEW. The view's
 //! model is `catalog::view`.
 
-use crate::catalog::binding::{Frame, ModuleKind};
-use crate::catalog::store::ObjectType;
-use crate::catalog::view::{names_view, Options, ViewMeta};
-use crate::catalog::{dependency, Catalog};
 use crate::ddl::DdlDatabase;
-use crate::plan::query::BindState;
-use crate::plan::view::{module_columns, plan_query};
-use crate::plan::view_change as change;
 use hekla_engine::SchemaId;
 use hekla_parser::ast::{self, SelectItem, TableRefKind};
+use hekla_plan::catalog::binding::{Frame, ModuleKind};
+use hekla_plan::catalog::store::ObjectType;
+use hekla_plan::catalog::view::{names_view, Options, ViewMeta};
+use hekla_plan::catalog::{dependency, Catalog};
+use hekla_plan::plan::query::BindState;
+use hekla_plan::plan::view::{module_columns, plan_query};
+use hekla_plan::plan::view_change as change;
 use hekla_types::{SqlError, SqlResult};
 use std::rc::Rc;
 use std::sync::Arc;
@@ -128,15 +128,15 @@ fn target(
             if let Some(referencing) = catalog.bindings.first_referencing(view.object_id) {
                 return Err(dependency::still_referenced(
                     "ALTER",
-                    &crate::catalog::sequence::written(&create.name),
+                    &hekla_plan::catalog::sequence::written(&create.name),
                     &catalog.object_name(referencing),
                 ));
             }
         }
         Some(_) => return Err(object_exists(name)),
         None if create.alter => {
-            return Err(crate::error::invalid_object_name(
-                &crate::catalog::sequence::written(&create.name),
+            return Err(hekla_plan::error::invalid_object_name(
+                &hekla_plan::catalog::sequence::written(&create.name),
                 6,
             ))
         }
@@ -217,7 +217,7 @@ pub fn drop(db: &dyn DdlDatabase, names: &[ast::ObjectName], if_exists: bool) ->
             if if_exists {
                 continue;
             }
-            return Err(crate::catalog::cannot_drop("view", &name.name().value));
+            return Err(hekla_plan::catalog::cannot_drop("view", &name.name().value));
         };
         refuse_if_bound(&catalog, view.object_id, "DROP VIEW", name)?;
         super::unstore_object(db, view.object_id)?;
@@ -278,7 +278,7 @@ pub fn refuse_if_bound(
     match catalog.bindings.first_referencing(object_id) {
         Some(referencing) => Err(dependency::still_referenced(
             action,
-            &crate::catalog::sequence::written(name),
+            &hekla_plan::catalog::sequence::written(name),
             &catalog.object_name(referencing),
         )),
         None => Ok(()),

@@ -7,8 +7,8 @@
 
 use super::failure::Failure;
 use super::{Flow, Frame, Interpreter};
-use crate::catalog::procedure::is_option;
 use hekla_parser::ast;
+use hekla_plan::catalog::procedure::is_option;
 use hekla_types::{SqlError, SqlResult};
 
 impl Interpreter<'_> {

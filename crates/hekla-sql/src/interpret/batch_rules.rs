@@ -4,8 +4,8 @@
 //! SHOWPLAN must be alone in its batch (Msg 1067), and a variable may be
 //! declared once (Msg 134).
 
-use crate::bind::variables::first_redeclaration;
 use hekla_parser::ast::{Statement, StatementKind};
+use hekla_plan::bind::variables::first_redeclaration;
 use hekla_types::SqlError;
 
 /// The error that keeps the whole batch from running, with its line.

@@ -6,12 +6,12 @@
 
 use super::failure::{Failure, Reach};
 use super::{Flow, Frame, Interpreter};
-use crate::catalog::procedure::{ParameterKind, ProcedureMeta};
-use crate::permission::Permission;
 use crate::plan_cache::PlanKey;
 use crate::plan_cache::ProcedurePlan as CachedPlan;
 use crate::security::access::Checks;
 use hekla_parser::ast::{self, ExprKind};
+use hekla_plan::catalog::procedure::{ParameterKind, ProcedureMeta};
+use hekla_plan::permission::Permission;
 use hekla_types::{SqlError, SqlResult, Value};
 use std::sync::Arc;
 
@@ -28,7 +28,7 @@ struct Bound {
 enum Argument {
     Scalar(Value),
     /// A table variable of the caller, passed READONLY.
-    Table(Arc<crate::catalog::table::TableMeta>),
+    Table(Arc<hekla_plan::catalog::table::TableMeta>),
 }
 
 impl Interpreter<'_> {
@@ -72,7 +72,7 @@ impl Interpreter<'_> {
             return Err(fail(self, nesting_exceeded(), frame));
         }
         if let (false, Some(access)) = (procedure.is_dynamic(), self.session.access()) {
-            let object = crate::permission::ObjectRef {
+            let object = hekla_plan::permission::ObjectRef {
                 object_id: procedure.object_id,
                 schema_id: procedure.schema_id,
                 name: &procedure.name,
@@ -154,9 +154,9 @@ impl Interpreter<'_> {
             }
         };
         let catalog = self.session.db.catalog();
-        crate::catalog::procedure::find(&catalog, &name)
+        hekla_plan::catalog::procedure::find(&catalog, &name)
             .cloned()
-            .ok_or_else(|| not_found(&crate::catalog::sequence::written(&name)))
+            .ok_or_else(|| not_found(&hekla_plan::catalog::sequence::written(&name)))
     }
 
     /// Each parameter's value: positional arguments first, then named
@@ -317,7 +317,7 @@ impl Interpreter<'_> {
     ) -> Result<(i32, Vec<(usize, Value)>), Failure> {
         let procedure = &plan.module;
         let mut callee = Frame {
-            variables: crate::bind::variables::Variables::for_session(self.session.state.spid),
+            variables: hekla_plan::bind::variables::Variables::for_session(self.session.state.spid),
             level,
             procedure: procedure.shown_name(),
             source: &procedure.definition,
@@ -424,9 +424,9 @@ fn table_argument(
     expr: &ast::Expr,
     given: Option<String>,
     type_id: i32,
-    catalog: &crate::catalog::Catalog,
+    catalog: &hekla_plan::catalog::Catalog,
     frame: &Frame,
-) -> SqlResult<Arc<crate::catalog::table::TableMeta>> {
+) -> SqlResult<Arc<hekla_plan::catalog::table::TableMeta>> {
     let type_name = |id: Option<i32>| {
         id.and_then(|id| catalog.types.by_id(id))
             .map_or_else(|| "table".to_string(), |t| t.name.clone())

@@ -9,10 +9,10 @@
 
 use super::failure::Failure;
 use super::{Flow, Frame, Interpreter};
-use crate::catalog::procedure::ProcedureMeta;
 use crate::plan_cache::PlanKey;
 use crate::plan_cache::ProcedurePlan as CachedPlan;
 use hekla_parser::ast;
+use hekla_plan::catalog::procedure::ProcedureMeta;
 use hekla_types::{SqlError, SqlResult, Value};
 use std::sync::Arc;
 
@@ -147,7 +147,7 @@ impl Interpreter<'_> {
             _ => return Err(expects_text("@objname")),
         };
         let object_type = self.session.in_context(&frame.variables, |context| {
-            crate::exec::server::object_type(context, &name)
+            hekla_exec::server::object_type(context, &name)
         })?;
         match object_type.as_deref() {
             Some("U" | "V" | "P" | "PC" | "FN" | "IF" | "TF" | "TR") => {

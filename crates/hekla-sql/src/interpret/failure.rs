@@ -13,10 +13,10 @@
 //!   the transaction, and so does THROW (without the rollback).
 //!
 //! With `SET XACT_ABORT ON` every error ends the batch and rolls back.
-//! A cancelled request ends the batch unreported (see [`crate::cancel`]).
+//! A cancelled request ends the batch unreported (see [`hekla_plan::cancel`]).
 //! Inside TRY, an error that would roll back dooms the transaction instead.
 
-use crate::result::ErrorEvent;
+use hekla_plan::result::ErrorEvent;
 use hekla_types::SqlError;
 
 /// How far an error unwinds when no TRY catches it.
@@ -41,7 +41,7 @@ pub struct Failure {
     pub reported: bool,
     /// SQL Server follows it with "The statement has been terminated.".
     pub terminated: bool,
-    /// The client cancelled the request (see [`crate::cancel`]): it ends
+    /// The client cancelled the request (see [`hekla_plan::cancel`]): it ends
     /// the batch silently and no CATCH block sees it.
     pub cancelled: bool,
 }
@@ -63,7 +63,7 @@ impl Failure {
     pub fn classify(event: ErrorEvent, level: u8, xact_abort: bool, thrown: bool) -> Failure {
         let number = event.error.number;
         let compile = COMPILE_ERRORS.contains(&number);
-        let cancelled = crate::cancel::is_cancelled(&event.error);
+        let cancelled = hekla_plan::cancel::is_cancelled(&event.error);
         let (reach, rolls_back) = if cancelled {
             // Only the running statement is undone, unless XACT_ABORT.
             (Reach::Batch, xact_abort)

@@ -1,10 +1,10 @@
 //! `SET IDENTITY_INSERT table ON | OFF`, which names the one table of a
 //! session whose IDENTITY column INSERT may give values to.
 
-use crate::bind::variables::Variables;
-use crate::names::DATABASE_NAME;
 use crate::session::SqlDatabase;
 use hekla_parser::ast;
+use hekla_plan::bind::variables::Variables;
+use hekla_plan::names::DATABASE_NAME;
 use hekla_types::{SqlError, SqlResult};
 
 /// `SET IDENTITY_INSERT table ON | OFF`: the table INSERT may now give
@@ -19,7 +19,7 @@ pub fn insert_target(
     current: Option<i32>,
 ) -> SqlResult<Option<i32>> {
     let written = name.to_string();
-    let table = crate::plan::context::resolve_table(db, variables, name).map_err(|_| {
+    let table = hekla_plan::plan::context::resolve_table(db, variables, name).map_err(|_| {
         SqlError::new(
             1088,
             16,

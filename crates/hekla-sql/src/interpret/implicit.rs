@@ -8,8 +8,8 @@
 //! PRINT, EXEC (a procedure's own statements may), SAVE TRANSACTION (628),
 //! COMMIT. hekla has no MERGE or cursors (OPEN, FETCH).
 
-use crate::bind::aggregate::children;
 use hekla_parser::ast::{self, ExprKind, QueryBody, SelectItem, StatementKind, TableRefKind};
+use hekla_plan::bind::aggregate::children;
 use hekla_types::SqlResult;
 
 impl super::Interpreter<'_> {

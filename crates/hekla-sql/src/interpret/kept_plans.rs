@@ -28,10 +28,10 @@
 //! SYSDATETIME(), RAND()), NEWID(), sequences and IDENTITY are evaluated
 //! by the executor, so a kept plan computes them anew on every run.
 
-use crate::bind::variables::{Layout, Variables};
-use crate::catalog::table::TableMeta;
 use crate::plan_cache::BoundPlan;
-use crate::session_options::SetOptions;
+use hekla_plan::bind::variables::{Layout, Variables};
+use hekla_plan::catalog::table::TableMeta;
+use hekla_plan::session_options::SetOptions;
 use std::any::Any;
 use std::sync::Arc;
 
@@ -100,11 +100,11 @@ impl Kept {
 #[cfg(test)]
 mod tests {
     use super::Kept;
-    use crate::catalog::procedure::ProcedureMeta;
-    use crate::plan::QueryPlan;
     use crate::plan_cache::{CachedPlan, PlanKind};
     use crate::session::{Session, SqlDatabase};
     use crate::text_output::{TextOptions, TextSink};
+    use hekla_plan::catalog::procedure::ProcedureMeta;
+    use hekla_plan::plan::QueryPlan;
     use std::sync::Arc;
 
     fn run(session: &mut Session, sql: &str) -> String {

@@ -5,7 +5,7 @@
 //! user transactions (see [`transaction`]).
 //!
 //! Statements that do the work (queries, DML, DDL, SET) are in
-//! [`statement`]; each runs in a [`crate::exec::context::Context`] holding
+//! [`statement`]; each runs in a [`hekla_exec::context::Context`] holding
 //! the session's transaction, so its failure undoes only itself.
 
 mod atomic;
@@ -24,14 +24,14 @@ mod space_used;
 mod statement;
 pub mod transaction;
 
-use crate::bind::variables::Variables;
-use crate::catalog::procedure::ProcedureMeta;
 use crate::plan_cache::ProcedurePlan as CachedPlan;
-use crate::result::{ErrorEvent, ResultSink, TransactionEvent};
 use crate::session::Session;
 use crate::statistics::{self, Stopwatch};
 use failure::{Failure, Reach};
 use hekla_parser::ast::{self, StatementKind};
+use hekla_plan::bind::variables::Variables;
+use hekla_plan::catalog::procedure::ProcedureMeta;
+use hekla_plan::result::{ErrorEvent, ResultSink, TransactionEvent};
 use hekla_types::{SqlError, SqlResult};
 use std::sync::Arc;
 
@@ -218,7 +218,7 @@ impl<'s> Interpreter<'s> {
         frame: &mut Frame,
     ) -> Result<Flow, Failure> {
         if self.session.state.cancel.is_cancelled() {
-            return Err(self.failure(crate::cancel::cancelled(), statement, frame));
+            return Err(self.failure(hekla_plan::cancel::cancelled(), statement, frame));
         }
         if self.session.options.showplan {
             return self.show(statement, frame);
@@ -368,7 +368,7 @@ impl<'s> Interpreter<'s> {
             procedure: frame
                 .procedure
                 .clone()
-                .or_else(|| crate::catalog::view::procedure_of(&statement.kind)),
+                .or_else(|| hekla_plan::catalog::view::procedure_of(&statement.kind)),
             error,
         };
         let mut failure =

@@ -5,8 +5,8 @@
 
 use super::failure::{Failure, Reach};
 use super::{Frame, Interpreter};
-use crate::result::ErrorEvent;
 use hekla_parser::ast;
+use hekla_plan::result::ErrorEvent;
 use hekla_types::{Collation, DataType, Length, SqlError, SqlResult, Value};
 
 /// Longest RAISERROR message; longer ones are cut and end in "...".

@@ -9,11 +9,11 @@
 
 use super::failure::Failure;
 use super::{Flow, Frame, Interpreter};
-use crate::bind::variables::Variables;
 use crate::rpc::{RpcParameter, RpcValue};
-use crate::type_names::TypeContext;
 use hekla_parser::ast::{self, ExprKind};
 use hekla_parser::span::Span;
+use hekla_plan::bind::variables::Variables;
+use hekla_plan::type_names::TypeContext;
 use hekla_types::{DataType, Length, SqlError, SqlResult, Value};
 use std::sync::Arc;
 
@@ -156,13 +156,13 @@ impl Interpreter<'_> {
         let db = Arc::clone(&self.session.db);
         let user_type = {
             let catalog = db.catalog();
-            crate::catalog::user_type::named(&catalog, &written)
+            hekla_plan::catalog::user_type::named(&catalog, &written)
                 .filter(|user_type| user_type.as_table().is_some())
                 .cloned()
         };
         let Some(user_type) = user_type else {
             let ordinal = index + 1;
-            return Err(crate::type_names::cannot_find(
+            return Err(hekla_plan::type_names::cannot_find(
                 &written,
                 TypeContext::Declaration { ordinal },
             ));
@@ -172,7 +172,7 @@ impl Interpreter<'_> {
         frame.variables.set_table_type(variable, user_type.id);
         let table = Arc::clone(frame.variables.table(variable).expect("declared above"));
         self.session.in_context(&frame.variables, |context| {
-            crate::exec::insert::insert_values(context, &table, rows)
+            hekla_exec::insert::insert_values(context, &table, rows)
         })
     }
 

@@ -12,8 +12,8 @@
 
 use super::failure::Failure;
 use super::{Flow, Frame, Interpreter};
-use crate::result::{ResultColumn, ResultSink};
 use hekla_parser::ast::{self, StatementKind};
+use hekla_plan::result::{ResultColumn, ResultSink};
 use hekla_types::{DataType, Value};
 
 impl Interpreter<'_> {

@@ -11,10 +11,10 @@
 
 use super::failure::Failure;
 use super::{Flow, Frame, Interpreter};
-use crate::error::{not_supported_yet, Refused};
-use crate::exec::server::{split_name, table_id};
-use crate::names::DATABASE_NAME;
+use hekla_exec::server::{split_name, table_id};
 use hekla_parser::ast;
+use hekla_plan::error::{not_supported_yet, Refused};
+use hekla_plan::names::DATABASE_NAME;
 use hekla_types::{SqlError, SqlResult, Value};
 
 impl Interpreter<'_> {

@@ -9,17 +9,18 @@
 use super::kept_plans::{Kept, TableVariables};
 use super::showplan::show_plan;
 use super::{Flow, Frame, Interpreter};
-use crate::bind::expr::{implicit, Scalar, ScalarKind};
-use crate::bind::variables::Variables;
-use crate::error::{not_supported_yet, Refused};
-use crate::exec::context::Context;
-use crate::exec::eval::Inputs;
 use crate::interpret::failure::Failure;
-use crate::plan::change::{DeletePlan, InsertPlan, UpdatePlan};
-use crate::plan::context::PlanContext;
-use crate::plan::Planner;
-use crate::result::{ResultSink, StatementCommand};
+use hekla_exec::context::Context;
+use hekla_exec::eval::Evaluate;
+use hekla_exec::eval::Inputs;
 use hekla_parser::ast::{self, StatementKind};
+use hekla_plan::bind::expr::{implicit, Scalar, ScalarKind};
+use hekla_plan::bind::variables::Variables;
+use hekla_plan::error::{not_supported_yet, Refused};
+use hekla_plan::plan::change::{DeletePlan, InsertPlan, UpdatePlan};
+use hekla_plan::plan::context::PlanContext;
+use hekla_plan::plan::Planner;
+use hekla_plan::result::{ResultSink, StatementCommand};
 use hekla_types::{DataType, SqlError, SqlResult, Value};
 use std::sync::Arc;
 
@@ -52,7 +53,7 @@ impl Interpreter<'_> {
         self.record_outcome(&statement.kind, &outcome);
         self.report_transaction();
         if let Err(error) = &outcome {
-            if crate::cancel::is_cancelled(error) {
+            if hekla_plan::cancel::is_cancelled(error) {
                 self.session.take_messages();
                 return Err(self.failure(error.clone(), statement, frame));
             }
@@ -149,7 +150,12 @@ impl Interpreter<'_> {
         // DDL is checked against the caller inside procedures too: the
         // ownership chain covers data access only, as in SQL Server.
         let caller = &self.session.state.principal;
-        crate::security::ddl::check(&*db, caller, caller.access().as_ref(), &statement.kind)?;
+        crate::security::ddl::check(
+            &*db,
+            caller,
+            crate::security::access::access_of(caller).as_ref(),
+            &statement.kind,
+        )?;
         match &statement.kind {
             StatementKind::Select(select) => self.select(select, statement, text, frame),
             StatementKind::Insert(insert) => self.change(
@@ -157,24 +163,24 @@ impl Interpreter<'_> {
                 frame,
                 |planner| planner.insert(insert),
                 InsertPlan::writes_temporary,
-                crate::plan::explain::explain_insert,
-                crate::exec::insert::run,
+                hekla_plan::plan::explain::explain_insert,
+                hekla_exec::insert::run,
             ),
             StatementKind::Update(update) => self.change(
                 statement,
                 frame,
                 |planner| planner.update(update),
                 UpdatePlan::writes_temporary,
-                crate::plan::explain::explain_update,
-                crate::exec::modify::update,
+                hekla_plan::plan::explain::explain_update,
+                hekla_exec::modify::update,
             ),
             StatementKind::Delete(delete) => self.change(
                 statement,
                 frame,
                 |planner| planner.delete(delete),
                 DeletePlan::writes_temporary,
-                crate::plan::explain::explain_delete,
-                crate::exec::modify::delete,
+                hekla_plan::plan::explain::explain_delete,
+                hekla_exec::modify::delete,
             ),
             StatementKind::Truncate(name) => self.truncate(name, frame),
             StatementKind::DeclareTable { variable, elements } => {
@@ -207,7 +213,7 @@ impl Interpreter<'_> {
                 let (assignment, tables) = self.planned(
                     statement,
                     frame,
-                    |planner| crate::exec::variables::assignment(planner, variable, *op, value),
+                    |planner| hekla_exec::variables::assignment(planner, variable, *op, value),
                     |_| true,
                 )?;
                 let (slot, scalar) = &*assignment;
@@ -272,7 +278,9 @@ impl Interpreter<'_> {
                 crate::ddl::schema::create(&*db, &name.value, owner)?;
                 Ok(None)
             }
-            StatementKind::CreateTable(create) if crate::catalog::temp::is_temp(&create.name) => {
+            StatementKind::CreateTable(create)
+                if hekla_plan::catalog::temp::is_temp(&create.name) =>
+            {
                 let (_, messages) =
                     crate::ddl::temp::create(&*db, self.session.state.spid, create)?;
                 for message in messages {
@@ -361,7 +369,7 @@ impl Interpreter<'_> {
                 Ok(None)
             }
             StatementKind::Use(database) => {
-                crate::catalog::databases::use_database(database, self.sink)?;
+                hekla_plan::catalog::databases::use_database(database, self.sink)?;
                 Ok(None)
             }
             StatementKind::CreateDatabase(create) => {
@@ -390,7 +398,7 @@ impl Interpreter<'_> {
                 args,
                 options,
             } => {
-                let message = crate::exec::dbcc::run(*command, args, options)?;
+                let message = hekla_exec::dbcc::run(*command, args, options)?;
                 // FREESYSTEMCACHE ('ALL') empties the plan cache too.
                 if *command != ast::DbccCommand::DropCleanBuffers {
                     self.session.db.plan_cache().clear();
@@ -503,7 +511,7 @@ impl Interpreter<'_> {
         let db = Arc::clone(&self.session.db);
         let showplan = self.session.options.showplan;
         if let Some(target) = select.into_target().filter(|_| !showplan) {
-            if !crate::catalog::temp::is_temp(target) && self.session.transaction.is_open() {
+            if !hekla_plan::catalog::temp::is_temp(target) && self.session.transaction.is_open() {
                 return Err(ddl_in_transaction());
             }
             let planner = self.session.planner(&db, &frame.variables);
@@ -522,7 +530,7 @@ impl Interpreter<'_> {
             let values = self
                 .session
                 .running_plan(&frame.variables, tables, |context| {
-                    crate::exec::variables::assign_rows(context, plan, slots)?;
+                    hekla_exec::variables::assign_rows(context, plan, slots)?;
                     Ok(slots
                         .iter()
                         .map(|&slot| (slot, context.variable(slot)))
@@ -538,7 +546,7 @@ impl Interpreter<'_> {
                 .session
                 .planner(&db, &frame.variables)
                 .statement(select)?;
-            let operators = crate::plan::explain::explain(&*db, &plan, &frame.variables);
+            let operators = hekla_plan::plan::explain::explain(&*db, &plan, &frame.variables);
             show_plan(text, operators, self.sink);
             return Ok(None);
         }
@@ -551,7 +559,7 @@ impl Interpreter<'_> {
         let sink = &mut *self.sink;
         self.session
             .running_plan(&frame.variables, tables, |context| {
-                crate::exec::select::run(context, &plan, sink)
+                hekla_exec::select::run(context, &plan, sink)
             })
     }
 
@@ -628,10 +636,10 @@ impl Interpreter<'_> {
     /// TRUNCATE TABLE. Its IDENTITY restart is undone if the statement
     /// fails, or later if the user transaction it ran in rolls back.
     fn truncate(&mut self, name: &ast::ObjectName, frame: &Frame) -> SqlResult<Option<u64>> {
-        let table = crate::exec::truncate::target(&*self.session.db, &frame.variables, name)?;
+        let table = hekla_exec::truncate::target(&*self.session.db, &frame.variables, name)?;
         let mut restarted = None;
         let outcome = self.changing_rows(frame, Vec::new(), |context, _| {
-            restarted = crate::exec::truncate::run(context, &table)?;
+            restarted = hekla_exec::truncate::run(context, &table)?;
             Ok(None)
         });
         if let Some(before) = restarted {
@@ -735,7 +743,7 @@ impl Interpreter<'_> {
     fn bound(&self, expr: &ast::Expr, frame: &Frame) -> SqlResult<Scalar> {
         let db = Arc::clone(&self.session.db);
         let planner = self.session.planner(&db, &frame.variables);
-        crate::plan::value_binder(&planner).scalar(expr)
+        hekla_plan::plan::value_binder(&planner).scalar(expr)
     }
 
     /// A bound value, read in a statement context of its own.
@@ -797,7 +805,7 @@ impl Interpreter<'_> {
         }
         let native = frame.native;
         let bind = |planner: &Planner| {
-            crate::exec::variables::declared(planner, declaration, ordinal, native)
+            hekla_exec::variables::declared(planner, declaration, ordinal, native)
         };
         let (declared, tables) = if keeps_binding {
             self.planned(statement, frame, bind, |_| true)?
@@ -831,7 +839,7 @@ impl Interpreter<'_> {
     pub(super) fn condition(&mut self, expr: &ast::Expr, frame: &Frame) -> SqlResult<bool> {
         let db = Arc::clone(&self.session.db);
         let planner = self.session.planner(&db, &frame.variables);
-        let predicate = crate::plan::value_binder(&planner).predicate(expr)?;
+        let predicate = hekla_plan::plan::value_binder(&planner).predicate(expr)?;
         self.session.in_context(&frame.variables, |context| {
             Ok(predicate.eval(&Inputs::top(context))? == Some(true))
         })
@@ -902,7 +910,7 @@ impl Interpreter<'_> {
         let end = std::time::Instant::now() + duration;
         loop {
             if self.session.state.cancel.is_cancelled() {
-                return Err(crate::cancel::cancelled());
+                return Err(hekla_plan::cancel::cancelled());
             }
             let left = end.saturating_duration_since(std::time::Instant::now());
             if left.is_zero() {
@@ -959,8 +967,8 @@ fn delayed_durability(options: &[ast::OptionItem]) -> SqlResult<bool> {
 /// `#temp` tables are allowed, as in SQL Server.
 /// Puts a truncated table's IDENTITY counter back where it stood.
 fn restore_identity(
-    table: &crate::catalog::table::TableMeta,
-    before: crate::catalog::counter::CounterState,
+    table: &hekla_plan::catalog::table::TableMeta,
+    before: hekla_plan::catalog::counter::CounterState,
 ) {
     if let Some(identity) = &table.identity {
         identity.counter.restore(before);
@@ -983,13 +991,13 @@ fn reports_statistics(kind: &StatementKind) -> bool {
 fn is_ddl(kind: &StatementKind) -> bool {
     use StatementKind::*;
     match kind {
-        CreateTable(create) => !crate::catalog::temp::is_temp(&create.name),
+        CreateTable(create) => !hekla_plan::catalog::temp::is_temp(&create.name),
         // DROP DATABASE has its own error in a transaction (574).
         Drop {
             object_type: ast::DropType::Database,
             ..
         } => false,
-        Drop { names, .. } => !names.iter().all(crate::catalog::temp::is_temp),
+        Drop { names, .. } => !names.iter().all(hekla_plan::catalog::temp::is_temp),
         AlterTable(_)
         | CreateIndex(_)
         | CreateTableType(_)

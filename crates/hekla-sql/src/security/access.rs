@@ -22,11 +22,11 @@ use super::messages;
 use super::permissions;
 use super::securables;
 use super::Identity;
-use crate::names::schema_id as sql_schema_id;
-use crate::names::DATABASE_NAME;
-use crate::permission::{Access, Class, ObjectRef, Permission};
 use hekla_engine::SchemaId;
 use hekla_parser::ast;
+use hekla_plan::names::schema_id as sql_schema_id;
+use hekla_plan::names::DATABASE_NAME;
+use hekla_plan::permission::{Access, Class, ObjectRef, Permission};
 use hekla_types::SqlResult;
 
 /// The checks over an [`Access`] (a model type the planner carries):
@@ -76,13 +76,11 @@ pub trait Checks {
     fn is_member(&self, db: &dyn SecurityContext, role: i32) -> bool;
 }
 
-impl Identity {
-    /// The checks for this identity's statements; None for one that is
-    /// never checked.
-    pub fn access(&self) -> Option<Access> {
-        let unchecked = self.login.is_sysadmin || self.user_id == super::DBO_USER_ID;
-        (!unchecked).then(|| Access::for_user(self.user_id))
-    }
+/// The checks for `identity`'s statements; None for one that is never
+/// checked (`dbo`, a `sysadmin` login).
+pub fn access_of(identity: &Identity) -> Option<Access> {
+    let unchecked = identity.login.is_sysadmin || identity.user_id == super::DBO_USER_ID;
+    (!unchecked).then(|| Access::for_user(identity.user_id))
 }
 
 impl Checks for Access {
@@ -198,7 +196,7 @@ fn allows(
 /// `dbo` and `sysadmin` logins always; another user if it is in one of
 /// them (`db_owner` is always one).
 pub fn administers(db: &dyn SecurityContext, identity: &Identity, roles: &[i32]) -> bool {
-    match identity.access() {
+    match access_of(identity) {
         None => true,
         Some(access) => {
             let token = db.principals().token(access.user_id());

@@ -6,8 +6,8 @@
 
 use super::store::SecurityTables;
 use super::Principals;
-use crate::catalog::Catalog;
 use hekla_engine::Database;
+use hekla_plan::catalog::Catalog;
 use std::sync::{RwLockReadGuard, RwLockWriteGuard};
 
 /// The database whose principals and permissions security works on.

@@ -16,12 +16,12 @@ use super::messages;
 use super::permissions::fixed_role;
 use super::securables;
 use super::Identity;
-use crate::catalog::temp::is_temp;
-use crate::error::no_table;
-use crate::names::DATABASE_NAME;
-use crate::permission::Access;
-use crate::permission::Permission;
 use hekla_parser::ast::{self, DropType, StatementKind};
+use hekla_plan::catalog::temp::is_temp;
+use hekla_plan::error::no_table;
+use hekla_plan::names::DATABASE_NAME;
+use hekla_plan::permission::Access;
+use hekla_plan::permission::Permission;
 use hekla_types::{SqlError, SqlResult};
 
 /// Checks that the session of `identity` may run a statement of `kind`
@@ -242,7 +242,7 @@ impl Rules<'_> {
     }
 
     fn may_alter(&self, object: &securables::SecuredObject) -> bool {
-        let object = crate::permission::ObjectRef {
+        let object = hekla_plan::permission::ObjectRef {
             object_id: object.object_id,
             schema_id: object.schema_id,
             name: &object.name,
@@ -289,7 +289,7 @@ impl Rules<'_> {
                     if self.access.allows_database(self.db, Permission::Alter) {
                         Ok(())
                     } else {
-                        Err(crate::catalog::cannot_drop("type", &name.name().value))
+                        Err(hekla_plan::catalog::cannot_drop("type", &name.name().value))
                     }
                 });
             }
@@ -320,7 +320,10 @@ impl Rules<'_> {
                     {
                         Ok(())
                     } else {
-                        Err(crate::catalog::cannot_drop("schema", &name.name().value))
+                        Err(hekla_plan::catalog::cannot_drop(
+                            "schema",
+                            &name.name().value,
+                        ))
                     }
                 });
             }
@@ -332,7 +335,7 @@ impl Rules<'_> {
         };
         names.iter().try_for_each(|name| {
             self.alter(name, || {
-                crate::catalog::cannot_drop(kind, &name.name().value)
+                hekla_plan::catalog::cannot_drop(kind, &name.name().value)
             })
         })
     }

@@ -14,11 +14,11 @@ use super::principals::{Principals, GUEST_USER_ID};
 use super::securables::{self, ObjectKind};
 use super::store::PermissionRow;
 use super::{persist, Identity};
-use crate::error::{not_supported_yet, Refused};
-use crate::names::schema_id as sql_schema_id;
-use crate::names::DATABASE_NAME;
-use crate::permission::{Class, Permission};
 use hekla_parser::ast::{self, PermissionAction};
+use hekla_plan::error::{not_supported_yet, Refused};
+use hekla_plan::names::schema_id as sql_schema_id;
+use hekla_plan::names::DATABASE_NAME;
+use hekla_plan::permission::{Class, Permission};
 use hekla_types::{SqlError, SqlResult};
 
 /// What a GRANT / DENY / REVOKE is on.
@@ -186,7 +186,7 @@ fn securable(
     };
     let class = class.as_ref().map(|c| c.value.to_ascii_uppercase());
     let catalog = db.catalog();
-    let written = crate::catalog::sequence::written(name);
+    let written = hekla_plan::catalog::sequence::written(name);
     match class.as_deref() {
         None | Some("OBJECT") => {
             if name.other_database(DATABASE_NAME).is_some() {

@@ -14,13 +14,13 @@ use super::permissions;
 use super::principals::{FIXED_SERVER_ROLES, SYSADMIN_ROLE_ID};
 use super::store::{PrincipalRow, Scope};
 use super::{Identity, Principal};
-use crate::catalog::databases::{named, Named};
-use crate::catalog::procedure::option_name;
-use crate::catalog::store::now_ms;
-use crate::error::{not_supported_yet, Refused};
-use crate::names::DATABASE_NAME;
-use crate::permission::{Class, Permission};
 use hekla_parser::ast::{self, Expr, ExprKind, Literal, OptionValue};
+use hekla_plan::catalog::databases::{named, Named};
+use hekla_plan::catalog::procedure::option_name;
+use hekla_plan::catalog::store::now_ms;
+use hekla_plan::error::{not_supported_yet, Refused};
+use hekla_plan::names::DATABASE_NAME;
+use hekla_plan::permission::{Class, Permission};
 use hekla_types::{SqlError, SqlResult};
 
 /// `CREATE LOGIN name WITH PASSWORD = '...' [, CHECK_POLICY = ON | OFF]

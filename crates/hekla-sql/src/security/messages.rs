@@ -1,7 +1,7 @@
 //! SQL Server's security errors, with their numbers, severities, states
 //! and texts.
 
-use crate::names::DATABASE_NAME;
+use hekla_plan::names::DATABASE_NAME;
 use hekla_types::SqlError;
 
 /// 18456: a login that failed, whatever the reason (unknown login, wrong

@@ -27,7 +27,7 @@ pub(crate) mod users;
 
 pub use principals::Principals;
 
-pub use crate::identity::{Identity, Principal, DBO_USER_ID, SA_LOGIN_ID};
+pub use hekla_plan::identity::{Identity, Principal, DBO_USER_ID, SA_LOGIN_ID};
 
 /// Runs `change` on the security tables in a transaction of its own and
 /// commits it (callers then apply the change in memory).
@@ -50,8 +50,8 @@ pub(crate) fn principal_statement(
     identity: &Identity,
     statement: &hekla_parser::ast::CreatePrincipal,
 ) -> hekla_types::SqlResult<()> {
-    use crate::error::{not_supported_yet, Refused};
     use hekla_parser::ast::PrincipalKind;
+    use hekla_plan::error::{not_supported_yet, Refused};
     match (statement.principal, statement.alter) {
         (PrincipalKind::Login, false) => logins::create(db, identity, statement),
         (PrincipalKind::User, false) => users::create_user(db, identity, statement),

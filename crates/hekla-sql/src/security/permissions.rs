@@ -1,5 +1,5 @@
 //! How a principal's grants, denies and fixed roles decide an access to
-//! a securable (the permissions and classes are `crate::permission`'s).
+//! a securable (the permissions and classes are `hekla_plan::permission`'s).
 //!
 //! The rule is SQL Server's: a DENY anywhere on the way (the object, its
 //! schema, the database) to the user or to any role it is in wins; else a
@@ -11,7 +11,7 @@
 //! other two give). `sysadmin` logins and `dbo` are never checked.
 
 use super::store::PermissionRow;
-use crate::permission::{Class, Permission};
+use hekla_plan::permission::{Class, Permission};
 
 /// SQL Server's fixed database roles and their `principal_id`s.
 pub mod fixed_role {

@@ -8,7 +8,7 @@
 use super::permissions::fixed_role;
 use super::store::{PermissionRow, PrincipalRow, Scope};
 use super::{DBO_USER_ID, SA_LOGIN_ID};
-use crate::names::DATABASE_NAME;
+use hekla_plan::names::DATABASE_NAME;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// `sysadmin`'s `principal_id`.

@@ -1,8 +1,8 @@
 //! The objects permissions can be granted on, found by name (GRANT ... ON
 //! name) or by id (sys.database_permissions, messages).
 
-use crate::catalog::Catalog;
 use hekla_engine::SchemaId;
+use hekla_plan::catalog::Catalog;
 use std::sync::Arc;
 
 /// What kind of object a securable is: it decides which permissions
@@ -93,7 +93,7 @@ pub fn by_id(catalog: &Catalog, object_id: i32) -> Option<SecuredObject> {
         .map(|sequence| secured(sequence.schema_id, &sequence.name, ObjectKind::Sequence))
 }
 
-fn function_kind(function: &Arc<crate::catalog::function::FunctionMeta>) -> ObjectKind {
+fn function_kind(function: &Arc<hekla_plan::catalog::function::FunctionMeta>) -> ObjectKind {
     if function.returns().is_some() {
         ObjectKind::ScalarFunction
     } else {

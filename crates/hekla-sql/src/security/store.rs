@@ -520,7 +520,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!(
             "hekla-sql-security-store-{}-{}",
             std::process::id(),
-            crate::catalog::store::now_ms()
+            hekla_plan::catalog::store::now_ms()
         ));
         let _ = std::fs::remove_dir_all(&dir);
         let user = PrincipalRow {

@@ -11,11 +11,11 @@ use super::permissions::fixed_role;
 use super::principals::Principals;
 use super::store::{PermissionRow, PrincipalRow, Scope};
 use super::{persist, Identity, DBO_USER_ID};
-use crate::catalog::procedure::option_name;
-use crate::catalog::store::now_ms;
-use crate::error::{not_supported_yet, Refused};
-use crate::permission::{Class, Permission};
 use hekla_parser::ast::{self, OptionValue};
+use hekla_plan::catalog::procedure::option_name;
+use hekla_plan::catalog::store::now_ms;
+use hekla_plan::error::{not_supported_yet, Refused};
+use hekla_plan::permission::{Class, Permission};
 use hekla_types::SqlResult;
 
 /// `CREATE USER name [FOR | FROM LOGIN login | WITHOUT LOGIN] [WITH

@@ -4,11 +4,11 @@
 //! that holds them. The database implements it (`crate::database_context`);
 //! a test can implement it over a catalog of its own.
 
-use crate::catalog::Catalog;
 use crate::plan_cache::ProcedurePlan;
 use crate::security::Principals;
 use crate::session_registry::SessionInfo;
 use hekla_engine::Database;
+use hekla_plan::catalog::Catalog;
 use std::sync::{Arc, RwLockReadGuard};
 
 /// The database a system view describes.

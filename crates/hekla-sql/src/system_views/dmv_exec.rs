@@ -6,8 +6,8 @@ use super::shared::{
     bit, datetime_ms, int, int_count, not_null, nullable, nvarchar, or_null, smallint, text,
 };
 use super::{Scope, SystemView, ViewColumn};
-use crate::names::DATABASE_ID;
-use crate::session_options::LANGUAGE;
+use hekla_plan::names::DATABASE_ID;
+use hekla_plan::session_options::LANGUAGE;
 use hekla_types::{DataType, SqlResult, Value};
 use std::time::Instant;
 

@@ -8,7 +8,7 @@ use super::dmv_xtp::table_memory;
 use super::objects::no_rows;
 use super::shared::{kb, not_null, nullable, nvarchar, smallint, text};
 use super::{Scope, SystemView, ViewColumn};
-use crate::names::DATABASE_ID;
+use hekla_plan::names::DATABASE_ID;
 use hekla_types::{DataType, SqlResult, Value};
 
 // ---- sys.dm_os_memory_clerks ----------------------------------------------

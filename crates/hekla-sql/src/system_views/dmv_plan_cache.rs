@@ -14,10 +14,10 @@ use super::shared::{
     smallint, text, varbinary,
 };
 use super::{Rows, Scope, SystemFunction, SystemView, ViewColumn};
-use crate::catalog::function::FunctionParameter;
-use crate::names::DATABASE_ID;
 use crate::plan_cache::ProcedurePlan as CachedPlan;
 use crate::plan_cache::{PlanKind, Totals};
+use hekla_plan::catalog::function::FunctionParameter;
+use hekla_plan::names::DATABASE_ID;
 use hekla_types::{DataType, SqlResult, Value};
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;

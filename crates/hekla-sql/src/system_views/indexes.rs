@@ -9,8 +9,8 @@ use super::shared::{
     HEAP_INDEX_ID,
 };
 use super::{Scope, SystemView, ViewColumn};
-use crate::catalog::table::{IndexMeta, KeyConstraint, TableMeta};
 use hekla_engine::IndexKind;
+use hekla_plan::catalog::table::{IndexMeta, KeyConstraint, TableMeta};
 use hekla_types::{DataType, SortOrder, SqlResult, Value};
 
 fn index_columns() -> Vec<ViewColumn> {

@@ -9,9 +9,9 @@ use super::shared::{
 };
 use super::types::{describe, id, TypeInfo};
 use super::{Scope, SystemView, ViewColumn};
-use crate::catalog::table::TableMeta;
-use crate::names::{DATABASE_NAME, MASTER_NAME};
 use hekla_parser::ast;
+use hekla_plan::catalog::table::TableMeta;
+use hekla_plan::names::{DATABASE_NAME, MASTER_NAME};
 use hekla_types::{DataType, Length, SqlResult, Value};
 
 pub const TABLES: SystemView = SystemView {

@@ -47,12 +47,12 @@ mod storage;
 mod table_columns;
 mod types;
 
-use crate::names::{DATABASE_NAME, MASTER_NAME};
-use crate::plan::system::SystemRelation;
 pub use context::SystemContext;
+use hekla_plan::names::{DATABASE_NAME, MASTER_NAME};
+use hekla_plan::plan::system::SystemRelation;
 use hekla_types::{SqlError, SqlResult, Value};
 
-pub use crate::plan::system::ViewColumn;
+pub use hekla_plan::plan::system::ViewColumn;
 
 /// Which databases a view can be named from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -120,7 +120,7 @@ pub fn view_rows(db: &dyn SystemContext, view: &SystemRelation) -> SqlResult<Row
 /// [`find_view`] or [`find_function`] gave, so only a plan built
 /// elsewhere (a test's) can name one.
 fn unknown(relation: &SystemRelation) -> SqlError {
-    crate::error::invalid_object_name(&format!("{}.{}", relation.schema, relation.name), 1)
+    hekla_plan::error::invalid_object_name(&format!("{}.{}", relation.schema, relation.name), 1)
 }
 
 fn view_index(database: Option<&str>, schema: &str, name: &str) -> Option<usize> {
@@ -146,7 +146,7 @@ pub type Rows = Vec<Vec<Value>>;
 pub struct SystemFunction {
     pub schema: &'static str,
     pub name: &'static str,
-    pub parameters: fn() -> Vec<crate::catalog::function::FunctionParameter>,
+    pub parameters: fn() -> Vec<hekla_plan::catalog::function::FunctionParameter>,
     pub columns: fn() -> Vec<ViewColumn>,
     /// The rows for the arguments, one per parameter, of its type.
     pub rows: fn(&dyn SystemContext, &[Value]) -> SqlResult<Rows>,

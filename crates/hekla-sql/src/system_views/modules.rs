@@ -7,7 +7,7 @@ use super::objects::{functions, procedures, user_views};
 use super::shared::{bit, int, not_null, nullable, nvarchar, nvarchar_max, sysname, text};
 use super::table_columns::{types_columns, user_type_row};
 use super::{Scope, SystemView, ViewColumn};
-use crate::catalog::procedure::ParameterKind;
+use hekla_plan::catalog::procedure::ParameterKind;
 use hekla_types::{DataType, SqlResult, Value};
 
 pub const SQL_MODULES: SystemView = SystemView {

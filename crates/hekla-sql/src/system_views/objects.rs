@@ -9,18 +9,18 @@ use super::shared::{
     tinyint, MEMORY_OPTIMIZED_DATA_SPACE,
 };
 use super::{Scope, SystemView, ViewColumn};
-use crate::catalog::constraint::{CheckConstraint, ForeignKey};
-use crate::catalog::counter::as_decimal;
-use crate::catalog::function::FunctionMeta;
-use crate::catalog::procedure::ProcedureMeta;
-use crate::catalog::sequence::Sequence;
-use crate::catalog::store::ObjectType;
-use crate::catalog::table::TableMeta;
-use crate::catalog::table_type;
-use crate::catalog::user_type::UserType;
-use crate::catalog::view::ViewMeta;
-use crate::names::schema_id;
 use hekla_engine::Durability;
+use hekla_plan::catalog::constraint::{CheckConstraint, ForeignKey};
+use hekla_plan::catalog::counter::as_decimal;
+use hekla_plan::catalog::function::FunctionMeta;
+use hekla_plan::catalog::procedure::ProcedureMeta;
+use hekla_plan::catalog::sequence::Sequence;
+use hekla_plan::catalog::store::ObjectType;
+use hekla_plan::catalog::table::TableMeta;
+use hekla_plan::catalog::table_type;
+use hekla_plan::catalog::user_type::UserType;
+use hekla_plan::catalog::view::ViewMeta;
+use hekla_plan::names::schema_id;
 use hekla_types::{DataType, Length, SqlResult, Value};
 
 /// The `sys.objects` part of a row.

@@ -15,11 +15,11 @@
 use super::context::SystemContext;
 use super::shared::*;
 use super::{Scope, SystemView, ViewColumn};
-use crate::permission::{Class, Permission};
 use crate::security::permissions::fixed_role;
 use crate::security::principals::{FIXED_SERVER_ROLES, GUEST_USER_ID};
 use crate::security::store::PrincipalRow;
 use crate::security::SA_LOGIN_ID;
+use hekla_plan::permission::{Class, Permission};
 use hekla_types::{DataType, SqlResult, Value};
 
 pub const SERVER_PRINCIPALS: SystemView = SystemView {

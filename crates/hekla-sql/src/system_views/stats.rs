@@ -8,7 +8,7 @@ use super::context::SystemContext;
 use super::objects::user_tables;
 use super::shared::{bit, index_id, int, not_null, nullable, nvarchar_max, sysname, text};
 use super::{Scope, SystemView, ViewColumn};
-use crate::catalog::table::TableMeta;
+use hekla_plan::catalog::table::TableMeta;
 use hekla_types::{DataType, SqlResult, Value};
 
 pub const STATS: SystemView = SystemView {

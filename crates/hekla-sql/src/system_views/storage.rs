@@ -10,8 +10,8 @@ use super::shared::{
     LOG_FILE_ID, MEMORY_OPTIMIZED_DATA_SPACE, MEMORY_OPTIMIZED_FILEGROUP,
 };
 use super::{Scope, SystemView, ViewColumn};
-use crate::names::{DATABASE_ID, DATABASE_NAME, MASTER_ID, MASTER_NAME};
 use hekla_engine::{DelayedDurability, RecoveryModel, UserAccess};
+use hekla_plan::names::{DATABASE_ID, DATABASE_NAME, MASTER_ID, MASTER_NAME};
 use hekla_types::{Collation, DataType, SqlResult, Value};
 use std::path::Path;
 

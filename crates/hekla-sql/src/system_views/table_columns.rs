@@ -11,8 +11,8 @@ use super::shared::{
 use super::types::id::TABLE_TYPE;
 use super::types::{describe, system_types, TypeInfo};
 use super::{Scope, SystemView, ViewColumn};
-use crate::catalog::table::{ColumnMeta, TableMeta};
-use crate::catalog::user_type::{UserType, UserTypeKind};
+use hekla_plan::catalog::table::{ColumnMeta, TableMeta};
+use hekla_plan::catalog::user_type::{UserType, UserTypeKind};
 use hekla_types::{DataType, SqlResult, Value};
 
 /// `system_type_id`, `user_type_id`, `max_length`, `precision`, `scale`
@@ -257,7 +257,7 @@ fn identity_columns_columns() -> Vec<ViewColumn> {
 }
 
 fn identity_columns_rows(db: &dyn SystemContext) -> SqlResult<Vec<Vec<Value>>> {
-    use crate::catalog::counter::as_decimal;
+    use hekla_plan::catalog::counter::as_decimal;
     let mut rows = Vec::new();
     for table in user_tables(db) {
         let Some(identity) = &table.identity else {
@@ -321,8 +321,8 @@ pub(super) fn types_columns() -> Vec<ViewColumn> {
 fn types_rows(db: &dyn SystemContext) -> SqlResult<Vec<Vec<Value>>> {
     let catalog = db.catalog();
     let sys_schema = catalog
-        .schema_id(crate::catalog::store::SYSTEM_SCHEMA)
-        .map_or(Value::Null, |id| int(crate::names::schema_id(id)));
+        .schema_id(hekla_plan::catalog::store::SYSTEM_SCHEMA)
+        .map_or(Value::Null, |id| int(hekla_plan::names::schema_id(id)));
     let mut rows: Vec<Vec<Value>> = system_types()
         .into_iter()
         .map(|ty| {
@@ -373,7 +373,7 @@ pub(super) fn user_type_row(user_type: &UserType) -> Vec<Value> {
     TypeRow {
         name: &user_type.name,
         values,
-        schema_id: int(crate::names::schema_id(user_type.schema_id)),
+        schema_id: int(hekla_plan::names::schema_id(user_type.schema_id)),
         nullable,
         user_defined: true,
         table_type: user_type.as_table().is_some(),

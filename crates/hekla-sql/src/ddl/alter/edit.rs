@@ -12,11 +12,11 @@
 
 use super::messages as msg;
 use super::{Failure, Outcome};
-use crate::catalog::table::{KeyConstraint, TableMeta};
-use crate::catalog::Catalog;
-use crate::error::{not_supported_yet, Refused};
 use hekla_engine::IndexKind;
 use hekla_parser::ast::{self, ConstraintKind, TableElement};
+use hekla_plan::catalog::table::{KeyConstraint, TableMeta};
+use hekla_plan::catalog::Catalog;
+use hekla_plan::error::{not_supported_yet, Refused};
 use hekla_types::SqlError;
 
 /// Where a part of the definition is.

@@ -67,15 +67,15 @@ mod rebuild;
 pub use gate::SchemaLock;
 pub use rebuild::{stop_rebuilds_at, Stop};
 
-use crate::catalog::constraint_ids;
-use crate::catalog::table::TableMeta;
-use crate::catalog::Catalog;
 use crate::ddl::DdlDatabase;
-use crate::error::{not_supported_yet, Refused};
-use crate::names::DATABASE_NAME;
-use crate::result::{ErrorEvent, ResultSink};
 use edit::{DropIndex, Editor};
 use hekla_parser::ast::{self, AlterDropKind, AlterTableAction, StatementKind};
+use hekla_plan::catalog::constraint_ids;
+use hekla_plan::catalog::table::TableMeta;
+use hekla_plan::catalog::Catalog;
+use hekla_plan::error::{not_supported_yet, Refused};
+use hekla_plan::names::DATABASE_NAME;
+use hekla_plan::result::{ErrorEvent, ResultSink};
 use hekla_types::SqlError;
 use messages as msg;
 use std::sync::Arc;
@@ -222,8 +222,8 @@ fn alter_table(
     inside_statement: bool,
     alter: &ast::AlterTable,
 ) -> Outcome<()> {
-    let written = crate::catalog::sequence::written(&alter.table);
-    let missing = || Err(crate::error::no_table(4902, &written).into());
+    let written = hekla_plan::catalog::sequence::written(&alter.table);
+    let missing = || Err(hekla_plan::error::no_table(4902, &written).into());
     with_table(
         db,
         inside_statement,
@@ -286,8 +286,8 @@ fn create_index(
     inside_statement: bool,
     create: &ast::CreateIndex,
 ) -> Outcome<()> {
-    let written = crate::catalog::sequence::written(&create.table);
-    let missing = || Err(crate::error::no_table(1088, &written).into());
+    let written = hekla_plan::catalog::sequence::written(&create.table);
+    let missing = || Err(hekla_plan::error::no_table(1088, &written).into());
     with_table(db, inside_statement, &create.table, missing, |editor| {
         editor.create_index(&create.index).map(|()| true)
     })
@@ -322,7 +322,7 @@ fn drop_indexes(
                 .into())
             }
         };
-        let shown = format!("{}.{index}", crate::catalog::sequence::written(&table));
+        let shown = format!("{}.{index}", hekla_plan::catalog::sequence::written(&table));
         let missing = || {
             if if_exists {
                 Ok(())

@@ -1,0 +1,78 @@
+//! Reading a table along an access path ([`hekla_plan::plan::access`]): a
+//! scan, an index seek, or a range index's key order.
+
+use super::eval::{Evaluate, Inputs};
+use hekla_engine::{KeyRange, Row, RowId, Transaction};
+use hekla_plan::catalog::table::TableMeta;
+use hekla_plan::plan::access::AccessPath;
+use hekla_plan::plan::TableRead;
+use hekla_types::{SqlResult, Value};
+use std::ops::ControlFlow;
+
+/// Reads `table`'s rows along `path`; key expressions read `outer` (the
+/// columns before the table in a join, and outer queries' rows).
+pub fn read_along(
+    path: &AccessPath,
+    tx: &mut Transaction,
+    table: &TableMeta,
+    outer: &Inputs<'_>,
+    mut visit: impl FnMut(Row<'_>) -> ControlFlow<()>,
+) -> SqlResult<()> {
+    match path {
+        AccessPath::Scan => tx.scan(&table.engine, visit)?,
+        // A key of one column (the usual) is read without a vector.
+        AccessPath::Seek { index, key } if key.len() == 1 => {
+            let value = key[0].eval(outer)?;
+            if value.is_null() {
+                return Ok(()); // = NULL matches nothing
+            }
+            tx.lookup(
+                &table.engine,
+                *index,
+                std::slice::from_ref(&value),
+                &mut visit,
+            )?
+        }
+        AccessPath::Seek { index, key } => {
+            let key = key
+                .iter()
+                .map(|part| part.eval(outer))
+                .collect::<SqlResult<Vec<Value>>>()?;
+            if key.iter().any(Value::is_null) {
+                return Ok(()); // = NULL matches nothing
+            }
+            tx.lookup(&table.engine, *index, &key, &mut visit)?
+        }
+        AccessPath::Ordered { index } => {
+            tx.scan_range(&table.engine, *index, &KeyRange::all(), visit)?
+        }
+    };
+    Ok(())
+}
+
+/// Visits the rows `read` finds along its access path that its filter
+/// accepts, with their values, read at the isolation level its hint asks
+/// for. `inputs` gives the statement's context and outer rows; the rows
+/// are read into memory first, so `visit` may use the transaction.
+pub fn for_each_row(
+    read: &TableRead,
+    inputs: &Inputs<'_>,
+    mut visit: impl FnMut(RowId, Vec<Value>) -> SqlResult<ControlFlow<()>>,
+) -> SqlResult<()> {
+    let mut rows = Vec::new();
+    {
+        let table = inputs.context.table(&read.table);
+        let mut tx = inputs.context.reading(table, read.hint)?;
+        read_along(&read.path, &mut tx, table, inputs, |row| {
+            rows.push((row.id(), row.values()));
+            ControlFlow::Continue(())
+        })?;
+    }
+    let filter = read.filter.as_ref();
+    for (id, values) in rows {
+        if super::run::holds(filter, &inputs.with_row(&values))? && visit(id, values)?.is_break() {
+            break;
+        }
+    }
+    Ok(())
+}
