@@ -2,85 +2,12 @@
 //! password once, clients log in over TCP, SIGTERM exits 0 with the log
 //! flushed, and a restart keeps the data and the password.
 
+mod common;
+
+use common::{generated_password, start};
 use hekla_tds::client::{Client, ClientError, ClientOptions};
 use hekla_types::Value;
-use std::io::{BufRead, BufReader, Read};
-use std::path::Path;
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
-use std::time::Duration;
-
-struct Server {
-    child: Child,
-    address: String,
-    stdout: mpsc::Receiver<String>,
-    stderr: mpsc::Receiver<String>,
-}
-
-/// Forwards a pipe's lines to a channel.
-fn lines(pipe: impl Read + Send + 'static) -> mpsc::Receiver<String> {
-    let (sender, receiver) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(pipe).lines().map_while(Result::ok) {
-            if sender.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    receiver
-}
-
-fn start(dir: &Path) -> Server {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hekla"))
-        .args(["serve", "--data-dir"])
-        .arg(dir)
-        .args(["--listen", "127.0.0.1:0"])
-        .env_remove("HEKLA_SA_PASSWORD")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("hekla serve starts");
-    let stdout = lines(child.stdout.take().unwrap());
-    let stderr = lines(child.stderr.take().unwrap());
-    let address = loop {
-        let line = stderr
-            .recv_timeout(Duration::from_secs(60))
-            .expect("a listening line");
-        if let Some(rest) = line.split(" listening addr=").nth(1) {
-            break rest.split(' ').next().unwrap().to_string();
-        }
-    };
-    Server {
-        child,
-        address,
-        stdout,
-        stderr,
-    }
-}
-
-impl Server {
-    /// SIGTERM, then the exit status and the rest of stderr.
-    fn terminate(mut self) -> (bool, Vec<String>) {
-        // SAFETY: kill(2) on our own child's pid has no memory effects.
-        unsafe { libc::kill(self.child.id() as i32, libc::SIGTERM) };
-        let status = self.child.wait().unwrap();
-        // Every line: the forwarding thread ends at the pipe's end of file,
-        // which may come after the exit status.
-        let rest: Vec<String> = self.stderr.iter().collect();
-        (status.success(), rest)
-    }
-}
-
-/// The `sa` password a first start prints once.
-fn generated_password(server: &Server) -> String {
-    let line = server
-        .stdout
-        .recv_timeout(Duration::from_secs(10))
-        .expect("the generated password is printed");
-    line.strip_prefix("hekla: the sa login's password is ")
-        .expect("password line")
-        .to_string()
-}
+use std::process::Command;
 
 async fn login(address: &str, password: &str) -> Result<Client, ClientError> {
     Client::connect(address, &ClientOptions::new("sa", password)).await

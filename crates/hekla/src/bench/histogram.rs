@@ -7,6 +7,8 @@ const BUCKETS: usize = 64 * 64;
 pub struct Histogram {
     counts: Vec<u64>,
     total: u64,
+    /// The largest value recorded, exactly (the buckets round it down).
+    max: u64,
 }
 
 impl Default for Histogram {
@@ -14,6 +16,7 @@ impl Default for Histogram {
         Histogram {
             counts: vec![0; BUCKETS],
             total: 0,
+            max: 0,
         }
     }
 }
@@ -44,6 +47,7 @@ impl Histogram {
     pub fn record(&mut self, nanos: u64) {
         self.counts[bucket_of(nanos).min(BUCKETS - 1)] += 1;
         self.total += 1;
+        self.max = self.max.max(nanos);
     }
 
     pub fn merge(&mut self, other: &Histogram) {
@@ -51,6 +55,12 @@ impl Histogram {
             *a += b;
         }
         self.total += other.total;
+        self.max = self.max.max(other.max);
+    }
+
+    /// The largest value recorded (0 when none was).
+    pub fn max(&self) -> u64 {
+        self.max
     }
 
     /// The value at or below which `fraction` of the recordings fall.
@@ -90,5 +100,10 @@ mod tests {
         let p99 = h.percentile(0.99) as f64;
         assert!((p50 - 500_000.0).abs() / 500_000.0 < 0.02, "{p50}");
         assert!((p99 - 990_000.0).abs() / 990_000.0 < 0.02, "{p99}");
+        assert_eq!(h.max(), 1_000_000);
+        let mut other = Histogram::default();
+        other.record(1_234_567);
+        h.merge(&other);
+        assert_eq!(h.max(), 1_234_567);
     }
 }

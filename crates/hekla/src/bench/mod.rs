@@ -3,11 +3,11 @@
 
 mod durability;
 mod engine;
-mod histogram;
+pub(crate) mod histogram;
 mod parse;
 mod process;
 mod range_index;
-mod report;
+pub(crate) mod report;
 mod server;
 mod sql;
 mod workload;

@@ -6,8 +6,8 @@
 //! where `GO` runs the batch and `EXIT` leaves. sqlcmd's scripting
 //! variables work in all three (`:SETVAR`, `-v`, `$(name)`).
 
-mod batches;
-mod remote;
+pub(crate) mod batches;
+pub(crate) mod remote;
 mod variables;
 
 use batches::{Batches, Flow};
@@ -17,7 +17,8 @@ use hekla_sql::session::SqlDatabase;
 use hekla_sql::text_output::{TextOptions, TextSink};
 use std::collections::VecDeque;
 use std::io::{self, BufRead, IsTerminal};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 #[derive(Args)]
 pub struct SqlArgs {
@@ -98,21 +99,31 @@ pub fn run(args: SqlArgs) -> Result<(), String> {
                 database: args.database.as_deref(),
                 encrypt: args.encrypt,
                 trust_server_certificate: args.trust_server_certificate,
+                app_name: "hekla sql",
             })?;
             run_batches(&args, &mut session)
         }
         (None, Some(dir)) => {
-            let mut config = DatabaseConfig::default();
-            if let Some(mib) = args.memory_limit_mb {
-                config.memory_limit_bytes = mib.saturating_mul(1 << 20);
-            }
-            let db = SqlDatabase::open(dir, config, StorageConfig::default())
-                .map_err(|e| format!("cannot open {}: {}", dir.display(), e.message))?;
+            let db = open_database(dir, args.memory_limit_mb)?;
             let mut session = db.session().map_err(|e| e.message)?;
             run_batches(&args, &mut session)
         }
         (None, None) => Err("give --data-dir DIR or -S server".to_string()),
     }
+}
+
+/// Opens (creating if needed) the database in `dir` in this process, as
+/// `--data-dir` does; `memory_limit_mb` caps its memory-optimized tables.
+pub(crate) fn open_database(
+    dir: &Path,
+    memory_limit_mb: Option<u64>,
+) -> Result<Arc<SqlDatabase>, String> {
+    let mut config = DatabaseConfig::default();
+    if let Some(mib) = memory_limit_mb {
+        config.memory_limit_bytes = mib.saturating_mul(1 << 20);
+    }
+    SqlDatabase::open(dir, config, StorageConfig::default())
+        .map_err(|e| format!("cannot open {}: {}", dir.display(), e.message))
 }
 
 /// Runs the query, the scripts or standard input on `session`.

@@ -19,6 +19,8 @@ pub struct Target<'a> {
     pub encrypt: bool,
     /// `-C`: trust the server's certificate without validating it.
     pub trust_server_certificate: bool,
+    /// The program name the server sees (`APP_NAME()`, `program_name`).
+    pub app_name: &'a str,
 }
 
 pub struct RemoteSession {
@@ -39,7 +41,7 @@ impl RemoteSession {
         }
         let address = address(target.server)?;
         let mut options = ClientOptions::new(target.user, target.password);
-        options.app_name = "hekla sql".to_string();
+        options.app_name = target.app_name.to_string();
         options.database = target.database.unwrap_or_default().to_string();
         options.encryption = if target.encrypt {
             Encryption::On
