@@ -4,7 +4,7 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 
 fn hekla(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_hekla"))
@@ -253,6 +253,38 @@ fn a_script_runs_over_the_wire_on_every_connection() {
 
     let (clean, _) = server.terminate();
     assert!(clean);
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn a_connection_whose_server_goes_away_stops() {
+    let root = scratch("lost");
+    let server = common::start(&root.join("served"));
+    let password = common::generated_password(&server);
+    let endpoint = server.address.replace(':', ",");
+    let stress = Command::new(env!("CARGO_BIN_EXE_hekla"))
+        .args(["stress", "-S", &endpoint, "-U", "sa", "-P", &password])
+        .args(["-n", "2", "-r", "100000000", "-q", "-Q", "SELECT 1"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    server.wait_for_log(" INFO  login ", 2);
+    let (clean, _) = server.terminate();
+    assert!(clean);
+
+    // Each connection stops at its first failed batch: the run ends long
+    // before its hundred million iterations, and says why.
+    let output = stress.wait_with_output().unwrap();
+    let report = text(&output.stdout);
+    assert!(output.status.success(), "{report} {}", text(&output.stderr));
+    assert_eq!(report_line(&report, "connections lost"), "2", "{report}");
+    assert!(
+        report.contains("\n  0: 2  communication link failure: "),
+        "{report}"
+    );
+    let iterations = report_line(&report, "iterations");
+    assert!(iterations.ends_with(" of 200,000,000"), "{report}");
     std::fs::remove_dir_all(&root).unwrap();
 }
 

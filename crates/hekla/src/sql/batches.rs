@@ -14,6 +14,10 @@ pub type Sink = TextSink<io::StdoutLock<'static>>;
 /// Where batches run: an embedded session, or a server (`-S`).
 pub trait Runner {
     fn execute(&mut self, batch: &str, sink: &mut dyn ResultSink);
+    /// The link to the server broke: no later batch can run.
+    fn connection_lost(&self) -> bool {
+        false
+    }
 }
 
 impl Runner for Session {

@@ -26,6 +26,8 @@ pub struct Target<'a> {
 pub struct RemoteSession {
     runtime: tokio::runtime::Runtime,
     client: Client,
+    /// A batch failed for the connection's sake, not the server's.
+    lost: bool,
 }
 
 impl RemoteSession {
@@ -55,7 +57,11 @@ impl RemoteSession {
         let client = runtime
             .block_on(Client::connect(&address, &options))
             .map_err(|e| format!("cannot connect to {address}: {e}"))?;
-        Ok(RemoteSession { runtime, client })
+        Ok(RemoteSession {
+            runtime,
+            client,
+            lost: false,
+        })
     }
 }
 
@@ -65,12 +71,19 @@ impl Runner for RemoteSession {
             Ok(response) => response.items.iter().for_each(|item| replay(item, sink)),
             // The connection is gone: report it as sqlcmd reports a
             // communication link failure, as an error of the batch.
-            Err(error) => sink.error(&ErrorEvent {
-                error: SqlError::new(0, 16, 1, format!("communication link failure: {error}")),
-                line: 1,
-                procedure: None,
-            }),
+            Err(error) => {
+                self.lost = true;
+                sink.error(&ErrorEvent {
+                    error: SqlError::new(0, 16, 1, format!("communication link failure: {error}")),
+                    line: 1,
+                    procedure: None,
+                })
+            }
         }
+    }
+
+    fn connection_lost(&self) -> bool {
+        self.lost
     }
 }
 

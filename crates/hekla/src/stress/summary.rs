@@ -13,6 +13,8 @@ pub struct Summary<'a> {
     plan: &'a Plan,
     /// Connections that logged in.
     pub connected: u32,
+    /// Connections whose link broke during the run.
+    lost: u32,
     /// The first login failure's text, if any failed.
     first_failure: Option<&'a str>,
     iterations: u64,
@@ -30,6 +32,7 @@ impl<'a> Summary<'a> {
         let mut summary = Summary {
             plan,
             connected: 0,
+            lost: 0,
             first_failure: None,
             iterations: 0,
             batches: 0,
@@ -45,6 +48,7 @@ impl<'a> Summary<'a> {
                 }
                 None => summary.connected += 1,
             }
+            summary.lost += u32::from(outcome.lost);
             summary.iterations += outcome.iterations;
             summary.batches += outcome.batches;
             summary.rows += outcome.rows;
@@ -120,6 +124,9 @@ impl<'a> Summary<'a> {
             None => failed.to_string(),
         };
         line(out, "connections failed", failures)?;
+        if self.lost > 0 {
+            line(out, "connections lost", self.lost.to_string())?;
+        }
         line(out, "errors", count(self.error_total()))?;
         for (number, errors) in &self.errors {
             writeln!(out, "  {number}: {}  {}", count(errors.count), errors.text)?;
@@ -142,6 +149,7 @@ impl<'a> Summary<'a> {
         report.record("latency_max_ms", self.latency.max() as f64 / 1e6, "ms");
         let failed = self.plan.connections - self.connected;
         report.record("connections_failed", f64::from(failed), "connections");
+        report.record("connections_lost", f64::from(self.lost), "connections");
         report.record("errors", self.error_total() as f64, "errors");
         for (number, errors) in &self.errors {
             report.record(format!("errors_{number}"), errors.count as f64, "errors");

@@ -53,6 +53,8 @@ pub struct ErrorCount {
 pub struct Outcome {
     /// Why it could not log in (it then ran nothing).
     pub connect_error: Option<String>,
+    /// Its link to the server broke, which ended it early.
+    pub lost: bool,
     pub iterations: u64,
     pub batches: u64,
     pub rows: u64,
@@ -138,7 +140,9 @@ fn run_iterations(
     outcome: &mut Outcome,
 ) -> std::io::Result<()> {
     let mut sink = CountingSink::default();
-    for iteration in 1..=iterations {
+    // A broken connection is not reconnected: its remaining batches are
+    // not run (rather than each failing at once, which would look fast).
+    'iterations: for iteration in 1..=iterations {
         for (index, batch) in batches.iter().enumerate() {
             for _ in 0..batch.repeat {
                 let start = Instant::now();
@@ -146,6 +150,7 @@ fn run_iterations(
                 outcome.latency.record(start.elapsed().as_nanos() as u64);
                 outcome.batches += 1;
                 progress.batch_done(sink.errors.len() as u64);
+                outcome.lost = session.connection_lost();
                 for event in sink.errors.drain(..) {
                     if let Some(log) = log {
                         write_error(&mut log.file, iteration, index + 1, &event)?;
@@ -160,6 +165,9 @@ fn run_iterations(
                         })
                         .count += 1;
                 }
+                if outcome.lost {
+                    break 'iterations;
+                }
             }
         }
         outcome.iterations += 1;
@@ -168,11 +176,16 @@ fn run_iterations(
     if let Some(log) = log {
         writeln!(
             log.file,
-            "{} iterations, {} batches, {} rows, {} errors",
+            "{} iterations, {} batches, {} rows, {} errors{}",
             outcome.iterations,
             outcome.batches,
             outcome.rows,
-            outcome.errors.values().map(|e| e.count).sum::<u64>()
+            outcome.errors.values().map(|e| e.count).sum::<u64>(),
+            if outcome.lost {
+                "; the connection was lost"
+            } else {
+                ""
+            }
         )?;
     }
     Ok(())

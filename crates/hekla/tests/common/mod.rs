@@ -59,6 +59,20 @@ pub fn start(dir: &Path) -> Server {
 }
 
 impl Server {
+    /// Waits (up to a minute) until `count` log lines contain `text`.
+    // Each test file compiles this module on its own; not all of them wait.
+    #[allow(dead_code)]
+    pub fn wait_for_log(&self, text: &str, count: usize) {
+        let mut seen = 0;
+        while seen < count {
+            let line = self
+                .stderr
+                .recv_timeout(Duration::from_secs(60))
+                .unwrap_or_else(|_| panic!("{count} log lines with {text:?}"));
+            seen += usize::from(line.contains(text));
+        }
+    }
+
     /// SIGTERM, then the exit status and the rest of stderr.
     pub fn terminate(mut self) -> (bool, Vec<String>) {
         // SAFETY: kill(2) on our own child's pid has no memory effects.
