@@ -4,10 +4,10 @@
 use super::eval::{Evaluate, Inputs};
 use hekla_engine::{KeyRange, Row, RowId, Transaction};
 use hekla_plan::catalog::table::TableMeta;
-use hekla_plan::plan::access::AccessPath;
+use hekla_plan::plan::access::{AccessPath, RangeBound};
 use hekla_plan::plan::TableRead;
 use hekla_types::{SqlResult, Value};
-use std::ops::ControlFlow;
+use std::ops::{Bound, ControlFlow};
 
 /// Reads `table`'s rows along `path`; key expressions read `outer` (the
 /// columns before the table in a join, and outer queries' rows).
@@ -46,8 +46,37 @@ pub fn read_along(
         AccessPath::Ordered { index } => {
             tx.scan_range(&table.engine, *index, &KeyRange::all(), visit)?
         }
+        AccessPath::Range {
+            index,
+            lower,
+            upper,
+        } => {
+            let (Some(lower), Some(upper)) = (bound(lower, outer)?, bound(upper, outer)?) else {
+                return Ok(()); // a comparison with NULL matches nothing
+            };
+            let range = KeyRange::new(lower, upper);
+            tx.scan_range(&table.engine, *index, &range, visit)?
+        }
     };
     Ok(())
+}
+
+/// One end of a range read: None when its value is NULL.
+fn bound(
+    end: &Option<Box<RangeBound>>,
+    outer: &Inputs<'_>,
+) -> SqlResult<Option<Bound<Vec<Value>>>> {
+    let Some(end) = end else {
+        return Ok(Some(Bound::Unbounded));
+    };
+    let value = end.value.eval(outer)?;
+    Ok((!value.is_null()).then(|| {
+        if end.inclusive {
+            Bound::Included(vec![value])
+        } else {
+            Bound::Excluded(vec![value])
+        }
+    }))
 }
 
 /// Visits the rows `read` finds along its access path that its filter

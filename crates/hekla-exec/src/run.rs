@@ -307,7 +307,9 @@ fn table(read: &TableRead, params: &Inputs<'_>, emit: &mut Emit<'_>) -> SqlResul
         // for a few, so a small table's rows are not copied as they grow.
         let expected_rows = match read.path {
             AccessPath::Seek { .. } => 1,
-            AccessPath::Scan | AccessPath::Ordered { .. } => SCAN_ROWS_RESERVED,
+            AccessPath::Scan | AccessPath::Ordered { .. } | AccessPath::Range { .. } => {
+                SCAN_ROWS_RESERVED
+            }
         };
         let (mut rows, mut count) = (Vec::with_capacity(width * expected_rows), 0);
         {

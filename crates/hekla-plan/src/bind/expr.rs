@@ -324,6 +324,17 @@ impl CompareOp {
             CompareOp::Ge => ordering != Ordering::Less,
         }
     }
+
+    /// The operator with its operands swapped: `a < b` is `b > a`.
+    pub fn mirrored(self) -> CompareOp {
+        match self {
+            CompareOp::Lt => CompareOp::Gt,
+            CompareOp::Le => CompareOp::Ge,
+            CompareOp::Gt => CompareOp::Lt,
+            CompareOp::Ge => CompareOp::Le,
+            CompareOp::Eq | CompareOp::Ne => self,
+        }
+    }
 }
 
 /// The columns an expression can name: those of the FROM clause, in input

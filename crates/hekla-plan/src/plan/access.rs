@@ -1,7 +1,9 @@
 //! Access paths: how a plan reaches the rows of a table its WHERE clause
 //! can accept. When the WHERE clause fixes every key column of an index
 //! with `column = constant`, the rows come from that index (a hash bucket
-//! or a B+tree position); otherwise from a full scan, of the table or,
+//! or a B+tree position); when it bounds the leading key column of a
+//! range index (`>`, `>=`, `<`, `<=`, `=`, BETWEEN), from that stretch of
+//! the index, in key order; otherwise from a full scan, of the table or,
 //! when the rows are wanted in order ([`super::order`]), of a range index.
 //! Either way the whole filter is applied to each row, so the path only
 //! decides speed and order. The executor reads along a path
@@ -9,6 +11,8 @@
 
 use crate::bind::expr::{CompareOp, Predicate, Reads, Scalar, ScalarKind};
 use crate::catalog::table::TableMeta;
+use hekla_engine::IndexKind;
+use hekla_types::SortOrder;
 
 /// How the rows are found.
 #[derive(Clone, Debug, PartialEq)]
@@ -24,6 +28,21 @@ pub enum AccessPath {
     Ordered {
         index: usize,
     },
+    /// The rows of range index `index` whose leading key column lies
+    /// between the bounds (either may be open), in key order.
+    Range {
+        index: usize,
+        lower: Option<Box<RangeBound>>,
+        upper: Option<Box<RangeBound>>,
+    },
+}
+
+/// One end of a [`AccessPath::Range`]: the leading key column's bound,
+/// computed as a seek key is.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RangeBound {
+    pub value: Scalar,
+    pub inclusive: bool,
 }
 
 impl AccessPath {
@@ -56,7 +75,44 @@ impl AccessPath {
                 };
             }
         }
-        AccessPath::Scan
+        let mut bounds = Vec::new();
+        comparisons(filter, &columns, &mut bounds);
+        table
+            .indexes
+            .iter()
+            .enumerate()
+            .find_map(|(position, index)| {
+                let &(leading, order) = index.columns.first()?;
+                // Bounds are in the column's order; a descending column's
+                // key order runs the other way.
+                if index.kind != IndexKind::Range || order != SortOrder::Ascending {
+                    return None;
+                }
+                let on_leading = |wanted: fn(CompareOp) -> bool| {
+                    bounds
+                        .iter()
+                        .find(|(column, op, _)| *column == offset + leading && wanted(*op))
+                        .map(|(_, op, value)| {
+                            Box::new(RangeBound {
+                                value: value.clone(),
+                                inclusive: matches!(
+                                    op,
+                                    CompareOp::Ge | CompareOp::Le | CompareOp::Eq
+                                ),
+                            })
+                        })
+                };
+                let lower =
+                    on_leading(|op| matches!(op, CompareOp::Gt | CompareOp::Ge | CompareOp::Eq));
+                let upper =
+                    on_leading(|op| matches!(op, CompareOp::Lt | CompareOp::Le | CompareOp::Eq));
+                (lower.is_some() || upper.is_some()).then_some(AccessPath::Range {
+                    index: position,
+                    lower,
+                    upper,
+                })
+            })
+            .unwrap_or(AccessPath::Scan)
     }
     /// True if every row this path returns satisfies `condition` because
     /// it is one of the equalities the seek key was made from (so a join
@@ -106,6 +162,31 @@ fn equalities(
             let pair =
                 column_value(left, right, columns).or_else(|| column_value(right, left, columns));
             out.extend(pair);
+        }
+        _ => {}
+    }
+}
+
+/// `column op value` conjuncts of an AND tree, as [`equalities`] finds
+/// `=`, with the column put on the left (`5 < c` is `c > 5`).
+fn comparisons(
+    predicate: &Predicate,
+    columns: &std::ops::Range<usize>,
+    out: &mut Vec<(usize, CompareOp, Scalar)>,
+) {
+    match predicate {
+        Predicate::And(left, right) => {
+            comparisons(left, columns, out);
+            comparisons(right, columns, out);
+        }
+        Predicate::Compare {
+            op, left, right, ..
+        } if *op != CompareOp::Ne => {
+            if let Some((column, value)) = column_value(left, right, columns) {
+                out.push((column, *op, value));
+            } else if let Some((column, value)) = column_value(right, left, columns) {
+                out.push((column, op.mirrored(), value));
+            }
         }
         _ => {}
     }
@@ -170,7 +251,7 @@ mod tests {
                 });
                 Some((index, values.collect::<Vec<_>>()))
             }
-            AccessPath::Scan | AccessPath::Ordered { .. } => None,
+            AccessPath::Scan | AccessPath::Ordered { .. } | AccessPath::Range { .. } => None,
         };
         assert_eq!(
             constants(path("b = 2 AND 1 = a AND c > 0")),

@@ -469,6 +469,15 @@ impl Printer<'_> {
         format!("[{schema}].[{}]", table.name)
     }
 
+    /// A seek key's value as SQL Server shows it: a constant as is, any
+    /// other expression in parentheses.
+    fn seek_value(&self, value: &Scalar, names: &[String]) -> String {
+        match &value.kind {
+            ScalarKind::Constant(_) => scalar(value, names, self),
+            _ => format!("({})", scalar(value, names, self)),
+        }
+    }
+
     fn access(&self, read: &TableRead, names: &[String], filter: Option<String>) -> String {
         let object = self.object(&read.table);
         let alias = if read.shown.eq_ignore_ascii_case(&read.table.name) {
@@ -483,6 +492,38 @@ impl Printer<'_> {
                 "Index Scan(OBJECT:({object}.[{}]{alias}){residual} ORDERED FORWARD)",
                 read.table.indexes[*index].name
             ),
+            AccessPath::Range {
+                index,
+                lower,
+                upper,
+            } => {
+                let meta = &read.table.indexes[*index];
+                let column = format!(
+                    "[{}].[{}]",
+                    read.shown, read.table.columns[meta.columns[0].0].name
+                );
+                let ends = [(lower, ">"), (upper, "<")];
+                let seek: Vec<String> = ends
+                    .iter()
+                    .filter_map(|(end, strict)| {
+                        let end = end.as_ref()?;
+                        let op = if end.inclusive {
+                            format!("{strict}=")
+                        } else {
+                            strict.to_string()
+                        };
+                        Some(format!(
+                            "{column} {op} {}",
+                            self.seek_value(&end.value, names)
+                        ))
+                    })
+                    .collect();
+                format!(
+                    "Index Seek(OBJECT:({object}.[{}]{alias}), SEEK:({}){residual} ORDERED FORWARD)",
+                    meta.name,
+                    seek.join(" AND ")
+                )
+            }
             AccessPath::Seek { index, key } => {
                 let meta = &read.table.indexes[*index];
                 let seek: Vec<String> = meta
@@ -490,10 +531,7 @@ impl Printer<'_> {
                     .iter()
                     .zip(key)
                     .map(|(&(column, _), part)| {
-                        let value = match &part.kind {
-                            ScalarKind::Constant(_) => scalar(part, names, self),
-                            _ => format!("({})", scalar(part, names, self)),
-                        };
+                        let value = self.seek_value(part, names);
                         format!(
                             "[{}].[{}]={value}",
                             read.shown, read.table.columns[column].name

@@ -27,7 +27,9 @@ pub struct OrderedColumn {
 pub fn ordering(node: &Node) -> Vec<OrderedColumn> {
     match node {
         Node::Table(read) => match read.path {
-            AccessPath::Ordered { index } => index_order(read, index),
+            AccessPath::Ordered { index } | AccessPath::Range { index, .. } => {
+                index_order(read, index)
+            }
             AccessPath::Scan | AccessPath::Seek { .. } => Vec::new(),
         },
         Node::Sort { keys, .. } => keys

@@ -199,7 +199,8 @@ fn columns_and_expressions_bind_to_sql_servers_types() {
 }
 
 #[test]
-fn equality_on_a_whole_index_key_seeks_and_anything_else_scans() {
+fn equality_on_a_whole_index_key_seeks_a_range_index_bound_reads_a_stretch_and_anything_else_scans()
+{
     let catalog = catalog();
     let path = |query: &str| {
         first_read(&catalog.plan(query).expect("plans").root)
@@ -208,7 +209,7 @@ fn equality_on_a_whole_index_key_seeks_and_anything_else_scans() {
     };
     let seek_index = |query: &str| match path(query) {
         AccessPath::Seek { index, key } => Some((index, key.len())),
-        AccessPath::Scan | AccessPath::Ordered { .. } => None,
+        AccessPath::Scan | AccessPath::Ordered { .. } | AccessPath::Range { .. } => None,
     };
     // The hash primary key, and the range index on placed.
     assert_eq!(
@@ -224,15 +225,41 @@ fn equality_on_a_whole_index_key_seeks_and_anything_else_scans() {
         seek_index("SELECT quantity FROM dbo.lines WHERE line = 2 AND order_id = 10"),
         Some((0, 2))
     );
-    // Half a hash key, a range, an OR: every row is read.
+    // Half a hash key, a range over a hash key, an OR, a bound on a
+    // converted column: every row is read.
     for query in [
         "SELECT quantity FROM dbo.lines WHERE order_id = 10",
         "SELECT name FROM dbo.customers WHERE id > 7",
-        "SELECT id FROM dbo.orders WHERE placed > 3",
+        "SELECT id FROM dbo.orders WHERE placed > 3 OR placed < 1",
+        "SELECT id FROM dbo.orders WHERE placed + 1 > 3",
         "SELECT name FROM dbo.customers WHERE id = 1 OR id = 2",
     ] {
         assert_eq!(path(query), AccessPath::Scan, "{query}");
     }
+    // Bounds on the range index's column, either side of the comparison.
+    let bounds = |query: &str| match path(query) {
+        AccessPath::Range {
+            index: 1,
+            lower,
+            upper,
+        } => (
+            lower.map(|bound| bound.inclusive),
+            upper.map(|bound| bound.inclusive),
+        ),
+        other => panic!("{query}: {other:?}"),
+    };
+    assert_eq!(
+        bounds("SELECT id FROM dbo.orders WHERE placed > 3"),
+        (Some(false), None)
+    );
+    assert_eq!(
+        bounds("SELECT id FROM dbo.orders WHERE 3 >= placed"),
+        (None, Some(true))
+    );
+    assert_eq!(
+        bounds("SELECT id FROM dbo.orders WHERE placed BETWEEN 2 AND 5 AND amount > 0"),
+        (Some(true), Some(true))
+    );
     // Grouping on a range index's key reads the index in order.
     assert_eq!(
         path("SELECT placed, COUNT(*) AS n FROM dbo.orders GROUP BY placed"),
