@@ -11,6 +11,7 @@ pub(crate) mod report;
 mod server;
 mod sql;
 mod workload;
+mod ycsb;
 
 use clap::{Args, Subcommand};
 
@@ -34,6 +35,8 @@ enum Bench {
     Sql(sql::SqlBenchArgs),
     /// Through the wire protocol: requests/s, latency and server CPU per request against PostgreSQL.
     Server(server::ServerBenchArgs),
+    /// YCSB's core workloads A-F, embedded or against a server, with YCSB's report lines.
+    Ycsb(ycsb::YcsbArgs),
 }
 
 pub fn run(args: BenchArgs) -> Result<(), String> {
@@ -47,6 +50,7 @@ pub fn run(args: BenchArgs) -> Result<(), String> {
         Bench::Parse(args) => parse::run(args),
         Bench::Sql(args) => sql::run(args),
         Bench::Server(args) => server::run(args),
+        Bench::Ycsb(args) => ycsb::run(args),
     }
 }
 

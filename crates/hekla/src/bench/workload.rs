@@ -57,7 +57,7 @@ impl Zipfian {
 
     /// A rank in 0..items, rank 0 the most popular.
     #[inline]
-    fn rank(&self, rng: &mut Rng) -> u64 {
+    pub fn rank(&self, rng: &mut Rng) -> u64 {
         let u = rng.unit();
         let uz = u * self.zeta_n;
         if uz < 1.0 {

@@ -128,7 +128,7 @@ fn error_event(message: &ServerMessage) -> ErrorEvent {
 }
 
 /// sqlcmd's `-S`: `[tcp:]host[,port]`.
-fn address(server: &str) -> Result<String, String> {
+pub(crate) fn address(server: &str) -> Result<String, String> {
     let server = server.strip_prefix("tcp:").unwrap_or(server);
     let (host, port) = match server.split_once(',') {
         Some((host, port)) => {
