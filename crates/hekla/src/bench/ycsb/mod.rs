@@ -12,7 +12,6 @@ mod workload;
 use crate::bench::workload::Rng;
 use clap::Args;
 use connection::{Connection, Target};
-use hekla_engine::{DatabaseConfig, StorageConfig};
 use hekla_sql::SqlDatabase;
 use stats::{OperationStats, PhaseReport};
 use std::path::PathBuf;
@@ -73,11 +72,10 @@ pub fn run(args: YcsbArgs) -> Result<(), String> {
             },
             true,
         ),
-        (None, Some(dir)) => {
-            let db = SqlDatabase::open(dir, DatabaseConfig::default(), StorageConfig::default())
-                .map_err(|e| format!("cannot open {}: {}", dir.display(), e.message))?;
-            (Target::Embedded(db), true)
-        }
+        (None, Some(dir)) => (
+            Target::Embedded(crate::sql::open_database(dir, None)?),
+            true,
+        ),
         (None, None) => (
             Target::Embedded(SqlDatabase::in_memory().map_err(|e| e.message)?),
             false,
