@@ -167,6 +167,8 @@ pub struct SessionState {
     pub caught: Option<std::sync::Arc<hekla_plan::result::ErrorEvent>>,
     /// The login the session connected with; None when embedded.
     pub login: Option<String>,
+    /// What the client told of itself at login; None when embedded.
+    pub client: Option<std::sync::Arc<hekla_plan::identity::ClientInfo>>,
     /// Who the session runs as: its login and database user.
     pub principal: Identity,
     /// Set by another thread to stop the running request.

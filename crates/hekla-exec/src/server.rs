@@ -91,6 +91,14 @@ pub fn evaluate(
             security().user_id(&session.principal, name)
         }
         SuserSname => session.login.as_deref().map_or(Value::Null, string),
+        AppName => session
+            .client
+            .as_ref()
+            .map_or(Value::Null, |client| string(&client.program_name)),
+        HostName => session
+            .client
+            .as_ref()
+            .map_or(Value::Null, |client| string(&client.host_name)),
         SuserId => {
             let login = (!args.is_empty()).then(|| text(0));
             security().suser_id(&session.principal, session.login.as_deref(), login)

@@ -31,6 +31,19 @@ impl Principal {
     }
 }
 
+/// What a client said of itself when it logged in (TDS LOGIN7): shown by
+/// `APP_NAME()`, `HOST_NAME()` and `sys.dm_exec_sessions`. The embedded
+/// API has no client, so its sessions have none.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ClientInfo {
+    pub host_name: String,
+    pub program_name: String,
+    /// The client's process id on its host.
+    pub host_process_id: u32,
+    /// The driver's library name (`client_interface_name`).
+    pub interface_name: String,
+}
+
 /// Who a session runs as: its login and, in the database, its user.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Identity {

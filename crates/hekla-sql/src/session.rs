@@ -312,6 +312,15 @@ impl Session {
         (state.identity, state.scope_identity) = (None, None);
     }
 
+    /// Records what the session's client said of itself at login (the
+    /// server calls this after LOGIN7), for `APP_NAME()`, `HOST_NAME()`
+    /// and `sys.dm_exec_sessions`.
+    pub fn set_client(&mut self, client: hekla_plan::identity::ClientInfo) {
+        let client = Arc::new(client);
+        self.registration.set_client(Arc::clone(&client));
+        self.state.client = Some(client);
+    }
+
     /// The session's id (`@@SPID`; TDS packet headers carry it).
     pub fn session_id(&self) -> i16 {
         self.state.spid

@@ -26,6 +26,7 @@
 //! neither waits for other sessions nor searches the registry.
 
 use hekla_engine::{Database, UserAccess};
+use hekla_plan::identity::ClientInfo;
 use hekla_plan::session_options::SetOptions;
 use hekla_types::{SqlError, SqlResult};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -60,6 +61,8 @@ pub struct SessionInfo {
     pub open_transactions: u32,
     /// The login it connected with; None for the embedded API.
     pub login: Option<String>,
+    /// What its client told of itself; None for the embedded API.
+    pub client: Option<Arc<ClientInfo>>,
 }
 
 struct Entry {
@@ -145,6 +148,7 @@ pub fn register(engine: &Database, login: Option<&str>) -> SqlResult<SessionHand
         request: None,
         options: SetOptions::default(),
         login: login.map(str::to_string),
+        client: None,
     }));
     entries.push(Entry {
         database: key,
@@ -180,6 +184,11 @@ impl SessionHandle {
                 started: Instant::now(),
             });
         });
+    }
+
+    /// What the session's client told of itself at login.
+    pub fn set_client(&self, client: Arc<ClientInfo>) {
+        self.update(|info| info.client = Some(client));
     }
 
     /// The session's SET options, for the views to show.

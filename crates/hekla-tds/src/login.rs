@@ -9,6 +9,7 @@ use crate::prelogin::{negotiate, Negotiated, Prelogin};
 use crate::tls::{PreloginFramed, Transport};
 use crate::tokens::{self, env, token, Message};
 use crate::types::collation_bytes;
+use hekla_sql::identity::ClientInfo;
 use hekla_sql::Session;
 use hekla_types::{Collation, SqlError};
 use std::sync::Arc;
@@ -230,9 +231,17 @@ async fn authenticate(
     // The password hash is deliberately slow: off the reactor.
     let db = Arc::clone(&context.db);
     let (user, password) = (record.user_name.clone(), record.password.clone());
+    let client = ClientInfo {
+        host_name: record.host_name.clone(),
+        program_name: record.app_name.clone(),
+        host_process_id: record.client_pid,
+        interface_name: record.library_name.clone(),
+    };
     let outcome = tokio::task::spawn_blocking(move || {
         let principal = db.authenticate(&user, &password)?;
-        db.session_for(&principal)
+        let mut session = db.session_for(&principal)?;
+        session.set_client(client);
+        Ok(session)
     })
     .await;
     match outcome {

@@ -881,3 +881,32 @@ async fn exec_in_a_batch_ends_with_returnstatus_and_doneproc() {
     );
     server.stop().await;
 }
+
+#[tokio::test]
+async fn the_client_named_at_login_shows_in_app_name_host_name_and_the_sessions_view() {
+    let server = TestServer::start(ServerOptions::default()).await;
+    let mut options = ClientOptions::new("sa", PASSWORD);
+    options.app_name = "ledger-service".to_string();
+    let mut client = server.connect_as(&options).await.unwrap();
+    let reply = client
+        .batch(
+            "SELECT APP_NAME() AS app, HOST_NAME() AS host;
+             SELECT program_name, host_name, host_process_id, client_interface_name
+             FROM sys.dm_exec_sessions WHERE session_id = @@SPID",
+        )
+        .await
+        .unwrap();
+    let sets = reply.result_sets();
+    let text = |s: &str| Value::String(s.to_string());
+    assert_eq!(sets[0].rows, [[text("ledger-service"), text("localhost")]]);
+    assert_eq!(
+        sets[1].rows,
+        [[
+            text("ledger-service"),
+            text("localhost"),
+            Value::Int(std::process::id() as i32),
+            text("hekla"),
+        ]]
+    );
+    server.stop().await;
+}

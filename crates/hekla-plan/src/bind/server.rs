@@ -48,6 +48,9 @@ pub enum ServerFunction {
     ErrorProcedure,
     Identity,
     ServerName,
+    /// `APP_NAME()` and `HOST_NAME()`: what the client said at login.
+    AppName,
+    HostName,
     Language,
     LangId,
     DateFirst,
@@ -96,6 +99,8 @@ impl ServerFunction {
             ErrorProcedure => "error_procedure",
             Identity => "@@identity",
             ServerName => "@@servername",
+            AppName => "app_name",
+            HostName => "host_name",
             Language => "@@language",
             LangId => "@@langid",
             DateFirst => "@@datefirst",
@@ -186,6 +191,8 @@ impl Binder<'_> {
             // EXECUTE AS, which hekla does not have.
             "SUSER_SNAME" | "SUSER_NAME" | "ORIGINAL_LOGIN" => (SuserSname, 0..=0, sysname()),
             "SUSER_ID" => (SuserId, 0..=1, DataType::Int),
+            "APP_NAME" => (AppName, 0..=0, sysname()),
+            "HOST_NAME" => (HostName, 0..=0, sysname()),
             "IS_MEMBER" => (IsMember, 1..=1, DataType::Int),
             "IS_SRVROLEMEMBER" => (IsSrvRoleMember, 1..=2, DataType::Int),
             "SCOPE_IDENTITY" => (ScopeIdentity, 0..=0, identity_type()),

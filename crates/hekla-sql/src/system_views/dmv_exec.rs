@@ -65,9 +65,10 @@ fn sessions_columns() -> Vec<ViewColumn> {
     ]
 }
 
-/// One row per session open on this database. The embedded API tells
-/// hekla nothing about the client (host, program, process, driver), so
-/// those columns are NULL, and so is the login of an embedded session. A session that has run
+/// One row per session open on this database. The client's host,
+/// program, process id and driver are what it sent at login; the
+/// embedded API has no client, so they are NULL for its sessions, and so
+/// is their login. A session that has run
 /// nothing yet shows its login time as its last request's start, as SQL
 /// Server does.
 fn sessions_rows(db: &dyn SystemContext) -> SqlResult<Vec<Vec<Value>>> {
@@ -81,13 +82,18 @@ fn sessions_rows(db: &dyn SystemContext) -> SqlResult<Vec<Vec<Value>>> {
                 "sleeping"
             };
             let options = &session.options;
+            let client = session.client.as_deref();
             vec![
                 smallint(session.session_id),
                 datetime_ms(session.login_ms),
-                Value::Null,
-                Value::Null,
-                Value::Null,
-                Value::Null,
+                or_null(client.map(|c| c.host_name.clone()), text),
+                or_null(client.map(|c| c.program_name.clone()), text),
+                or_null(client.map(|c| c.host_process_id), |pid| {
+                    // A process id is an int in the view; Linux's are far
+                    // below its limit.
+                    Value::Int(i32::try_from(pid).unwrap_or(i32::MAX))
+                }),
+                or_null(client.map(|c| c.interface_name.clone()), text),
                 or_null(session.login.clone(), text),
                 text(status),
                 elapsed_ms(session.logged_in),

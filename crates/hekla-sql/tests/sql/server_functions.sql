@@ -22,6 +22,10 @@ SELECT SERVERPROPERTY('ProductVersion') AS version, SERVERPROPERTY('IsXTPSupport
        SERVERPROPERTY('NoSuchProperty') AS unknown, DATABASEPROPERTYEX('hekla', 'Status') AS status,
        DATABASEPROPERTYEX('hekla', 'Collation') AS collation, USER_NAME() AS user_name, SUSER_SNAME() AS login
 GO
+-- The embedded API has no client: no program or host name.
+SELECT APP_NAME() AS app, HOST_NAME() AS host
+SELECT APP_NAME(1)
+GO
 INSERT INTO Sales.orders (note) VALUES ('a'), ('b'), ('c')
 SELECT @@ROWCOUNT AS inserted, @@IDENTITY AS last_identity, SCOPE_IDENTITY() AS scope_identity, @@TRANCOUNT AS trancount
 GO
