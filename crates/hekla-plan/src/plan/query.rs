@@ -917,11 +917,15 @@ fn set_operation(op: SetOperation, left: QueryPlan, right: QueryPlan) -> SqlResu
     })
 }
 
-/// True if column `index` of `node`'s rows is a bare NULL literal.
-fn untyped_null(node: &Node, index: usize) -> bool {
+/// True if column `index` of `node`'s rows is a bare NULL literal (seen
+/// through the operators that pass their input's columns on unchanged).
+pub(crate) fn untyped_null(node: &Node, index: usize) -> bool {
     match node {
         Node::Project { exprs, .. } => exprs.get(index).is_some_and(is_untyped_null),
         Node::SetOp { left, right, .. } => untyped_null(left, index) && untyped_null(right, index),
+        Node::Filter { input, .. } | Node::Sort { input, .. } | Node::Top { input, .. } => {
+            untyped_null(input, index)
+        }
         _ => false,
     }
 }

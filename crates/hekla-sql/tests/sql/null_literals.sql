@@ -12,6 +12,14 @@ INSERT dbo.times VALUES (1, NULL, NULL), (2, '2026-11-27', NEWID())
 UPDATE dbo.times SET at = NULL, g = NULL WHERE id = 2
 SELECT id, at, g FROM dbo.times ORDER BY id
 GO
+-- INSERT ... SELECT takes a bare NULL into any column as VALUES does,
+-- also through a WHERE, an ORDER BY, a TOP and a UNION.
+INSERT dbo.times (id, at, g) SELECT 3, NULL, NULL
+INSERT dbo.times (id, at, g) SELECT n, NULL, NULL FROM (VALUES (4), (5)) AS v (n) WHERE n > 4 ORDER BY n
+INSERT dbo.times (id, at, g) SELECT TOP (1) 6, NULL, NULL FROM dbo.times
+INSERT dbo.times (id, at, g) SELECT 7, NULL, NULL UNION ALL SELECT 8, NULL, NULL
+SELECT id, at, g FROM dbo.times WHERE id > 2 ORDER BY id
+GO
 CREATE PROCEDURE dbo.ship @when datetime2(7) = NULL, @note nvarchar(10) AS
     SELECT ISNULL(CONVERT(varchar(10), @when, 23), 'not yet') AS shipped, @note AS note
 GO

@@ -14,11 +14,12 @@ use crate::bind::expr::{implicit, Scalar, ScalarKind};
 use crate::catalog::table::TableMeta;
 use crate::error::{not_supported_yet, Refused};
 use crate::permission::Permission;
+use crate::plan::query::untyped_null;
 use crate::plan::view_change::{Change, Shows, ViewChange};
 use crate::plan::Planner;
 use crate::session_options::SetOptions;
 use hekla_parser::ast::{self, DmlTarget, ExprKind};
-use hekla_types::{SqlError, SqlResult};
+use hekla_types::{SqlError, SqlResult, Value};
 
 impl Planner<'_> {
     /// Plans `insert`.
@@ -80,16 +81,25 @@ impl Planner<'_> {
                     }
                     return Err(select_count_mismatch(plan.columns.len() > columns.len()));
                 }
-                // Each source column converted to its target column's type.
+                // Each source column converted to its target column's type;
+                // a bare NULL (`SELECT 1, NULL`) goes into any column, as it
+                // does from VALUES.
                 let converters = plan
                     .columns
                     .iter()
                     .zip(&columns)
                     .enumerate()
                     .map(|(index, (column, &target))| {
-                        let read = Scalar {
-                            kind: ScalarKind::Column(index),
-                            data_type: column.data_type,
+                        let read = if untyped_null(&plan.root, index) {
+                            Scalar {
+                                kind: ScalarKind::Constant(Value::Null),
+                                data_type: column.data_type,
+                            }
+                        } else {
+                            Scalar {
+                                kind: ScalarKind::Column(index),
+                                data_type: column.data_type,
+                            }
                         };
                         implicit(read, &self.stored_type(&table.columns[target].data_type))
                     })
