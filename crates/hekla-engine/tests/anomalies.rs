@@ -746,6 +746,62 @@ fn duplicate_primary_key_is_a_statement_error() {
     );
 }
 
+// A committed key outranks a concurrent failed attempt at it. T2's insert
+// of committed key 1 fails with 2627 and T2 stays open; T3 then inserts key
+// 1 too. Expected (SQL Server): 2627 for T3 as well, not 41302: the key
+// is held by a committed row, whatever else is in flight on it.
+#[test]
+fn a_committed_duplicate_is_2627_even_beside_another_failed_insert() {
+    let (db, accounts) = bank(&[(1, 100)]);
+    let mut t2 = db.begin(Snapshot).unwrap();
+    expect_err(
+        t2.insert(&accounts, &[Value::Int(1), Value::BigInt(5)]),
+        DUPLICATE_CONSTRAINT,
+    );
+    let mut t3 = db.begin(Snapshot).unwrap();
+    expect_err(
+        t3.insert(&accounts, &[Value::Int(1), Value::BigInt(6)]),
+        DUPLICATE_CONSTRAINT,
+    );
+    assert!(t3.is_active(), "2627 does not abort the transaction");
+    t3.commit().unwrap();
+    t2.commit().unwrap();
+    assert_eq!(
+        committed_balances(&db, &accounts),
+        BTreeMap::from([(1, 100)])
+    );
+}
+
+// The same, racing: threads insert committed key 1 over and over, each in
+// its own transaction, so their failing versions pass through the key's
+// chain while the others check it. Every attempt is 2627; none is 41302
+// for having met another thread's version on its way out.
+#[test]
+fn racing_inserts_of_a_committed_key_are_all_2627() {
+    let (db, accounts) = bank(&[(1, 100)]);
+    std::thread::scope(|scope| {
+        for thread in 0..4 {
+            let (db, accounts) = (&db, &accounts);
+            scope.spawn(move || {
+                for attempt in 0..3_000 {
+                    let mut tx = db.begin(Snapshot).unwrap();
+                    let result = tx.insert(accounts, &[Value::Int(1), Value::BigInt(attempt)]);
+                    let error = result.expect_err("key 1 is committed");
+                    assert_eq!(
+                        error.number, 2627,
+                        "thread {thread} attempt {attempt}: {error:?}"
+                    );
+                    tx.rollback();
+                }
+            });
+        }
+    });
+    assert_eq!(
+        committed_balances(&db, &accounts),
+        BTreeMap::from([(1, 100)])
+    );
+}
+
 // A key inserted twice by one transaction, and an update that moves a row
 // onto an existing key: both 2627, both leave the transaction usable with
 // the statement undone.

@@ -184,10 +184,14 @@ impl Transaction {
                 });
             }
         }
+        // A committed holder decides (2627) even when an uncommitted one
+        // comes first in the chain: that may be another insert of the key
+        // on its way to failing against the same committed row.
+        let mut in_flight = false;
         for other in older {
             match self.key_holder(other) {
                 KeyHolder::None => {}
-                KeyHolder::Uncommitted => return Err(self.fail(AbortReason::WriteConflict)),
+                KeyHolder::Uncommitted => in_flight = true,
                 KeyHolder::Committed => {
                     let def = &table.indexes[index];
                     let constraint = match def.uniqueness {
@@ -203,6 +207,9 @@ impl Transaction {
                     ));
                 }
             }
+        }
+        if in_flight {
+            return Err(self.fail(AbortReason::WriteConflict));
         }
         Ok(())
     }
