@@ -1,6 +1,7 @@
 //! `hekla`: the command-line entry point.
 
 mod bench;
+mod demo;
 mod serve;
 mod sql;
 mod stress;
@@ -23,6 +24,19 @@ struct Cli {
 enum Command {
     /// Run a benchmark and print its figures.
     Bench(bench::BenchArgs),
+    /// SQL Server's in-memory OLTP demo: load the sales-order sample, insert orders from many connections.
+    ///
+    /// Loads the sample of samples/inmem-oltp (built in) into a fresh
+    /// database in a temporary directory (or --data-dir DIR, or a server
+    /// with -S host,port -U login -P password; a sample already there is
+    /// reset with Demo.usp_DemoReset), shows the memory and checkpoint-file
+    /// views, runs the article's workload batch (20 orders through the
+    /// natively compiled Sales.usp_InsertSalesOrder_inmem) on --connections
+    /// connections until --orders orders are in, with a live progress line,
+    /// and prints elapsed time, orders/s, latency percentiles, errors by
+    /// number and the views again. `--orders 10000000 --connections 100`
+    /// is the article's run.
+    Demo(demo::DemoArgs),
     /// Serve a data directory to SQL Server clients over TDS.
     Serve(serve::ServeArgs),
     /// Run T-SQL against a local data directory, like sqlcmd (no server).
@@ -48,6 +62,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Bench(args) => bench::run(args),
+        Command::Demo(args) => demo::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Sql(args) => sql::run(args),
         Command::Stress(args) => stress::run(args),

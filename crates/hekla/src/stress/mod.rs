@@ -5,9 +5,9 @@
 //! An error does not stop a connection: as ostress does, it goes on with
 //! the next batch. Result rows are read and discarded (counted).
 
-mod progress;
-mod summary;
-mod worker;
+pub(crate) mod progress;
+pub(crate) mod summary;
+pub(crate) mod worker;
 
 use crate::sql::remote::Target;
 use clap::{ArgGroup, Args};
@@ -126,6 +126,7 @@ pub fn run(args: StressArgs) -> Result<(), String> {
     let logs = open_logs(args.output.as_deref(), args.connections)?;
     let per_iteration: u64 = batches.iter().map(|b| u64::from(b.repeat)).sum();
     let plan = Plan {
+        program: "hekla stress",
         connections: args.connections,
         iterations: args.iterations,
         batches_per_iteration: per_iteration,
@@ -162,6 +163,8 @@ pub fn run(args: StressArgs) -> Result<(), String> {
 
 /// What the run was asked to do, for the report.
 pub struct Plan {
+    /// The command the report is of (`hekla stress`, `hekla demo`).
+    pub program: &'static str,
     pub connections: u32,
     pub iterations: u64,
     pub batches_per_iteration: u64,
@@ -192,7 +195,7 @@ fn open_logs(dir: Option<&Path>, connections: u32) -> Result<Vec<Option<Connecti
 /// Runs every connection on its own thread. The clock starts once every
 /// connection has logged in (or failed to), as the load is what is
 /// measured: from the first batch started to the last one finished.
-fn run_connections(
+pub(crate) fn run_connections(
     connector: &Connector,
     batches: &[Batch],
     iterations: u64,

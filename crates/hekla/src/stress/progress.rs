@@ -1,13 +1,16 @@
-//! The live progress line on stderr: batches done of the total, batches/s,
-//! errors and elapsed time. At a terminal it is redrawn in place every
+//! The live progress line on stderr: batches (or what they make, such as
+//! `hekla demo`'s orders) done of the total, per second, errors by number
+//! and elapsed time. At a terminal it is redrawn in place every
 //! 500 ms; into a file or a pipe a line is written every 5 s instead, so a
 //! long run's log stays readable.
 
 use super::summary::{count, seconds};
 use crate::bench::report::format_value;
+use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 const REDRAW: Duration = Duration::from_millis(500);
@@ -17,7 +20,11 @@ const REDRAWS_PER_LOG_LINE: u32 = 10;
 pub struct Progress {
     total: u64,
     batches: AtomicU64,
-    errors: AtomicU64,
+    /// Errors by number; locked only when a batch had errors.
+    errors: Mutex<BTreeMap<u32, u64>>,
+    /// What is counted ("batches", or "orders" at `per_batch` a batch).
+    unit: &'static str,
+    per_batch: u64,
     shown: bool,
     terminal: bool,
 }
@@ -27,18 +34,39 @@ impl Progress {
         Progress {
             total,
             batches: AtomicU64::new(0),
-            errors: AtomicU64::new(0),
+            errors: Mutex::new(BTreeMap::new()),
+            unit: "batches",
+            per_batch: 1,
             shown,
             terminal: std::io::stderr().is_terminal(),
         }
     }
 
-    /// A connection finished one batch execution, with `errors` errors.
-    pub fn batch_done(&self, errors: u64) {
-        self.batches.fetch_add(1, Ordering::Relaxed);
-        if errors > 0 {
-            self.errors.fetch_add(errors, Ordering::Relaxed);
+    /// Counts `unit`s, `per_batch` of them a batch, instead of batches.
+    pub fn counting(self, unit: &'static str, per_batch: u64) -> Progress {
+        Progress {
+            unit,
+            per_batch,
+            ..self
         }
+    }
+
+    /// A connection finished one batch execution, with errors of these
+    /// numbers.
+    pub fn batch_done(&self, errors: impl Iterator<Item = u32>) {
+        self.batches.fetch_add(1, Ordering::Relaxed);
+        let mut errors = errors.peekable();
+        if errors.peek().is_some() {
+            let mut counts = self.error_counts();
+            for number in errors {
+                *counts.entry(number).or_default() += 1;
+            }
+        }
+    }
+
+    fn error_counts(&self) -> std::sync::MutexGuard<'_, BTreeMap<u32, u64>> {
+        // Counters stay consistent if a holder panicked mid-update.
+        self.errors.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Shows the line until every connection has said it finished on
@@ -61,14 +89,24 @@ impl Progress {
     }
 
     fn draw(&self, elapsed: Duration) {
-        let done = self.batches.load(Ordering::Relaxed);
+        let done = self.batches.load(Ordering::Relaxed) * self.per_batch;
         let rate = done as f64 / elapsed.as_secs_f64().max(f64::MIN_POSITIVE);
+        let errors = self.error_counts();
+        let errors = if errors.is_empty() {
+            "0 errors".to_string()
+        } else {
+            let counts: Vec<String> = errors
+                .iter()
+                .map(|(number, n)| format!("{number}: {}", count(*n)))
+                .collect();
+            format!("errors {}", counts.join(", "))
+        };
+        let unit = self.unit;
         let line = format!(
-            "{}/{} batches  {} batches/s  {} errors  {} elapsed",
+            "{}/{} {unit}  {} {unit}/s  {errors}  {} elapsed",
             count(done),
-            count(self.total),
+            count(self.total * self.per_batch),
             format_value(rate),
-            count(self.errors.load(Ordering::Relaxed)),
             seconds(elapsed),
         );
         let mut stderr = std::io::stderr().lock();

@@ -88,8 +88,12 @@ impl<'a> Summary<'a> {
     fn write_text(&self, out: &mut String, plan: &Plan) -> std::fmt::Result {
         writeln!(
             out,
-            "hekla stress: {} connections x {} iterations, {} batch(es) per iteration ({})",
-            plan.connections, plan.iterations, plan.batches_per_iteration, plan.target
+            "{}: {} connections x {} iterations, {} batch(es) per iteration ({})",
+            plan.program,
+            plan.connections,
+            plan.iterations,
+            plan.batches_per_iteration,
+            plan.target
         )?;
         let line =
             |out: &mut String, name: &str, value: String| writeln!(out, "{name:<20} {value}");

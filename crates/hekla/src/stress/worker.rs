@@ -31,7 +31,7 @@ pub enum Connector<'a> {
 }
 
 impl Connector<'_> {
-    fn connect(&self) -> Result<Box<dyn Runner>, String> {
+    pub fn connect(&self) -> Result<Box<dyn Runner>, String> {
         match self {
             Connector::Embedded(db) => match db.session() {
                 Ok(session) => Ok(Box::new(session)),
@@ -149,7 +149,7 @@ fn run_iterations(
                 session.execute(batch.text, &mut sink);
                 outcome.latency.record(start.elapsed().as_nanos() as u64);
                 outcome.batches += 1;
-                progress.batch_done(sink.errors.len() as u64);
+                progress.batch_done(sink.errors.iter().map(|event| event.error.number));
                 outcome.lost = session.connection_lost();
                 for event in sink.errors.drain(..) {
                     if let Some(log) = log {
