@@ -6,7 +6,7 @@
 //! shows the views again, with orders/s, latency and errors by number.
 
 use crate::sql::batches::Runner;
-use crate::sql::remote::Target;
+use crate::sql::remote::{LoginArgs, Target};
 use crate::stress::progress::Progress;
 use crate::stress::summary::Summary;
 use crate::stress::worker::{Batch, Connector};
@@ -53,15 +53,8 @@ pub struct DemoArgs {
     #[arg(long, default_value_t = 100,
           value_parser = clap::value_parser!(u32).range(1..=10_000))]
     connections: u32,
-    /// A server to run against instead: `host`, `host,port` or `tcp:host,port`.
-    #[arg(short = 'S', long = "server", requires_all = ["user", "password"])]
-    server: Option<String>,
-    /// The login name (with -S).
-    #[arg(short = 'U', long = "user", requires = "server")]
-    user: Option<String>,
-    /// The login's password (with -S).
-    #[arg(short = 'P', long = "password", requires = "server")]
-    password: Option<String>,
+    #[command(flatten)]
+    login: LoginArgs,
     /// A database directory (created if missing) instead of a temporary
     /// one, which is removed at the end.
     #[arg(long, value_name = "DIR", conflicts_with = "server")]
@@ -72,17 +65,17 @@ pub struct DemoArgs {
 }
 
 pub fn run(args: DemoArgs) -> Result<(), String> {
-    let temporary = args.server.is_none() && args.data_dir.is_none();
+    let temporary = args.login.server.is_none() && args.data_dir.is_none();
     let dir = args
         .data_dir
         .clone()
         .unwrap_or_else(|| std::env::temp_dir().join(format!("hekla-demo-{}", std::process::id())));
-    let (connector, target) = match &args.server {
+    let (connector, target) = match &args.login.server {
         Some(server) => (
             Connector::Remote(Target {
                 server,
-                user: args.user.as_deref().unwrap_or_default(),
-                password: args.password.as_deref().unwrap_or_default(),
+                user: args.login.user(),
+                password: args.login.password(),
                 database: None,
                 encrypt: false,
                 trust_server_certificate: false,

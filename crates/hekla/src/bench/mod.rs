@@ -1,6 +1,7 @@
 //! `hekla bench NAME`: benchmark programs. Each prints a readable table and,
 //! with `--json`, one JSON object `{"bench": NAME, "results": [...]}`.
 
+mod counting;
 mod durability;
 mod engine;
 pub(crate) mod histogram;

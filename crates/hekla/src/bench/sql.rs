@@ -16,9 +16,9 @@
 //! `sp_executesql` statement called through the RPC entry point, as a
 //! driver's prepared statement sends it.
 
+use super::counting::Counting;
 use super::report::Report;
 use clap::Args;
-use hekla_sql::result::{ErrorEvent, ResultColumn, ResultSink};
 use hekla_sql::rpc::{RpcParameter, RpcValue};
 use hekla_sql::session::{Session, SqlDatabase};
 use hekla_types::{Collation, DataType, Length, Value};
@@ -52,26 +52,6 @@ pub struct SqlBenchArgs {
     /// Print one JSON object instead of a table.
     #[arg(long)]
     json: bool,
-}
-
-/// Counts rows and fails on any error: a benchmark that silently measured
-/// errors would be worthless.
-#[derive(Default)]
-struct CountingSink {
-    rows: u64,
-    error: Option<String>,
-}
-
-impl ResultSink for CountingSink {
-    fn columns(&mut self, _: &[ResultColumn]) {}
-    fn row(&mut self, _: &[Value]) {
-        self.rows += 1;
-    }
-    fn done(&mut self, _: Option<u64>) {}
-    fn message(&mut self, _: &str) {}
-    fn error(&mut self, error: &ErrorEvent) {
-        self.error.get_or_insert_with(|| error.to_string());
-    }
 }
 
 pub fn run(args: SqlBenchArgs) -> Result<(), String> {
@@ -450,7 +430,7 @@ fn report_times(report: &mut Report, name: &str, times: &[f64]) {
 }
 
 fn execute(session: &mut Session, batch: &str) -> Result<u64, String> {
-    let mut sink = CountingSink::default();
+    let mut sink = Counting::default();
     session.execute(batch, &mut sink);
     match sink.error {
         Some(error) => Err(format!("{error}\nin: {batch}")),
@@ -480,7 +460,7 @@ fn execute_sql(session: &mut Session, statement: &str, key: u64) -> Result<u64, 
             output: false,
         },
     ];
-    let mut sink = CountingSink::default();
+    let mut sink = Counting::default();
     session.call("sp_executesql", parameters, &mut sink);
     match sink.error {
         Some(error) => Err(format!("{error}\nin: {statement}")),

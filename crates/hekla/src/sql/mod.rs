@@ -15,6 +15,7 @@ use clap::Args;
 use hekla_engine::{DatabaseConfig, StorageConfig};
 use hekla_sql::session::SqlDatabase;
 use hekla_sql::text_output::{TextOptions, TextSink};
+use remote::LoginArgs;
 use std::collections::VecDeque;
 use std::io::{self, BufRead, IsTerminal};
 use std::path::{Path, PathBuf};
@@ -30,15 +31,8 @@ pub struct SqlArgs {
         conflicts_with = "server"
     )]
     data_dir: Option<PathBuf>,
-    /// A server to connect to instead: `host`, `host,port` or `tcp:host,port`.
-    #[arg(short = 'S', long = "server", requires_all = ["user", "password"])]
-    server: Option<String>,
-    /// The login name (with -S).
-    #[arg(short = 'U', long = "user", requires = "server")]
-    user: Option<String>,
-    /// The login's password (with -S).
-    #[arg(short = 'P', long = "password", requires = "server")]
-    password: Option<String>,
+    #[command(flatten)]
+    login: LoginArgs,
     /// The database to use (with -S).
     #[arg(short = 'd', long = "database", requires = "server")]
     database: Option<String>,
@@ -90,12 +84,12 @@ pub struct SqlArgs {
 }
 
 pub fn run(args: SqlArgs) -> Result<(), String> {
-    match (&args.server, &args.data_dir) {
+    match (&args.login.server, &args.data_dir) {
         (Some(server), _) => {
             let mut session = remote::RemoteSession::connect(&remote::Target {
                 server,
-                user: args.user.as_deref().unwrap_or_default(),
-                password: args.password.as_deref().unwrap_or_default(),
+                user: args.login.user(),
+                password: args.login.password(),
                 database: args.database.as_deref(),
                 encrypt: args.encrypt,
                 trust_server_certificate: args.trust_server_certificate,

@@ -8,6 +8,31 @@ use hekla_tds::client::{Client, ClientOptions, Item, ServerMessage};
 use hekla_tds::prelogin::Encryption;
 use hekla_types::SqlError;
 
+/// sqlcmd's login flags, shared by every command that can connect to a
+/// server.
+#[derive(clap::Args)]
+pub struct LoginArgs {
+    /// A server to connect to: `host`, `host,port` or `tcp:host,port` (port 1433 by default).
+    #[arg(short = 'S', long = "server", requires_all = ["user", "password"])]
+    pub server: Option<String>,
+    /// The login name (with -S).
+    #[arg(short = 'U', long = "user", requires = "server")]
+    pub user: Option<String>,
+    /// The login's password (with -S).
+    #[arg(short = 'P', long = "password", requires = "server")]
+    pub password: Option<String>,
+}
+
+impl LoginArgs {
+    pub fn user(&self) -> &str {
+        self.user.as_deref().unwrap_or_default()
+    }
+
+    pub fn password(&self) -> &str {
+        self.password.as_deref().unwrap_or_default()
+    }
+}
+
 /// sqlcmd's connection flags.
 pub struct Target<'a> {
     /// `host`, `host,port` or `tcp:host,port` (port 1433 by default).

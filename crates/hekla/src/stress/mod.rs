@@ -9,7 +9,7 @@ pub(crate) mod progress;
 pub(crate) mod summary;
 pub(crate) mod worker;
 
-use crate::sql::remote::Target;
+use crate::sql::remote::{LoginArgs, Target};
 use clap::{ArgGroup, Args};
 use hekla_parser::script::split_batches;
 use progress::Progress;
@@ -26,15 +26,8 @@ use worker::{Batch, ConnectionLog, Connector, Outcome};
     group(ArgGroup::new("target").required(true).args(["server", "data_dir", "windows_auth"]))
 )]
 pub struct StressArgs {
-    /// The server: `host`, `host,port` or `tcp:host,port` (port 1433 by default).
-    #[arg(short = 'S', long = "server", requires_all = ["user", "password"])]
-    server: Option<String>,
-    /// The login name (with -S).
-    #[arg(short = 'U', long = "user", requires = "server")]
-    user: Option<String>,
-    /// The login's password (with -S).
-    #[arg(short = 'P', long = "password", requires = "server")]
-    password: Option<String>,
+    #[command(flatten)]
+    login: LoginArgs,
     /// The database each connection uses (with -S).
     #[arg(short = 'd', long = "database", requires = "server")]
     database: Option<String>,
@@ -104,12 +97,12 @@ pub fn run(args: StressArgs) -> Result<(), String> {
     if batches.is_empty() {
         return Err("no batch to run: the query or script is empty".to_string());
     }
-    let (connector, target) = match (&args.server, &args.data_dir) {
+    let (connector, target) = match (&args.login.server, &args.data_dir) {
         (Some(server), _) => (
             Connector::Remote(Target {
                 server,
-                user: args.user.as_deref().unwrap_or_default(),
-                password: args.password.as_deref().unwrap_or_default(),
+                user: args.login.user(),
+                password: args.login.password(),
                 database: args.database.as_deref(),
                 encrypt: args.encrypt,
                 trust_server_certificate: args.trust_server_certificate,

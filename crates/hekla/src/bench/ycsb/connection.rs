@@ -3,7 +3,7 @@
 //! parameters, as a driver's parameterised statement is, so both paths
 //! compile a statement once and find it in the plan cache after.
 
-use hekla_sql::result::{ErrorEvent, ResultColumn, ResultSink};
+use crate::bench::counting::Counting;
 use hekla_sql::rpc::{RpcParameter, RpcValue};
 use hekla_sql::{Session, SqlDatabase};
 use hekla_tds::client::{Client, ClientOptions};
@@ -77,7 +77,7 @@ impl Connection {
             Connection::Embedded(session) => {
                 let mut sink = Counting::default();
                 session.execute(sql, &mut sink);
-                sink.outcome()
+                outcome(sink)
             }
             Connection::Remote { runtime, client } => {
                 let response = runtime
@@ -119,7 +119,7 @@ impl Connection {
                 }));
                 let mut sink = Counting::default();
                 session.call("sp_executesql", arguments, &mut sink);
-                Ok(sink.outcome())
+                Ok(outcome(sink))
             }
             Connection::Remote { runtime, client } => {
                 let mut arguments = vec![
@@ -170,31 +170,11 @@ fn client_text(name: &str, text: &str) -> ClientParameter {
     }
 }
 
-/// Counts rows and keeps the first error.
-#[derive(Default)]
-struct Counting {
-    rows: u64,
-    error: Option<(u32, String)>,
-}
-
-impl Counting {
-    fn outcome(self) -> Outcome {
-        Outcome {
-            rows: self.rows,
-            error: self.error,
-        }
-    }
-}
-
-impl ResultSink for Counting {
-    fn columns(&mut self, _: &[ResultColumn]) {}
-    fn row(&mut self, _: &[Value]) {
-        self.rows += 1;
-    }
-    fn done(&mut self, _: Option<u64>) {}
-    fn message(&mut self, _: &str) {}
-    fn error(&mut self, error: &ErrorEvent) {
-        self.error
-            .get_or_insert_with(|| (error.error.number, error.error.message.clone()));
+fn outcome(sink: Counting) -> Outcome {
+    Outcome {
+        rows: sink.rows,
+        error: sink
+            .error
+            .map(|event| (event.error.number, event.error.message)),
     }
 }

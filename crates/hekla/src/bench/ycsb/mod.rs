@@ -10,6 +10,7 @@ mod stats;
 mod workload;
 
 use crate::bench::workload::Rng;
+use crate::sql::remote::LoginArgs;
 use clap::Args;
 use connection::{Connection, Target};
 use hekla_sql::SqlDatabase;
@@ -45,15 +46,8 @@ pub struct YcsbArgs {
     /// without -S, an in-memory database whose table is SCHEMA_ONLY.
     #[arg(long, conflicts_with = "server")]
     data_dir: Option<PathBuf>,
-    /// A server, `host,port`, instead of an embedded database.
-    #[arg(short = 'S', long = "server", requires_all = ["user", "password"])]
-    server: Option<String>,
-    /// The server login.
-    #[arg(short = 'U', long = "user", requires = "server")]
-    user: Option<String>,
-    /// Its password.
-    #[arg(short = 'P', long = "password", requires = "server")]
-    password: Option<String>,
+    #[command(flatten)]
+    login: LoginArgs,
     /// Print one JSON object instead of YCSB's lines.
     #[arg(long)]
     json: bool,
@@ -63,12 +57,12 @@ pub fn run(args: YcsbArgs) -> Result<(), String> {
     if args.threads == 0 || args.records == 0 {
         return Err("--threads and --records must be at least 1".to_string());
     }
-    let (target, durable) = match (&args.server, &args.data_dir) {
+    let (target, durable) = match (&args.login.server, &args.data_dir) {
         (Some(server), _) => (
             Target::Server {
                 address: crate::sql::remote::address(server)?,
-                user: args.user.clone().unwrap_or_default(),
-                password: args.password.clone().unwrap_or_default(),
+                user: args.login.user().to_string(),
+                password: args.login.password().to_string(),
             },
             true,
         ),
