@@ -182,19 +182,15 @@ impl Collector {
             return;
         }
         let guard = crossbeam_epoch::pin();
+        unlink_from_hash_indexes(&garbage);
         let mut freed = Vec::with_capacity(garbage.len());
         let mut range_key = Vec::new();
         for Garbage { table, version } in garbage {
             let payload = table.payload(version);
             for (i, index) in table.indexes.iter().enumerate() {
-                match &index.structure {
-                    IndexStructure::Hash(hash) => {
-                        hash.remove(version, table.row_key_hash(i, payload))
-                    }
-                    IndexStructure::Range(tree) => {
-                        tree.row_key(table.stored_key(i, payload), &mut range_key);
-                        tree.remove(&range_key, version);
-                    }
+                if let IndexStructure::Range(tree) = &index.structure {
+                    tree.row_key(table.stored_key(i, payload), &mut range_key);
+                    tree.remove(&range_key, version);
                 }
             }
             let size = table.version_size(payload.len());
@@ -234,5 +230,35 @@ impl Collector {
         // Hand the closure to the global queue now: left in this thread's
         // local bag it would wait for 63 more, holding their memory.
         guard.flush();
+    }
+}
+
+/// Takes `garbage` out of every hash index: all of it is marked first,
+/// then each bucket it is in is walked once for all its versions there.
+/// Versions of one key many rows share (a hash index on a column of few
+/// values) sit in one long chain, where removing them one at a time from
+/// the head would cost a walk each: quadratic in the chain's length.
+/// The caller must be pinned.
+fn unlink_from_hash_indexes(garbage: &[Garbage]) {
+    // (table, index, bucket hash, version address) per hash index entry.
+    let mut entries: Vec<(TableRef, usize, u64, usize)> = Vec::new();
+    for Garbage { table, version } in garbage {
+        let payload = table.payload(*version);
+        for (i, index) in table.indexes.iter().enumerate() {
+            if let IndexStructure::Hash(hash) = &index.structure {
+                hash.mark(*version);
+                entries.push((*table, i, table.row_key_hash(i, payload), version.addr()));
+            }
+        }
+    }
+    entries.sort_unstable_by_key(|&(table, i, hash, addr)| (table.address(), i, hash, addr));
+    for group in entries.chunk_by(|a, b| a.0.address() == b.0.address() && a.1 == b.1 && a.2 == b.2)
+    {
+        let (table, i, hash, _) = group[0];
+        let IndexStructure::Hash(index) = &table.indexes[i].structure else {
+            unreachable!("only hash indexes are gathered")
+        };
+        let ours: Vec<usize> = group.iter().map(|entry| entry.3).collect();
+        index.unlink_marked(hash, &ours);
     }
 }

@@ -119,16 +119,30 @@ impl HashIndex {
         None
     }
 
-    /// Marks `version` as removed and unlinks it from its bucket. On return
-    /// no new traversal can reach it. The caller must be pinned.
-    pub fn remove(&self, version: VersionPtr, hash: u64) {
+    /// Marks `version` as removed (Harris's first step): from now on
+    /// traversals step over it and help unlink it. [`Self::unlink_marked`]
+    /// takes it out of the chain.
+    pub fn mark(&self, version: VersionPtr) {
         version
             .link(self.link)
             .fetch_or(LINK_MARK, Ordering::AcqRel);
+    }
+
+    /// Unlinks the marked versions of `hash`'s bucket until every version
+    /// in `ours` (marked by the caller; addresses, sorted) is out of the
+    /// chain: on return no new traversal can reach them. One walk of the
+    /// chain serves them all, so removing many versions of one long chain
+    /// (a hash key many rows share) costs one pass, not one each. The
+    /// caller must be pinned.
+    pub fn unlink_marked(&self, hash: u64, ours: &[usize]) {
+        let mut remaining = ours.len();
         'pass: loop {
             let mut prev = self.bucket(hash);
             let mut current = prev.load(Ordering::Acquire);
             while let Some(node) = VersionPtr::from_link(current) {
+                if remaining == 0 {
+                    return;
+                }
                 let next = node.link(self.link).load(Ordering::Acquire);
                 if next & LINK_MARK == 0 {
                     prev = node.link(self.link);
@@ -136,20 +150,22 @@ impl HashIndex {
                     continue;
                 }
                 let successor = next & !LINK_MARK;
-                let unlinked = prev
+                if prev
                     .compare_exchange(current, successor, Ordering::AcqRel, Ordering::Acquire)
-                    .is_ok();
-                if node == version {
-                    if unlinked {
-                        // The predecessor was live (unmarked), so `version`
-                        // is out of the chain for good.
-                        return;
-                    }
+                    .is_err()
+                {
+                    // The predecessor changed or was marked: start over.
                     continue 'pass;
+                }
+                // The predecessor was live (unmarked), so the node is out
+                // of the chain for good.
+                if ours.binary_search(&node.addr()).is_ok() {
+                    remaining -= 1;
                 }
                 current = successor;
             }
-            // A whole pass never met it: it is not in the chain.
+            // A whole pass: what it did not meet of ours, a traversal had
+            // already unlinked.
             return;
         }
     }
@@ -219,6 +235,12 @@ mod tests {
         HashIndex::new(bucket_count, 0, &Arc::new(MemoryBudget::new(u64::MAX))).unwrap()
     }
 
+    /// Marks and unlinks one version, as the collector does in bulk.
+    fn remove(index: &HashIndex, version: VersionPtr, hash: u64) {
+        index.mark(version);
+        index.unlink_marked(hash, &[version.addr()]);
+    }
+
     fn chain(index: &HashIndex, hash: u64) -> Vec<VersionPtr> {
         let mut seen = Vec::new();
         index.for_each::<()>(hash, |v| {
@@ -255,8 +277,8 @@ mod tests {
         for (i, node) in all.iter().enumerate() {
             index.insert(ptr(node), i as u64);
         }
-        index.remove(ptr(&all[2]), 2);
-        index.remove(ptr(&all[5]), 5);
+        remove(&index, ptr(&all[2]), 2);
+        remove(&index, ptr(&all[5]), 5);
         assert_eq!(chain(&index, 0), vec![ptr(&all[4]), ptr(&all[0])]);
         assert_eq!(chain(&index, 1), vec![ptr(&all[3]), ptr(&all[1])]);
         let stats = index.stats();
@@ -286,7 +308,7 @@ mod tests {
                         // so removals interleave with other threads' inserts.
                         if i >= 8 * THREADS && (i / THREADS).is_multiple_of(2) {
                             let victim = i - 8 * THREADS;
-                            index.remove(ptr(&all[victim]), victim as u64);
+                            remove(index, ptr(&all[victim]), victim as u64);
                         }
                         let walked = chain(index, i as u64);
                         let distinct: HashSet<_> = walked.iter().collect();
@@ -307,5 +329,57 @@ mod tests {
                 .collect();
             assert_eq!(found, expected, "bucket {bucket}");
         }
+    }
+
+    /// One key, one long chain: two threads each take out every other
+    /// version of their own half in one `unlink_marked` call, while a third
+    /// inserts more and walks the chain. Each call returns only once its
+    /// versions are out (it may stop early, but never before); what stays
+    /// is exactly what was not removed.
+    #[test]
+    fn unlinking_many_marked_versions_of_one_chain_at_once() {
+        const LOADED: usize = 20_000;
+        const ADDED: usize = 2_000;
+        let index = unlimited(1);
+        let all = nodes(LOADED + ADDED);
+        for node in &all[..LOADED] {
+            index.insert(ptr(node), 7);
+        }
+        let doomed = |i: usize| i < LOADED && i.is_multiple_of(2);
+        std::thread::scope(|scope| {
+            for half in [0..LOADED / 2, LOADED / 2..LOADED] {
+                let (index, all) = (&index, &all);
+                scope.spawn(move || {
+                    let _guard = crossbeam_epoch::pin();
+                    let mut ours: Vec<usize> = half
+                        .filter(|&i| doomed(i))
+                        .map(|i| {
+                            index.mark(ptr(&all[i]));
+                            ptr(&all[i]).addr()
+                        })
+                        .collect();
+                    ours.sort_unstable();
+                    index.unlink_marked(7, &ours);
+                    let left: HashSet<usize> = chain(index, 7).iter().map(|v| v.addr()).collect();
+                    assert!(ours.iter().all(|addr| !left.contains(addr)));
+                });
+            }
+            let (index, all) = (&index, &all);
+            scope.spawn(move || {
+                let _guard = crossbeam_epoch::pin();
+                for node in &all[LOADED..] {
+                    index.insert(ptr(node), 7);
+                    let walked = chain(index, 7);
+                    let distinct: HashSet<_> = walked.iter().collect();
+                    assert_eq!(distinct.len(), walked.len(), "a node met twice");
+                }
+            });
+        });
+        let found: HashSet<_> = chain(&index, 7).into_iter().collect();
+        let expected: HashSet<_> = (0..all.len())
+            .filter(|&i| !doomed(i))
+            .map(|i| ptr(&all[i]))
+            .collect();
+        assert_eq!(found, expected);
     }
 }
