@@ -8,7 +8,7 @@
 # tables over wall-clock time), p99 latency and server CPU per operation,
 # and writes target/compare.md, target/compare.json and
 # target/compare-sales.svg. See docs/benchmarks.md.
-# Usage: bench/compare.sh [--quick] [--connections "2 64"]
+# Usage: bench/compare.sh [--quick] [--connections "2 64"] [--ycsb]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet -p hekla

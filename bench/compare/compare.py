@@ -288,6 +288,8 @@ def main():
     parser.add_argument("--quick", action="store_true", help="small counts: a few minutes")
     parser.add_argument("--connections", default="2 64", help="connection counts (default: '2 64')")
     parser.add_argument("--hekla", default=str(TARGET / "release" / "hekla"), help="the hekla binary")
+    parser.add_argument("--ycsb", action="store_true",
+                        help="add YCSB A/B/C/F rows from bench/ycsb/run.sh (Java, slow: see docs/benchmarks.md)")
     args = parser.parse_args()
     connection_counts = [int(c) for c in args.connections.split()]
     orders_per_run = 20_000 if args.quick else 200_000
@@ -346,8 +348,9 @@ def main():
         if postgres:
             postgres.stop()
         shutil.rmtree(work, ignore_errors=True)
+    ycsb_rows = run_ycsb(args.hekla, connection_counts, args.quick) if args.ycsb else []
     load_after = os.getloadavg()
-    report(rows, connects, connection_counts, args.quick, load_before, load_after)
+    report(rows, ycsb_rows, connects, connection_counts, args.quick, load_before, load_after)
 
 
 def write_pgbench_scripts(work, seed_orders):
@@ -385,6 +388,48 @@ def print_progress(r):
           f"hekla {r['hekla']['per_s']:,.0f} {r['unit']}, PostgreSQL {r['postgres']['per_s']:,.0f}", flush=True)
 
 
+# --- YCSB, through bench/ycsb/run.sh ---------------------------------------------
+
+YCSB_WORKLOADS = "a b c f"
+
+
+def run_ycsb(hekla_binary, connection_counts, quick):
+    """bench/ycsb/run.sh (YCSB's own Java client through JDBC, its own
+    hekla serve and PostgreSQL cluster, full durability) once per
+    connection count as its thread count, after this script's servers are
+    stopped; its Markdown table folded into rows. It measures no server
+    CPU, so those cells stay empty."""
+    if not (shutil.which("java") and shutil.which("mvn")):
+        print("YCSB rows need java and mvn (bench/ycsb/run.sh); not part of this run.")
+        return []
+    records, operations = (1_000, 5_000) if quick else (1_000_000, 200_000)
+    rows = []
+    for threads in connection_counts:
+        print(f"YCSB {YCSB_WORKLOADS.upper()}: {threads} threads, {records:,} records, "
+              f"{operations:,} operations (bench/ycsb/run.sh) ...", flush=True)
+        run([str(ROOT / "bench" / "ycsb" / "run.sh"), "--records", str(records), "--operations", str(operations),
+             "--threads", str(threads), "--workloads", YCSB_WORKLOADS],
+            env=dict(os.environ, HEKLA_BIN=hekla_binary))
+        for line in (TARGET / "ycsb-compare.md").read_text().splitlines():
+            # | A | hekla ops/s | PostgreSQL ops/s | ratio | hekla p99 (µs) | PostgreSQL p99 (µs) | 41302 |
+            cells = [c.strip() for c in line.strip("|").split("|")]
+            if len(cells) != 7 or cells[0].lower() not in YCSB_WORKLOADS.split():
+                continue
+            h, p = (float(c.replace(",", "")) for c in cells[1:3])
+            rows.append({"workload": f"ycsb_{cells[0].lower()}", "unit": "ops/s", "durability": "durable",
+                         "connections": threads, "ratio": h / p, "cpu_ratio": None,
+                         "hekla": {"per_s": h, "p99_ms": worst_p99_ms(cells[4]), "cpu_us": None},
+                         "postgres": {"per_s": p, "p99_ms": worst_p99_ms(cells[5]), "cpu_us": None}})
+            print_progress(rows[-1])
+    return rows
+
+
+def worst_p99_ms(cell):
+    """The highest of run.sh's per-operation p99s ("READ 1,234 / UPDATE
+    5,678", in µs), in ms."""
+    return max(float(part.split()[-1].replace(",", "")) for part in cell.split("/")) / 1000.0
+
+
 # --- the report ----------------------------------------------------------------
 
 COLUMNS = ["workload", "durability", "conns", "hekla /s", "PostgreSQL /s", "ratio", "hekla p99 ms",
@@ -394,11 +439,16 @@ COLUMNS = ["workload", "durability", "conns", "hekla /s", "PostgreSQL /s", "rati
 def cells(r):
     h, p = r["hekla"], r["postgres"]
     return [r["workload"], r["durability"], str(r["connections"]), f"{h['per_s']:,.0f}", f"{p['per_s']:,.0f}",
-            f"{r['ratio']:.2f}x", f"{h['p99_ms']:.2f}", f"{p['p99_ms']:.2f}", f"{h['cpu_us']:,.0f}",
-            f"{p['cpu_us']:,.0f}", f"{r['cpu_ratio']:.2f}x"]
+            f"{r['ratio']:.2f}x", f"{h['p99_ms']:.2f}", f"{p['p99_ms']:.2f}", optional(h["cpu_us"], "{:,.0f}"),
+            optional(p["cpu_us"], "{:,.0f}"), optional(r["cpu_ratio"], "{:.2f}x")]
 
 
-def report(rows, connects, connection_counts, quick, load_before, load_after):
+def optional(value, form):
+    return "-" if value is None else form.format(value)
+
+
+def report(rows, ycsb_rows, connects, connection_counts, quick, load_before, load_after):
+    rows = rows + ycsb_rows
     table = [COLUMNS] + [cells(r) for r in rows]
     widths = [max(len(line[i]) for line in table) for i in range(len(COLUMNS))]
     print()
@@ -414,7 +464,9 @@ def report(rows, connects, connection_counts, quick, load_before, load_after):
         + "); CPU ratio = PostgreSQL's / hekla's.",
         f"Load average (1 min) {load_before[0]:.2f} before, {load_after[0]:.2f} after"
         " (other builds may be running on this machine).",
-        "YCSB rows come from bench/ycsb/run.sh and are not part of this run.",
+        "ycsb_*: bench/ycsb/run.sh (YCSB 0.17.0 through JDBC, its own servers, full durability), the "
+        "connection count as YCSB's threads; p99 is the worst of the workload's operations; no server CPU measured."
+        if ycsb_rows else "YCSB rows come from bench/ycsb/run.sh and are not part of this run (add --ycsb).",
     ]
     for note in notes:
         print(note)
@@ -434,10 +486,13 @@ def report(rows, connects, connection_counts, quick, load_before, load_after):
             {"name": f"{stem}_ratio", "value": r["ratio"], "unit": "x"},
             {"name": f"{stem}_hekla_p99_ms", "value": r["hekla"]["p99_ms"], "unit": "ms"},
             {"name": f"{stem}_postgres_p99_ms", "value": r["postgres"]["p99_ms"], "unit": "ms"},
-            {"name": f"{stem}_hekla_server_cpu_us", "value": r["hekla"]["cpu_us"], "unit": "us/op"},
-            {"name": f"{stem}_postgres_server_cpu_us", "value": r["postgres"]["cpu_us"], "unit": "us/op"},
-            {"name": f"{stem}_server_cpu_ratio", "value": r["cpu_ratio"], "unit": "x"},
         ]
+        if r["cpu_ratio"] is not None:
+            results += [
+                {"name": f"{stem}_hekla_server_cpu_us", "value": r["hekla"]["cpu_us"], "unit": "us/op"},
+                {"name": f"{stem}_postgres_server_cpu_us", "value": r["postgres"]["cpu_us"], "unit": "us/op"},
+                {"name": f"{stem}_server_cpu_ratio", "value": r["cpu_ratio"], "unit": "x"},
+            ]
     # The headline figures: full durability at the highest connection count.
     top = max(connection_counts)
     for workload in ("sales_order", "single_row_commit"):
@@ -445,6 +500,9 @@ def report(rows, connects, connection_counts, quick, load_before, load_after):
                         and r["connections"] == top)
         results.append({"name": f"{workload}_durable_ratio", "value": headline["ratio"], "unit": "x"})
         results.append({"name": f"{workload}_server_cpu_ratio", "value": headline["cpu_ratio"], "unit": "x"})
+    ycsb_a = [r for r in ycsb_rows if r["workload"] == "ycsb_a" and r["connections"] == top]
+    if ycsb_a:
+        results.append({"name": "ycsb_a_durable_ratio", "value": ycsb_a[0]["ratio"], "unit": "x"})
     (TARGET / "compare.json").write_text(json.dumps({"results": results}, indent=1) + "\n")
     (TARGET / "compare-sales.svg").write_text(sales_chart([r for r in rows if r["workload"] == "sales_order"],
                                                           connection_counts))
