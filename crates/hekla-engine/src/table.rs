@@ -368,13 +368,15 @@ impl Table {
     }
 
     /// Converts lookup values for index `index` to stored form in `key`
-    /// (whose buffers are reused).
+    /// (whose buffers are reused). False when a value is too long for its
+    /// column (a `varchar(8000)` parameter against a `varchar(255)` key):
+    /// no stored key can equal it.
     pub(crate) fn probe_key(
         &self,
         index: usize,
         values: &[Value],
         key: &mut ProbeKey,
-    ) -> SqlResult<()> {
+    ) -> SqlResult<bool> {
         let def = self.index(index)?;
         def.check_arity(values.len())?;
         key.bytes.clear();
@@ -388,14 +390,16 @@ impl Table {
             }
             let start = key.bytes.len();
             let data_type = self.layout.data_type(column);
-            data_type
-                .encode(value, &mut key.bytes)
-                .map_err(|e| self.column_error(column, e, "SELECT"))?;
+            match data_type.encode(value, &mut key.bytes) {
+                // 2628: longer than the column.
+                Err(error) if error.number == 2628 => return Ok(false),
+                encoded => encoded.map_err(|e| self.column_error(column, e, "SELECT"))?,
+            }
             data_type.stored_hash(&key.bytes[start..], &mut hasher);
             key.parts.push(Some((start, key.bytes.len())));
         }
         key.hash = hasher.finish();
-        Ok(())
+        Ok(true)
     }
 
     /// Values of index `index`'s key in a stored row, for messages.

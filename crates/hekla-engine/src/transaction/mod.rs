@@ -357,7 +357,9 @@ impl Transaction {
         probe: &mut ProbeKey,
         visit: &mut impl FnMut(Row<'_>) -> ControlFlow<B>,
     ) -> SqlResult<Option<B>> {
-        table.probe_key(index, key, probe)?;
+        if !table.probe_key(index, key, probe)? {
+            return Ok(None);
+        }
         let watermark = self.shared.gc.watermark();
         let guard = crossbeam_epoch::pin();
         let hash_index = table.indexes[index]

@@ -174,7 +174,11 @@ impl Transaction {
         let def = table.index(index)?;
         def.check_arity(key.len())?;
         let tree = table.range_index(index)?;
-        let encoded = encode_prefix(tree, &def.name, key)?;
+        let encoded = match encode_prefix(tree, &def.name, key) {
+            // 2628: a key longer than its column equals no stored key.
+            Err(error) if error.number == 2628 => return Ok(None),
+            encoded => encoded?,
+        };
         let guard = crossbeam_epoch::pin();
         let result = tree.for_each(&encoded, |version| {
             if !self.observe(version, self.read_ts).visible {

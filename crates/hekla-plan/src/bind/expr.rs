@@ -18,7 +18,7 @@ use crate::type_names::{self, TypeContext};
 use hekla_parser::ast::{self, BinaryOp, ExprKind, UnaryOp};
 use hekla_types::convert::{check_implicit, conversion, Conversion};
 use hekla_types::ops::{self, ArithOp};
-use hekla_types::{Collation, DataType, SqlError, SqlResult, Value};
+use hekla_types::{Collation, DataType, Length, SqlError, SqlResult, Value};
 use std::cmp::Ordering;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -785,7 +785,14 @@ impl<'a> Binder<'a> {
         let null_sides = [is_null_or_variable(&left), is_null_or_variable(&right)];
         let common = ops::common_type(&left.data_type, &right.data_type)?;
         let collation = common.collation().unwrap_or(self.collation);
-        let (left, right) = (implicit(left, &common)?, implicit(right, &common)?);
+        let (left, right) = if op == CompareOp::Eq {
+            (
+                equality_side(left, &common)?,
+                equality_side(right, &common)?,
+            )
+        } else {
+            (implicit(left, &common)?, implicit(right, &common)?)
+        };
         let ansi_nulls = self
             .planner
             .is_none_or(|planner| planner.options.ansi_nulls);
@@ -1045,6 +1052,44 @@ fn compound(op: ast::AssignOp) -> Option<ArithOp> {
 
 /// Wraps `scalar` in an implicit conversion to `target` when its type
 /// differs, with SQL Server's error when the chart refuses it.
+/// One side of an equality in the comparison's type `common`, except a
+/// varchar or nvarchar compared with a longer one of the same collation (a
+/// driver's `@P0 varchar(8000)` against a `varchar(255)` key): its values
+/// compare the same at either length, and a bare column left unconverted
+/// can still seek its index (a key too long for the column finds no row).
+/// Range bounds still convert the column: an index cannot take a bound
+/// longer than its key.
+fn equality_side(scalar: Scalar, common: &DataType) -> SqlResult<Scalar> {
+    let only_longer = match (&scalar.data_type, common) {
+        (
+            DataType::VarChar {
+                len: Length::Bounded(_),
+                collation,
+            },
+            DataType::VarChar {
+                len: Length::Bounded(_),
+                collation: wider,
+            },
+        )
+        | (
+            DataType::NVarChar {
+                len: Length::Bounded(_),
+                collation,
+            },
+            DataType::NVarChar {
+                len: Length::Bounded(_),
+                collation: wider,
+            },
+        ) => collation == wider,
+        _ => false,
+    };
+    if only_longer {
+        Ok(scalar)
+    } else {
+        implicit(scalar, common)
+    }
+}
+
 pub fn implicit(scalar: Scalar, target: &DataType) -> SqlResult<Scalar> {
     if scalar.data_type == *target {
         return Ok(scalar);
