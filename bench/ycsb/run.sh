@@ -64,7 +64,8 @@ trap cleanup EXIT
 
 # ---- the binding and the hekla binary
 log "building the binding (mvn)"
-mvn -B -q -Dstyle.color=never package dependency:copy-dependencies -DoutputDirectory=target/lib
+mvn -B -q package dependency:copy-dependencies -DoutputDirectory=target/lib >"$WORK/mvn.log" 2>&1 ||
+  { cat "$WORK/mvn.log" >&2; exit 1; }
 CLASSPATH_YCSB="$YCSB_DIR/target/hekla-ycsb-1.jar:$YCSB_DIR/target/lib/*"
 HEKLA=${HEKLA_BIN:-$ROOT/target/release/hekla}
 if [ ! -x "$HEKLA" ]; then

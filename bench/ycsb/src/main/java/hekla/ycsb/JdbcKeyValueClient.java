@@ -74,7 +74,11 @@ public final class JdbcKeyValueClient extends DB {
       throw new DBException("db.dialect must be top or limit, not " + dialect);
     }
     limitDialect = dialect.equals("limit");
-    retries = Integer.parseInt(props.getProperty("db.retries", "0"));
+    try {
+      retries = Integer.parseInt(props.getProperty("db.retries", "0"));
+    } catch (NumberFormatException e) {
+      throw new DBException("db.retries must be a number: " + e.getMessage());
+    }
     try {
       String driver = props.getProperty("db.driver");
       if (driver != null) {
