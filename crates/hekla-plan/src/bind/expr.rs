@@ -1050,8 +1050,6 @@ fn compound(op: ast::AssignOp) -> Option<ArithOp> {
     })
 }
 
-/// Wraps `scalar` in an implicit conversion to `target` when its type
-/// differs, with SQL Server's error when the chart refuses it.
 /// One side of an equality in the comparison's type `common`, except a
 /// varchar or nvarchar compared with a longer one of the same collation (a
 /// driver's `@P0 varchar(8000)` against a `varchar(255)` key): its values
@@ -1090,6 +1088,8 @@ fn equality_side(scalar: Scalar, common: &DataType) -> SqlResult<Scalar> {
     }
 }
 
+/// Wraps `scalar` in an implicit conversion to `target` when its type
+/// differs, with SQL Server's error when the chart refuses it.
 pub fn implicit(scalar: Scalar, target: &DataType) -> SqlResult<Scalar> {
     if scalar.data_type == *target {
         return Ok(scalar);
