@@ -125,7 +125,7 @@ class Hekla:
         return ["-S", self.address, "-U", "sa", "-P", self.password]
 
     def sql(self, *args):
-        return run([self.binary, "sql", *self.login(), "-b", "-H", "-1", *args])
+        return run([self.binary, "sql", *self.login(), "-b", "-h", "-1", *args])
 
     def count(self, table):
         out = self.sql("-Q", f"SET NOCOUNT ON; SELECT 'COUNT=' + CAST(COUNT(*) AS varchar(20)) FROM {table}")

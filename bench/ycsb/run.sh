@@ -135,7 +135,7 @@ ycsb() {
 }
 row_count() {
   case "$1" in
-    hekla) "$HEKLA" sql -S "127.0.0.1,$HEKLA_PORT" -U ycsb -P "$YCSB_PASSWORD" -H -1 -W \
+    hekla) "$HEKLA" sql -S "127.0.0.1,$HEKLA_PORT" -U ycsb -P "$YCSB_PASSWORD" -h -1 -W \
       -Q "SET NOCOUNT ON; SELECT COUNT(*) FROM usertable;" | tr -d ' \r' | grep -v '^$' ;;
     postgres) pg_sql "-c 'SELECT count(*) FROM usertable;'" ;;
   esac

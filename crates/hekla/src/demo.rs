@@ -80,6 +80,7 @@ pub fn run(args: DemoArgs) -> Result<(), String> {
                 encrypt: false,
                 trust_server_certificate: false,
                 app_name: "hekla demo",
+                host_name: None,
             }),
             format!("server {server}"),
         ),

@@ -110,6 +110,14 @@ fn hekla_sql_against_a_server_prints_what_it_prints_locally() {
     );
     assert_eq!(over_tds.1, local.1, "the same output over TDS as embedded");
 
+    // -H names the workstation, as sqlcmd's -H does; -h -1 drops the headers.
+    let mut args = remote.to_vec();
+    args.extend(["-H", "build-agent-7", "-h", "-1", "-W", "-Q"]);
+    args.push("SET NOCOUNT ON SELECT HOST_NAME(), APP_NAME()");
+    let (ok, stdout, _) = hekla_sql(&args);
+    assert!(ok);
+    assert_eq!(stdout.trim(), "build-agent-7 hekla sql");
+
     // -b: an error makes the exit status 1, as sqlcmd -b does.
     let mut args = remote.to_vec();
     args.extend(["-b", "-Q", "SELECT 1 / 0"]);

@@ -300,7 +300,7 @@ fn scripting_variables_are_substituted() {
 
 /// The numbers `query` prints, one per line (no headers, no counts).
 fn numbers(dir: &Path, query: &str) -> Vec<i64> {
-    let output = hekla_sql(dir, &["-b", "-H", "-1", "-Q", query], "");
+    let output = hekla_sql(dir, &["-b", "-h", "-1", "-Q", query], "");
     assert!(
         output.status.success(),
         "{}{}",
@@ -346,7 +346,7 @@ fn killed_after(dir: &Path, script: &str) -> Vec<String> {
         .arg("sql")
         .arg("--data-dir")
         .arg(dir)
-        .args(["-H", "-1"])
+        .args(["-h", "-1"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())

@@ -61,7 +61,7 @@ fn json_value(json: &str, name: &str) -> f64 {
 /// `SELECT COUNT(*)` through `hekla sql` with `connection` (a data
 /// directory's or a server's flags).
 fn count_rows(connection: &[&str], table: &str) -> u64 {
-    let mut args = vec!["sql", "-H", "-1"];
+    let mut args = vec!["sql", "-h", "-1"];
     args.extend(connection);
     let query = format!("SET NOCOUNT ON; SELECT COUNT(*) FROM {table}");
     args.extend(["-Q", query.as_str()]);
@@ -104,7 +104,7 @@ fn embedded_connections_insert_every_row_once() {
     assert_eq!(count_rows(&local, "dbo.hits"), 200);
 
     // Four sessions, each of which inserted its 50 rows.
-    let mut per_session = vec!["sql", "-H", "-1"];
+    let mut per_session = vec!["sql", "-h", "-1"];
     per_session.extend(local);
     per_session.extend([
         "-Q",
@@ -223,7 +223,7 @@ fn a_script_runs_over_the_wire_on_every_connection() {
     assert_eq!(count_rows(&remote, "dbo.orders"), 100);
 
     // Four server sessions, each of which inserted its 25 rows.
-    let mut per_session = vec!["sql", "-H", "-1"];
+    let mut per_session = vec!["sql", "-h", "-1"];
     per_session.extend(remote);
     per_session.extend([
         "-Q",

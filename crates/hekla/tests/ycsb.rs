@@ -66,7 +66,7 @@ fn rows_in_table(dir: &Path) -> u64 {
         .args(["sql", "--data-dir"])
         .arg(dir)
         .args([
-            "-H",
+            "-h",
             "-1",
             "-Q",
             "SET NOCOUNT ON SELECT COUNT(*) FROM dbo.usertable",
@@ -173,7 +173,7 @@ fn over_tds_the_server_holds_what_the_clients_did() {
         .arg("sql")
         .args(remote)
         .args([
-            "-H",
+            "-h",
             "-1",
             "-Q",
             "SET NOCOUNT ON SELECT COUNT(*) FROM dbo.usertable",

@@ -28,6 +28,8 @@ pub struct ClientOptions {
     pub password: String,
     pub database: String,
     pub app_name: String,
+    /// The workstation name the server shows (`HOST_NAME()`).
+    pub host_name: String,
     /// NotSupported: plaintext; Off: encrypt the login only; On: encrypt
     /// everything.
     pub encryption: Encryption,
@@ -43,6 +45,7 @@ impl ClientOptions {
             password: password.to_string(),
             database: String::new(),
             app_name: "hekla".to_string(),
+            host_name: "localhost".to_string(),
             encryption: Encryption::NotSupported,
             packet_size: DEFAULT_PACKET_SIZE,
             mars: false,
@@ -137,7 +140,7 @@ impl Client {
             client_pid: std::process::id(),
             integrated_security: false,
             has_feature_extension: false,
-            host_name: "localhost".to_string(),
+            host_name: options.host_name.clone(),
             user_name: options.user.clone(),
             password: options.password.clone(),
             app_name: options.app_name.clone(),

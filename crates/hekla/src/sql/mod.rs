@@ -21,8 +21,14 @@ use std::io::{self, BufRead, IsTerminal};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+/// sqlcmd's flags: `-h` is the headers option there, so help is `-?` or
+/// `--help`.
 #[derive(Args)]
+#[command(disable_help_flag = true)]
 pub struct SqlArgs {
+    /// Print help.
+    #[arg(short = '?', long = "help", action = clap::ArgAction::Help)]
+    help: Option<bool>,
     /// The database directory (created if missing).
     #[arg(
         long,
@@ -59,9 +65,12 @@ pub struct SqlArgs {
     /// Remove trailing blanks: columns as wide as their values.
     #[arg(short = 'W', long = "trim")]
     trim: bool,
-    /// Headers: -1 turns them off.
+    /// The workstation name the server shows as HOST_NAME() (with -S).
+    #[arg(short = 'H', long = "workstation", requires = "server")]
+    workstation: Option<String>,
+    /// Headers: -1 turns them off (sqlcmd's -h).
     #[arg(
-        short = 'H',
+        short = 'h',
         long = "headers",
         default_value_t = 0,
         allow_negative_numbers = true
@@ -94,6 +103,7 @@ pub fn run(args: SqlArgs) -> Result<(), String> {
                 encrypt: args.encrypt,
                 trust_server_certificate: args.trust_server_certificate,
                 app_name: "hekla sql",
+                host_name: args.workstation.as_deref(),
             })?;
             run_batches(&args, &mut session)
         }

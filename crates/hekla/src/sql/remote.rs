@@ -46,6 +46,8 @@ pub struct Target<'a> {
     pub trust_server_certificate: bool,
     /// The program name the server sees (`APP_NAME()`, `program_name`).
     pub app_name: &'a str,
+    /// `-H`: the workstation name the server shows; None for `localhost`.
+    pub host_name: Option<&'a str>,
 }
 
 pub struct RemoteSession {
@@ -69,6 +71,9 @@ impl RemoteSession {
         let address = address(target.server)?;
         let mut options = ClientOptions::new(target.user, target.password);
         options.app_name = target.app_name.to_string();
+        if let Some(host_name) = target.host_name {
+            options.host_name = host_name.to_string();
+        }
         options.database = target.database.unwrap_or_default().to_string();
         options.encryption = if target.encrypt {
             Encryption::On

@@ -107,6 +107,7 @@ pub fn run(args: StressArgs) -> Result<(), String> {
                 encrypt: args.encrypt,
                 trust_server_certificate: args.trust_server_certificate,
                 app_name: "hekla stress",
+                host_name: None,
             }),
             format!("server {server}"),
         ),
