@@ -24,6 +24,8 @@
 # Exits non-zero when a row count after the load is wrong or an operation
 # fails with anything but a counted 41302 write conflict.
 set -euo pipefail
+# A relative HEKLA_BIN names a file from where the script was started.
+if [ -n "${HEKLA_BIN:-}" ]; then HEKLA_BIN=$(realpath -m "$HEKLA_BIN"); fi
 cd "$(dirname "$0")"
 YCSB_DIR=$(pwd)
 ROOT=$(cd ../.. && pwd)
