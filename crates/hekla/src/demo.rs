@@ -6,11 +6,11 @@
 //! shows the views again, with orders/s, latency and errors by number.
 
 use crate::sql::batches::Runner;
-use crate::sql::remote::{LoginArgs, Target};
+use crate::sql::remote::ConnectionArgs;
 use crate::stress::progress::Progress;
 use crate::stress::summary::Summary;
 use crate::stress::worker::{Batch, Connector};
-use crate::stress::{run_connections, Plan};
+use crate::stress::{drive, Plan};
 use clap::Args;
 use hekla_parser::script::split_batches;
 use hekla_sql::result::{ErrorEvent, ResultColumn, ResultSink};
@@ -54,7 +54,7 @@ pub struct DemoArgs {
           value_parser = clap::value_parser!(u32).range(1..=10_000))]
     connections: u32,
     #[command(flatten)]
-    login: LoginArgs,
+    connection: ConnectionArgs,
     /// A database directory (created if missing) instead of a temporary
     /// one, which is removed at the end.
     #[arg(long, value_name = "DIR", conflicts_with = "server")]
@@ -65,25 +65,16 @@ pub struct DemoArgs {
 }
 
 pub fn run(args: DemoArgs) -> Result<(), String> {
-    let temporary = args.login.server.is_none() && args.data_dir.is_none();
+    let temporary = args.connection.login.server.is_none() && args.data_dir.is_none();
     let dir = args
         .data_dir
         .clone()
         .unwrap_or_else(|| std::env::temp_dir().join(format!("hekla-demo-{}", std::process::id())));
-    let (connector, target) = match &args.login.server {
-        Some(server) => (
-            Connector::Remote(Target {
-                server,
-                user: args.login.user(),
-                password: args.login.password(),
-                database: None,
-                encrypt: false,
-                trust_server_certificate: false,
-                app_name: "hekla demo",
-                host_name: None,
-            }),
-            format!("server {server}"),
-        ),
+    let (connector, target) = match args.connection.target("hekla demo", None) {
+        Some(target) => {
+            let described = format!("server {}", target.server);
+            (Connector::Remote(target), described)
+        }
         None => (
             Connector::Embedded(crate::sql::open_database(&dir, None)?),
             format!("embedded, durable, in {}", dir.display()),
@@ -135,16 +126,8 @@ fn demonstrate(args: &DemoArgs, connector: &Connector, target: String) -> Result
     let progress =
         Progress::new(plan.total_batches(), !args.quiet).counting("orders", ORDERS_PER_BATCH);
     let logs = (0..args.connections).map(|_| None).collect();
-    let (outcomes, elapsed) = run_connections(connector, &batches, iterations, logs, &progress);
-    progress.finish();
+    let (outcomes, elapsed) = drive(connector, &batches, iterations, logs, &progress)?;
     let summary = Summary::new(&plan, &outcomes, elapsed);
-    if summary.connected == 0 {
-        let first = outcomes.iter().find_map(|o| o.connect_error.as_deref());
-        return Err(format!(
-            "no connection could be made: {}",
-            first.unwrap_or_default()
-        ));
-    }
     print!("{}", summary.text());
     let inserted = order_count(&mut *session)? - orders_before;
     let seconds = elapsed.as_secs_f64().max(f64::MIN_POSITIVE);

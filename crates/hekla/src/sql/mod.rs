@@ -15,7 +15,7 @@ use clap::Args;
 use hekla_engine::{DatabaseConfig, StorageConfig};
 use hekla_sql::session::SqlDatabase;
 use hekla_sql::text_output::{TextOptions, TextSink};
-use remote::LoginArgs;
+use remote::ConnectionArgs;
 use std::collections::VecDeque;
 use std::io::{self, BufRead, IsTerminal};
 use std::path::{Path, PathBuf};
@@ -38,16 +38,7 @@ pub struct SqlArgs {
     )]
     data_dir: Option<PathBuf>,
     #[command(flatten)]
-    login: LoginArgs,
-    /// The database to use (with -S).
-    #[arg(short = 'd', long = "database", requires = "server")]
-    database: Option<String>,
-    /// Encrypt the connection (with -S).
-    #[arg(short = 'N', long = "encrypt", requires = "server")]
-    encrypt: bool,
-    /// Trust the server's certificate without validating it (with -S).
-    #[arg(short = 'C', long = "trust-server-certificate", requires = "server")]
-    trust_server_certificate: bool,
+    connection: ConnectionArgs,
     /// Run this query (batches separated by GO lines) and exit.
     #[arg(
         short = 'Q',
@@ -93,18 +84,12 @@ pub struct SqlArgs {
 }
 
 pub fn run(args: SqlArgs) -> Result<(), String> {
-    match (&args.login.server, &args.data_dir) {
-        (Some(server), _) => {
-            let mut session = remote::RemoteSession::connect(&remote::Target {
-                server,
-                user: args.login.user(),
-                password: args.login.password(),
-                database: args.database.as_deref(),
-                encrypt: args.encrypt,
-                trust_server_certificate: args.trust_server_certificate,
-                app_name: "hekla sql",
-                host_name: args.workstation.as_deref(),
-            })?;
+    let target = args
+        .connection
+        .target("hekla sql", args.workstation.as_deref());
+    match (target, &args.data_dir) {
+        (Some(target), _) => {
+            let mut session = remote::RemoteSession::connect(&target)?;
             run_batches(&args, &mut session)
         }
         (None, Some(dir)) => {

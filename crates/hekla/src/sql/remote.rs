@@ -33,6 +33,44 @@ impl LoginArgs {
     }
 }
 
+/// The login flags and sqlcmd's other connection flags (`-d`, `-N`,
+/// `-C`), for the commands that run batches on a server.
+#[derive(clap::Args)]
+pub struct ConnectionArgs {
+    #[command(flatten)]
+    pub login: LoginArgs,
+    /// The database to use (with -S).
+    #[arg(short = 'd', long = "database", requires = "server")]
+    pub database: Option<String>,
+    /// Encrypt the connection (with -S).
+    #[arg(short = 'N', long = "encrypt", requires = "server")]
+    pub encrypt: bool,
+    /// Trust the server's certificate without validating it (with -S).
+    #[arg(short = 'C', long = "trust-server-certificate", requires = "server")]
+    pub trust_server_certificate: bool,
+}
+
+impl ConnectionArgs {
+    /// The server -S names, with everything needed to log in to it; None
+    /// without -S.
+    pub fn target<'a>(
+        &'a self,
+        app_name: &'a str,
+        host_name: Option<&'a str>,
+    ) -> Option<Target<'a>> {
+        Some(Target {
+            server: self.login.server.as_deref()?,
+            user: self.login.user(),
+            password: self.login.password(),
+            database: self.database.as_deref(),
+            encrypt: self.encrypt,
+            trust_server_certificate: self.trust_server_certificate,
+            app_name,
+            host_name,
+        })
+    }
+}
+
 /// sqlcmd's connection flags.
 pub struct Target<'a> {
     /// `host`, `host,port` or `tcp:host,port` (port 1433 by default).

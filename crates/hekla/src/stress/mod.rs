@@ -9,7 +9,7 @@ pub(crate) mod progress;
 pub(crate) mod summary;
 pub(crate) mod worker;
 
-use crate::sql::remote::{LoginArgs, Target};
+use crate::sql::remote::ConnectionArgs;
 use clap::{ArgGroup, Args};
 use hekla_parser::script::split_batches;
 use progress::Progress;
@@ -27,16 +27,7 @@ use worker::{Batch, ConnectionLog, Connector, Outcome};
 )]
 pub struct StressArgs {
     #[command(flatten)]
-    login: LoginArgs,
-    /// The database each connection uses (with -S).
-    #[arg(short = 'd', long = "database", requires = "server")]
-    database: Option<String>,
-    /// Encrypt the connections (with -S).
-    #[arg(short = 'N', long = "encrypt", requires = "server")]
-    encrypt: bool,
-    /// Trust the server's certificate without validating it (with -S).
-    #[arg(short = 'C', long = "trust-server-certificate", requires = "server")]
-    trust_server_certificate: bool,
+    connection: ConnectionArgs,
     /// ostress's Windows authentication: not supported (use -U and -P).
     #[arg(short = 'E', long = "trusted-connection")]
     windows_auth: bool,
@@ -97,20 +88,11 @@ pub fn run(args: StressArgs) -> Result<(), String> {
     if batches.is_empty() {
         return Err("no batch to run: the query or script is empty".to_string());
     }
-    let (connector, target) = match (&args.login.server, &args.data_dir) {
-        (Some(server), _) => (
-            Connector::Remote(Target {
-                server,
-                user: args.login.user(),
-                password: args.login.password(),
-                database: args.database.as_deref(),
-                encrypt: args.encrypt,
-                trust_server_certificate: args.trust_server_certificate,
-                app_name: "hekla stress",
-                host_name: None,
-            }),
-            format!("server {server}"),
-        ),
+    let (connector, target) = match (args.connection.target("hekla stress", None), &args.data_dir) {
+        (Some(target), _) => {
+            let described = format!("server {}", target.server);
+            (Connector::Remote(target), described)
+        }
         (None, Some(dir)) => (
             Connector::Embedded(crate::sql::open_database(dir, None)?),
             format!("embedded {}", dir.display()),
@@ -127,17 +109,8 @@ pub fn run(args: StressArgs) -> Result<(), String> {
         target,
     };
     let progress = Progress::new(plan.total_batches(), !args.quiet);
-    let (outcomes, elapsed) =
-        run_connections(&connector, &batches, args.iterations, logs, &progress);
-    progress.finish();
+    let (outcomes, elapsed) = drive(&connector, &batches, args.iterations, logs, &progress)?;
     let summary = Summary::new(&plan, &outcomes, elapsed);
-    if summary.connected == 0 {
-        let first = outcomes.iter().find_map(|o| o.connect_error.as_deref());
-        return Err(format!(
-            "no connection could be made: {}",
-            first.unwrap_or_default()
-        ));
-    }
     let text = summary.text();
     if args.json {
         summary.json();
@@ -186,10 +159,31 @@ fn open_logs(dir: Option<&Path>, connections: u32) -> Result<Vec<Option<Connecti
         .collect()
 }
 
+/// Runs the load with its progress line: every connection's outcome and
+/// the elapsed time, or an error when no connection could log in.
+pub(crate) fn drive(
+    connector: &Connector,
+    batches: &[Batch],
+    iterations: u64,
+    logs: Vec<Option<ConnectionLog>>,
+    progress: &Progress,
+) -> Result<(Vec<Outcome>, Duration), String> {
+    let (outcomes, elapsed) = run_connections(connector, batches, iterations, logs, progress);
+    progress.finish();
+    if outcomes.iter().all(|o| o.connect_error.is_some()) {
+        let first = outcomes.iter().find_map(|o| o.connect_error.as_deref());
+        return Err(format!(
+            "no connection could be made: {}",
+            first.unwrap_or_default()
+        ));
+    }
+    Ok((outcomes, elapsed))
+}
+
 /// Runs every connection on its own thread. The clock starts once every
 /// connection has logged in (or failed to), as the load is what is
 /// measured: from the first batch started to the last one finished.
-pub(crate) fn run_connections(
+fn run_connections(
     connector: &Connector,
     batches: &[Batch],
     iterations: u64,

@@ -12,7 +12,7 @@ use std::time::Duration;
 pub struct Summary<'a> {
     plan: &'a Plan,
     /// Connections that logged in.
-    pub connected: u32,
+    connected: u32,
     /// Connections whose link broke during the run.
     lost: u32,
     /// The first login failure's text, if any failed.
