@@ -55,17 +55,17 @@ impl AccessPath {
             return AccessPath::Scan;
         };
         let columns = offset..offset + table.columns.len();
-        let mut fixed = Vec::new();
-        equalities(filter, &columns, &mut fixed);
+        let mut bounds = Vec::new();
+        comparisons(filter, &columns, &mut bounds);
         for (position, index) in table.indexes.iter().enumerate() {
             let key: Option<Vec<Scalar>> = index
                 .columns
                 .iter()
                 .map(|&(column, _)| {
-                    fixed
+                    bounds
                         .iter()
-                        .find(|(c, _)| *c == offset + column)
-                        .map(|(_, value)| value.clone())
+                        .find(|(c, op, _)| *c == offset + column && *op == CompareOp::Eq)
+                        .map(|(_, _, value)| value.clone())
                 })
                 .collect();
             if let Some(key) = key {
@@ -75,8 +75,6 @@ impl AccessPath {
                 };
             }
         }
-        let mut bounds = Vec::new();
-        comparisons(filter, &columns, &mut bounds);
         table
             .indexes
             .iter()
@@ -139,36 +137,11 @@ impl AccessPath {
     }
 }
 
-/// `column = value` conjuncts of an AND tree where the column belongs to
-/// the table being read (`columns`) and the value is known before it:
-/// constants, variables, columns of earlier tables. Both sides have the
-/// column's own type (a converted column cannot use its index).
-fn equalities(
-    predicate: &Predicate,
-    columns: &std::ops::Range<usize>,
-    out: &mut Vec<(usize, Scalar)>,
-) {
-    match predicate {
-        Predicate::And(left, right) => {
-            equalities(left, columns, out);
-            equalities(right, columns, out);
-        }
-        Predicate::Compare {
-            op: CompareOp::Eq,
-            left,
-            right,
-            ..
-        } => {
-            let pair =
-                column_value(left, right, columns).or_else(|| column_value(right, left, columns));
-            out.extend(pair);
-        }
-        _ => {}
-    }
-}
-
-/// `column op value` conjuncts of an AND tree, as [`equalities`] finds
-/// `=`, with the column put on the left (`5 < c` is `c > 5`).
+/// `column op value` conjuncts of an AND tree, with the column put on the
+/// left (`5 < c` is `c > 5`), where the column belongs to the table being
+/// read (`columns`) and the value is known before it: constants,
+/// variables, columns of earlier tables. Both sides have the column's own
+/// type (a converted column cannot use its index).
 fn comparisons(
     predicate: &Predicate,
     columns: &std::ops::Range<usize>,
