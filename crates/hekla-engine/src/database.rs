@@ -2,9 +2,9 @@
 
 use crate::catalog::{SchemaId, TableDef, TableId, DBO_SCHEMA};
 use crate::durability::{
-    self, CheckpointFileInfo, CheckpointReport, Checkpointer, DatabaseOptions, DelayedDurability,
-    DirectoryLock, DurableLog, LogStats, LogWriter, OptionsCell, Record, RecoveryReport, Request,
-    StorageConfig,
+    self, CheckpointFileInfo, CheckpointReport, Checkpointer, CompletedCheckpoint, DatabaseOptions,
+    DelayedDurability, DirectoryLock, DurableLog, LogStats, LogWriter, OptionsCell, Record,
+    RecoveryReport, Request, StorageConfig,
 };
 use crate::errors;
 use crate::gc::{Collector, Garbage};
@@ -324,6 +324,13 @@ impl Database {
                 ))
             }),
         }
+    }
+
+    /// The latest checkpoints (up to 64, oldest first), automatic ones
+    /// included: what each did and when it finished. Empty without a
+    /// directory.
+    pub fn checkpoint_history(&self) -> Vec<CompletedCheckpoint> {
+        self.ask_worker(Request::History).unwrap_or_default()
     }
 
     /// `sys.dm_db_xtp_checkpoint_files`: every checkpoint file and its state.

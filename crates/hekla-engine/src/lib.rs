@@ -55,8 +55,9 @@ pub use catalog::{
 };
 pub use database::{Database, DatabaseConfig};
 pub use durability::{
-    CheckpointFileInfo, CheckpointReport, DatabaseOptions, DelayedDurability, FileState, FileType,
-    LogStats, RecoveryModel, RecoveryReport, StorageConfig, UserAccess,
+    CheckpointFileInfo, CheckpointReport, CheckpointTrigger, CompletedCheckpoint, DatabaseOptions,
+    DelayedDurability, FileState, FileType, LogStats, RecoveryModel, RecoveryReport, StorageConfig,
+    UserAccess,
 };
 pub use hash_index::HashIndexStats;
 pub use heap::HeapStats;

@@ -6,13 +6,15 @@ mod common;
 
 use common::*;
 use hekla_engine::{
-    ColumnDef, Database, DatabaseConfig, DatabaseOptions, DelayedDurability, Durability, FileState,
-    IndexDef, IsolationLevel, RecoveryModel, StorageConfig, TableDef, Uniqueness, UserAccess,
+    CheckpointTrigger, ColumnDef, Database, DatabaseConfig, DatabaseOptions, DelayedDurability,
+    Durability, FileState, IndexDef, IsolationLevel, RecoveryModel, StorageConfig, TableDef,
+    Uniqueness, UserAccess,
 };
 use hekla_types::{DataType, Value};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 fn open(dir: &Path) -> Database {
     Database::open(dir, DatabaseConfig::default(), StorageConfig::small()).expect("open")
@@ -80,6 +82,47 @@ fn checkpoints_hold_rows_and_deletes_and_truncate_the_log() {
     assert!(report.pairs_loaded > 0);
     assert_eq!(report.commits_replayed, 0, "{report:?}");
     assert_eq!(report.rows_loaded as usize, model.len());
+}
+
+/// The worker keeps the checkpoints it completed, the automatic ones (set
+/// off by log growth) as well as `CHECKPOINT`'s, so that a caller can see
+/// what happened in the background.
+#[test]
+fn checkpoint_history_lists_automatic_and_manual_checkpoints() {
+    let dir = Scratch::new("durability-history");
+    let storage = StorageConfig {
+        checkpoint_log_bytes: 64 << 10,
+        ..StorageConfig::small()
+    };
+    let db = Database::open(&dir.0, DatabaseConfig::default(), storage).unwrap();
+    assert!(db.checkpoint_history().is_empty());
+    let table = create_accounts(&db);
+    let rows: Vec<(i32, i64)> = (0..5_000).map(|i| (i, i64::from(i))).collect();
+    for chunk in rows.chunks(500) {
+        seed(&db, &table, chunk);
+    }
+    // The worker follows the log on a 20 ms beat; give it time to notice.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !db
+        .checkpoint_history()
+        .iter()
+        .any(|c| c.trigger == CheckpointTrigger::Automatic)
+    {
+        assert!(Instant::now() < deadline, "no automatic checkpoint");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let report = db.checkpoint().unwrap();
+    let history = db.checkpoint_history();
+    let last = history.last().unwrap();
+    assert_eq!(last.trigger, CheckpointTrigger::Manual);
+    assert_eq!(last.report, report);
+    assert!(history
+        .windows(2)
+        .all(|w| w[0].finished_at <= w[1].finished_at
+            && w[0].report.checkpoint_ts <= w[1].report.checkpoint_ts));
+    let automatic = &history[0];
+    assert_eq!(automatic.trigger, CheckpointTrigger::Automatic);
+    assert!(automatic.report.bytes_written > 0, "{automatic:?}");
 }
 
 /// A rebuild (ALTER TABLE in the SQL layer) creates a replacement under

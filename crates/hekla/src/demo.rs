@@ -188,7 +188,7 @@ fn run_checked(session: &mut dyn Runner, batch: &str) -> Result<(), String> {
 
 /// The first column of the first row `batch` returns (NULL without rows),
 /// or its first error.
-fn first_value(session: &mut dyn Runner, batch: &str) -> Result<Value, String> {
+pub(crate) fn first_value(session: &mut dyn Runner, batch: &str) -> Result<Value, String> {
     let mut sink = FirstValue::default();
     session.execute(batch, &mut sink);
     match sink.error {

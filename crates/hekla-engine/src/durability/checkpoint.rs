@@ -26,16 +26,18 @@ use crate::database::Shared;
 use crate::errors;
 use crate::layout::RowLayout;
 use hekla_types::{SqlError, SqlResult};
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 /// How often the worker looks for new log when nobody wakes it.
 const FOLLOW_INTERVAL: Duration = Duration::from_millis(20);
 /// A checkpoint merges at most this many times, so that it stays short.
 const MAX_MERGES_PER_CHECKPOINT: usize = 4;
+/// The worker remembers this many of its latest checkpoints.
+const HISTORY_LEN: usize = 64;
 
 /// What one checkpoint did.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -55,9 +57,27 @@ pub struct CheckpointReport {
     pub active_pairs: usize,
 }
 
+/// What started a checkpoint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CheckpointTrigger {
+    /// `CHECKPOINT` (`Database::checkpoint`).
+    Manual,
+    /// The worker, once the log had grown `checkpoint_log_bytes`.
+    Automatic,
+}
+
+/// A checkpoint that completed, as `Database::checkpoint_history` lists it.
+#[derive(Clone, Debug)]
+pub struct CompletedCheckpoint {
+    pub trigger: CheckpointTrigger,
+    pub finished_at: SystemTime,
+    pub report: CheckpointReport,
+}
+
 pub(crate) enum Request {
     Checkpoint(Sender<SqlResult<CheckpointReport>>),
     Files(Sender<Vec<CheckpointFileInfo>>),
+    History(Sender<Vec<CompletedCheckpoint>>),
     Stop,
 }
 
@@ -82,6 +102,8 @@ pub(crate) struct Checkpointer {
     max_ts_seen: u64,
     /// Time spent following the log and checkpointing since the last checkpoint.
     busy: Duration,
+    /// The latest checkpoints, oldest first, at most `HISTORY_LEN`.
+    history: VecDeque<CompletedCheckpoint>,
     failure: Option<SqlError>,
 }
 
@@ -108,6 +130,7 @@ impl Checkpointer {
             read_lsn: 0,
             max_ts_seen: 0,
             busy: Duration::ZERO,
+            history: VecDeque::new(),
             failure: None,
             data_dir,
             root_dir,
@@ -300,15 +323,32 @@ impl Checkpointer {
         Ok(())
     }
 
-    pub fn checkpoint(&mut self, shared: &Shared, log: &LogWriter) -> SqlResult<CheckpointReport> {
+    pub fn checkpoint(
+        &mut self,
+        shared: &Shared,
+        log: &LogWriter,
+        trigger: CheckpointTrigger,
+    ) -> SqlResult<CheckpointReport> {
         if let Some(failure) = &self.failure {
             return Err(failure.clone());
         }
         let outcome = self.try_checkpoint(shared, log);
-        if let Err(error) = &outcome {
-            self.failure = Some(error.clone());
+        match &outcome {
+            Ok(report) => self.remember(trigger, report.clone()),
+            Err(error) => self.failure = Some(error.clone()),
         }
         outcome
+    }
+
+    fn remember(&mut self, trigger: CheckpointTrigger, report: CheckpointReport) {
+        if self.history.len() == HISTORY_LEN {
+            self.history.pop_front();
+        }
+        self.history.push_back(CompletedCheckpoint {
+            trigger,
+            finished_at: SystemTime::now(),
+            report,
+        });
     }
 
     fn try_checkpoint(&mut self, shared: &Shared, log: &LogWriter) -> SqlResult<CheckpointReport> {
@@ -530,10 +570,14 @@ pub(crate) fn run(
         match requests.recv_timeout(next_tick.saturating_duration_since(Instant::now())) {
             Ok(Request::Stop) | Err(RecvTimeoutError::Disconnected) => return,
             Ok(Request::Checkpoint(reply)) => {
-                let _ = reply.send(checkpointer.checkpoint(&shared, &log));
+                let _ =
+                    reply.send(checkpointer.checkpoint(&shared, &log, CheckpointTrigger::Manual));
             }
             Ok(Request::Files(reply)) => {
                 let _ = reply.send(checkpointer.files());
+            }
+            Ok(Request::History(reply)) => {
+                let _ = reply.send(checkpointer.history.iter().cloned().collect());
             }
             Err(RecvTimeoutError::Timeout) => {}
         }
@@ -555,6 +599,6 @@ fn follow_tick(checkpointer: &mut Checkpointer, shared: &Shared, log: &LogWriter
     }
     if log.written_lsn() - checkpointer.replay_lsn >= checkpointer.config.checkpoint_log_bytes {
         // A failure is kept and reported by the next explicit checkpoint.
-        let _ = checkpointer.checkpoint(shared, log);
+        let _ = checkpointer.checkpoint(shared, log, CheckpointTrigger::Automatic);
     }
 }

@@ -20,8 +20,8 @@ mod recovery;
 mod root;
 mod rows;
 
-pub use checkpoint::CheckpointReport;
 pub(crate) use checkpoint::{run as run_checkpointer, Checkpointer, Request};
+pub use checkpoint::{CheckpointReport, CheckpointTrigger, CompletedCheckpoint};
 pub use log_writer::LogStats;
 pub(crate) use log_writer::{spawn_flusher, LogWriter};
 pub(crate) use options::OptionsCell;

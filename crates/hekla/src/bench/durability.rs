@@ -18,6 +18,7 @@
 
 use super::histogram::Histogram;
 use super::report::{format_value, Report};
+use super::workdir::WorkDir;
 use super::workload::Rng;
 use clap::Args;
 use hekla_engine::{
@@ -135,7 +136,7 @@ pub fn run(mut args: DurabilityArgs) -> Result<(), String> {
                 .to_string(),
         );
     }
-    let work = WorkDir::create(args.dir.as_deref(), args.keep)?;
+    let work = WorkDir::create(args.dir.as_deref(), "durability", args.keep)?;
     let mut report = Report::new("durability", args.json);
     if !report.is_json() {
         let defaults = StorageConfig::default();
@@ -174,38 +175,6 @@ pub fn run(mut args: DurabilityArgs) -> Result<(), String> {
 
 fn sql(error: SqlError) -> String {
     error.to_string()
-}
-
-/// The benchmark's own directory, removed when dropped (unless kept).
-struct WorkDir {
-    path: PathBuf,
-    keep: bool,
-}
-
-impl WorkDir {
-    fn create(parent: Option<&Path>, keep: bool) -> Result<WorkDir, String> {
-        let parent = parent.map_or_else(std::env::temp_dir, Path::to_path_buf);
-        let nanos = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos());
-        let path = parent.join(format!(
-            "hekla-bench-durability-{}-{nanos}",
-            std::process::id()
-        ));
-        std::fs::create_dir_all(&path)
-            .map_err(|e| format!("cannot create {}: {e}", path.display()))?;
-        Ok(WorkDir { path, keep })
-    }
-}
-
-impl Drop for WorkDir {
-    fn drop(&mut self) {
-        if self.keep {
-            eprintln!("hekla: files kept in {}", self.path.display());
-        } else {
-            let _ = std::fs::remove_dir_all(&self.path);
-        }
-    }
 }
 
 /// "ext4 on /dev/vda": the mount holding `path`, from /proc/mounts, so that

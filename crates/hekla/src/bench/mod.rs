@@ -1,6 +1,7 @@
 //! `hekla bench NAME`: benchmark programs. Each prints a readable table and,
 //! with `--json`, one JSON object `{"bench": NAME, "results": [...]}`.
 
+mod checkpoint;
 mod counting;
 mod durability;
 mod engine;
@@ -11,6 +12,7 @@ mod range_index;
 pub(crate) mod report;
 mod server;
 mod sql;
+mod workdir;
 mod workload;
 mod ycsb;
 
@@ -28,6 +30,8 @@ enum Bench {
     Engine(engine::EngineArgs),
     /// Ordered indexes as concurrent maps: inserts, point lookups, short scans, memory.
     RangeIndex(range_index::RangeIndexArgs),
+    /// The checkpoint scenario: single-row inserts, doublings, deletes, CHECKPOINT; every checkpoint's time.
+    Checkpoint(checkpoint::CheckpointArgs),
     /// Durable and delayed commits/s, checkpoints and recovery, next to the disk's own figures.
     Durability(durability::DurabilityArgs),
     /// T-SQL parsing: statements/s and MB/s for the sales-order procedure, YCSB and a corpus.
@@ -47,6 +51,7 @@ pub fn run(args: BenchArgs) -> Result<(), String> {
     match args.bench {
         Bench::Engine(args) => engine::run(args),
         Bench::RangeIndex(args) => range_index::run(args),
+        Bench::Checkpoint(args) => checkpoint::run(args),
         Bench::Durability(args) => durability::run(args),
         Bench::Parse(args) => parse::run(args),
         Bench::Sql(args) => sql::run(args),

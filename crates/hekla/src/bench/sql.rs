@@ -16,7 +16,7 @@
 //! `sp_executesql` statement called through the RPC entry point, as a
 //! driver's prepared statement sends it.
 
-use super::counting::Counting;
+use super::counting::{self, Counting};
 use super::report::Report;
 use clap::Args;
 use hekla_sql::rpc::{RpcParameter, RpcValue};
@@ -430,12 +430,7 @@ fn report_times(report: &mut Report, name: &str, times: &[f64]) {
 }
 
 fn execute(session: &mut Session, batch: &str) -> Result<u64, String> {
-    let mut sink = Counting::default();
-    session.execute(batch, &mut sink);
-    match sink.error {
-        Some(error) => Err(format!("{error}\nin: {batch}")),
-        None => Ok(sink.rows),
-    }
+    counting::execute(session, batch).map(|sink| sink.rows)
 }
 
 /// `statement` with its int parameter `@k` set to `key`, as a driver's
