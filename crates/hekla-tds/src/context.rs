@@ -1,12 +1,12 @@
 //! What every connection of a server shares: the database, TLS, limits
-//! and the shutdown signals. Its own module so that the listener
+//! and the live connections. Its own module so that the listener
 //! ([`crate::server`]), the login and the request loop depend on it and
 //! not on each other.
 
+use crate::live::LiveConnections;
 use crate::tls::ServerTls;
 use hekla_sql::SqlDatabase;
 use std::sync::Arc;
-use tokio::sync::watch;
 
 /// What every connection shares.
 pub struct ServerContext {
@@ -16,9 +16,6 @@ pub struct ServerContext {
     pub max_connections: usize,
     pub max_message_size: usize,
     pub server_name: String,
-    /// Becomes true when the server stops.
-    pub shutdown: watch::Receiver<bool>,
-    /// Becomes true when the grace period is over: running requests are
-    /// cancelled.
-    pub abort: watch::Receiver<bool>,
+    /// For the attention watcher and for shutdown.
+    pub live: LiveConnections,
 }

@@ -5,12 +5,14 @@
 //! [`packet`], [`prelogin`], [`login7`], [`types`], [`rpc`], [`request`].
 //! Encoding: [`tokens`], and [`sink`] (a session's results as tokens).
 //! Serving: [`tls`], [`login`] (PRELOGIN to LOGINACK), [`connection`]
-//! (requests), [`server`] (listener, limits, shutdown), [`context`] (what
-//! connections share), [`log`].
+//! (requests, on the connection's own thread), [`stream`] (its socket),
+//! [`live`] (the attention watcher, shutdown), [`server`] (listener,
+//! limits), [`context`] (what connections share), [`log`].
 
 pub mod client;
 pub mod connection;
 pub mod context;
+pub mod live;
 pub mod log;
 pub mod login;
 pub mod login7;
@@ -20,6 +22,7 @@ pub mod request;
 pub mod rpc;
 pub mod server;
 pub mod sink;
+pub mod stream;
 pub mod tls;
 pub mod tokens;
 pub mod types;

@@ -1,19 +1,23 @@
-//! The listener: accepts connections up to the limit, runs each on its own
-//! task, and shuts down gracefully (stop accepting, let running requests
-//! finish within a grace period, then drop every session).
+//! The listener: accepts connections up to the limit, logs each in on a
+//! task and then serves it on a thread of its own, and shuts down
+//! gracefully (stop accepting, let running requests finish within a grace
+//! period, then cancel them).
 
 use crate::connection::Connection;
 use crate::context::ServerContext;
+use crate::live::LiveConnections;
 use crate::log;
-use crate::login::login;
+use crate::login::{login, ServerTransport};
+use crate::stream::ConnectionStream;
 use crate::tls::ServerTls;
+use crate::tls::Transport;
 use hekla_sql::SqlDatabase;
 use std::future::Future;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::watch;
+use tokio::sync::oneshot;
 use tokio::task::JoinSet;
 
 /// Settings of a running server.
@@ -57,8 +61,13 @@ pub async fn serve(
     options: ServerOptions,
     stop: impl Future<Output = ()>,
 ) {
-    let (shutdown_sender, shutdown) = watch::channel(false);
-    let (abort_sender, abort) = watch::channel(false);
+    let live = match LiveConnections::start() {
+        Ok(live) => live,
+        Err(error) => {
+            log::error("cannot start the attention watcher", &[("error", &error)]);
+            return;
+        }
+    };
     let context = Arc::new(ServerContext {
         db,
         tls: options.tls.clone(),
@@ -66,8 +75,7 @@ pub async fn serve(
         max_connections: options.max_connections,
         max_message_size: options.max_message_size,
         server_name: options.server_name.clone(),
-        shutdown,
-        abort,
+        live,
     });
     let open = Arc::new(AtomicUsize::new(0));
     let mut connections = JoinSet::new();
@@ -109,14 +117,15 @@ pub async fn serve(
             ("grace_s", &options.shutdown_grace.as_secs()),
         ],
     );
-    let _ = shutdown_sender.send(true);
+    context.live.drain();
     if !all_closed(&mut connections, options.shutdown_grace).await {
         log::warn(
             "requests still running after the grace period; cancelling them",
             &[("connections", &connections.len())],
         );
-        let _ = abort_sender.send(true);
-        // Cancelled requests stop within a statement or a few thousand rows.
+        context.live.abort();
+        // Cancelled requests stop within a statement or a few thousand
+        // rows; a thread stuck past that is not waited for.
         if !all_closed(&mut connections, CANCEL_WAIT).await {
             connections.abort_all();
             while connections.join_next().await.is_some() {}
@@ -182,13 +191,59 @@ async fn connection(
         ],
     );
     let spid = logged_in.session.session_id();
-    Connection::serve(
-        logged_in.transport,
-        logged_in.session,
-        logged_in.packet_size,
-        context,
-        peer.clone(),
-    )
-    .await;
+    let cancel = logged_in.session.cancel_handle();
+    let control = match context.live.admit(socket_of(&logged_in.transport), cancel) {
+        Ok(Some(control)) => control,
+        Ok(None) => return,
+        Err(error) => {
+            log::error("connection dropped", &[("peer", &peer), ("error", &error)]);
+            return;
+        }
+    };
+    let stream = match ConnectionStream::new(logged_in.transport) {
+        Ok(stream) => stream,
+        Err(error) => {
+            context.live.remove(&control);
+            log::error("connection dropped", &[("peer", &peer), ("error", &error)]);
+            return;
+        }
+    };
+    let (ended, end) = oneshot::channel();
+    let thread = {
+        let context = Arc::clone(&context);
+        let control = Arc::clone(&control);
+        let peer = peer.clone();
+        let session = logged_in.session;
+        let packet_size = logged_in.packet_size;
+        std::thread::Builder::new()
+            .name(format!("hekla-spid-{spid}"))
+            .spawn(move || {
+                Connection::serve(stream, session, packet_size, &context, control, peer);
+                let _ = ended.send(());
+            })
+    };
+    match thread {
+        Ok(_) => {
+            if end.await.is_err() {
+                log::error(
+                    "connection thread failed",
+                    &[("peer", &peer), ("spid", &spid)],
+                );
+            }
+        }
+        Err(error) => log::error(
+            "cannot start a connection thread",
+            &[("peer", &peer), ("error", &error)],
+        ),
+    }
+    context.live.remove(&control);
     log::info("disconnected", &[("peer", &peer), ("spid", &spid)]);
+}
+
+/// The TCP socket under a logged-in transport.
+fn socket_of(transport: &ServerTransport) -> &TcpStream {
+    match transport {
+        Transport::Plain(socket) => socket,
+        Transport::Tls(stream) => stream.get_ref().0.get_ref(),
+    }
 }

@@ -1,18 +1,23 @@
 //! The [`ResultSink`] that turns what a session reports into TDS tokens.
 //!
-//! It runs on the request's blocking thread and hands complete tokens to
-//! the connection in chunks over a bounded channel (so a large result never
-//! sits whole in memory and a slow client slows the request down). The
-//! last DONE of a request is held back: only at the end is it known to be
-//! the final one, and after an ATTENTION the connection replaces it.
+//! It runs on the connection's thread and hands complete tokens to a
+//! [`TokenOutput`] in chunks (so a large result never sits whole in memory
+//! and a slow client slows the request down). The last DONE of a request
+//! is held back: only at the end is it known to be the final one, and
+//! after an ATTENTION the connection replaces it.
 
 use crate::tokens::{self, command, done, env, token, Message};
 use hekla_sql::result::{ErrorEvent, ResultColumn, ResultSink, StatementCommand, TransactionEvent};
 use hekla_types::{DataType, SqlError, Value};
-use tokio::sync::mpsc;
 
 /// Tokens are handed over once this many bytes have collected.
 const CHUNK: usize = 32 * 1024;
+
+/// Where a request's tokens go as they collect: the connection's socket.
+pub trait TokenOutput {
+    /// Sends a chunk of complete tokens; false once the client is gone.
+    fn send(&mut self, tokens: &[u8]) -> bool;
+}
 
 /// What DONE tokens a request's statements end with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,10 +58,10 @@ struct PendingDone {
     rows: u64,
 }
 
-pub struct TokenSink {
+pub struct TokenSink<'a> {
     kind: RequestKind,
     out: Vec<u8>,
-    channel: mpsc::Sender<Vec<u8>>,
+    output: &'a mut dyn TokenOutput,
     /// The client has gone: output is dropped.
     disconnected: bool,
     columns: Vec<ResultColumn>,
@@ -68,7 +73,7 @@ pub struct TokenSink {
     error_since_done: bool,
     /// An error anywhere in the request.
     any_error: bool,
-    pub state: ConnectionState,
+    pub state: &'a mut ConnectionState,
     /// A batch's EXEC is running its procedure: statements end with
     /// DONEINPROC, and an error among them marks its DONEPROC.
     in_procedure: bool,
@@ -78,16 +83,16 @@ pub struct TokenSink {
     return_values: Vec<u8>,
 }
 
-impl TokenSink {
+impl<'a> TokenSink<'a> {
     pub fn new(
         kind: RequestKind,
-        channel: mpsc::Sender<Vec<u8>>,
-        state: ConnectionState,
-    ) -> TokenSink {
+        output: &'a mut dyn TokenOutput,
+        state: &'a mut ConnectionState,
+    ) -> TokenSink<'a> {
         TokenSink {
             kind,
             out: Vec::new(),
-            channel,
+            output,
             disconnected: false,
             columns: Vec::new(),
             result_open: false,
@@ -158,10 +163,10 @@ impl TokenSink {
         if self.out.is_empty() {
             return;
         }
-        let chunk = std::mem::take(&mut self.out);
-        if !self.disconnected && self.channel.blocking_send(chunk).is_err() {
+        if !self.disconnected && !self.output.send(&self.out) {
             self.disconnected = true;
         }
+        self.out.clear();
     }
 
     /// Whether the connection went away (the request may as well stop).
@@ -245,7 +250,7 @@ impl TokenSink {
     }
 }
 
-impl ResultSink for TokenSink {
+impl ResultSink for TokenSink<'_> {
     fn columns(&mut self, columns: &[ResultColumn]) {
         self.settle_error();
         self.flush_pending_done();
@@ -437,21 +442,24 @@ mod tests {
 
     /// Runs `report` against a batch sink and decodes everything it sent.
     fn tokens(report: impl FnOnce(&mut TokenSink)) -> Response {
-        let (sender, mut receiver) = mpsc::channel(1024);
-        let mut sink = TokenSink::new(
-            RequestKind::Batch,
-            sender,
-            ConnectionState::new("s", "hekla"),
-        );
+        let mut all = Collected(Vec::new());
+        let mut state = ConnectionState::new("s", "hekla");
+        let mut sink = TokenSink::new(RequestKind::Batch, &mut all, &mut state);
         report(&mut sink);
         let last = sink.finish_batch();
         drop(sink);
-        let mut all = Vec::new();
-        while let Ok(chunk) = receiver.try_recv() {
-            all.extend_from_slice(&chunk);
-        }
+        let mut all = all.0;
         all.extend_from_slice(&last);
         Response::decode(&all).unwrap()
+    }
+
+    struct Collected(Vec<u8>);
+
+    impl TokenOutput for Collected {
+        fn send(&mut self, tokens: &[u8]) -> bool {
+            self.0.extend_from_slice(tokens);
+            true
+        }
     }
 
     fn int_column() -> Vec<ResultColumn> {

@@ -57,6 +57,10 @@ impl<S> PreloginFramed<S> {
         self.read_framing = false;
     }
 
+    pub fn get_ref(&self) -> &S {
+        &self.inner
+    }
+
     pub fn into_inner(self) -> S {
         self.inner
     }

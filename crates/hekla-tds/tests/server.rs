@@ -498,31 +498,66 @@ async fn transaction_manager_requests() {
 
 #[tokio::test]
 async fn attention_stops_a_running_loop() {
+    // Plaintext after the login, and TLS throughout: the attention
+    // watcher sees input on the socket either way.
+    let server = TestServer::start_with(ServerOptions::default(), true).await;
+    for encryption in [Encryption::Off, Encryption::On] {
+        let mut options = ClientOptions::new("sa", PASSWORD);
+        options.encryption = encryption;
+        let mut client = server.connect_as(&options).await.unwrap();
+        client
+            .send_batch("DECLARE @i int = 0; WHILE 1 = 1 SET @i += 1;")
+            .await
+            .unwrap();
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        client.send_attention().await.unwrap();
+        // The cancelled batch's reply ends, then the acknowledgement comes
+        // as a message of its own (tedious relies on that).
+        let reply = tokio::time::timeout(Duration::from_secs(10), client.read_response())
+            .await
+            .expect("the loop stopped")
+            .unwrap();
+        assert_eq!(reply.dones().last().unwrap().status, done::FINAL);
+        let ack = client.read_response().await.unwrap();
+        assert_eq!(ack.dones().len(), 1);
+        assert_eq!(ack.dones()[0].status, done::ATTENTION);
+        // The connection still works, and the next request is not
+        // cancelled.
+        let reply = client.batch("SELECT 5").await.unwrap();
+        assert_eq!(reply.rows(), [[Value::Int(5)]]);
+        // An attention while idle is acknowledged too.
+        client.send_attention().await.unwrap();
+        let reply = client.read_response().await.unwrap();
+        assert_eq!(reply.dones()[0].status, done::ATTENTION);
+    }
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_client_that_leaves_mid_request_stops_it() {
     let server = TestServer::start(ServerOptions::default()).await;
     let mut client = server.connect().await;
     client
         .send_batch("DECLARE @i int = 0; WHILE 1 = 1 SET @i += 1;")
         .await
         .unwrap();
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    client.send_attention().await.unwrap();
-    // The cancelled batch's reply ends, then the acknowledgement comes as
-    // a message of its own (tedious relies on that).
-    let reply = tokio::time::timeout(Duration::from_secs(10), client.read_response())
-        .await
-        .expect("the loop stopped")
-        .unwrap();
-    assert_eq!(reply.dones().last().unwrap().status, done::FINAL);
-    let ack = client.read_response().await.unwrap();
-    assert_eq!(ack.dones().len(), 1);
-    assert_eq!(ack.dones()[0].status, done::ATTENTION);
-    // The connection still works, and the next request is not cancelled.
-    let reply = client.batch("SELECT 5").await.unwrap();
-    assert_eq!(reply.rows(), [[Value::Int(5)]]);
-    // An attention while idle is acknowledged too.
-    client.send_attention().await.unwrap();
-    let reply = client.read_response().await.unwrap();
-    assert_eq!(reply.dones()[0].status, done::ATTENTION);
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    drop(client);
+    // The loop's session ends: only the watcher's own session is left.
+    let mut watcher = server.connect().await;
+    let mut sessions = Value::Int(-1);
+    for _ in 0..100 {
+        let reply = watcher
+            .batch("SELECT COUNT(*) FROM sys.dm_exec_sessions WHERE is_user_process = 1")
+            .await
+            .unwrap();
+        sessions = reply.rows()[0][0].clone();
+        if sessions == Value::Int(1) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(sessions, Value::Int(1), "the abandoned loop was cancelled");
     server.stop().await;
 }
 
