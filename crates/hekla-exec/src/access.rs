@@ -6,7 +6,7 @@ use hekla_engine::{KeyRange, Row, RowId, Transaction};
 use hekla_plan::catalog::table::TableMeta;
 use hekla_plan::plan::access::{AccessPath, RangeBound};
 use hekla_plan::plan::TableRead;
-use hekla_types::{SqlResult, Value};
+use hekla_types::{DataType, SqlResult, Value};
 use std::ops::{Bound, ControlFlow};
 
 /// Reads `table`'s rows along `path`; key expressions read `outer` (the
@@ -51,7 +51,10 @@ pub fn read_along(
             lower,
             upper,
         } => {
-            let (Some(lower), Some(upper)) = (bound(lower, outer)?, bound(upper, outer)?) else {
+            let leading = &table.columns[table.indexes[*index].columns[0].0].data_type;
+            let (Some(lower), Some(upper)) =
+                (bound(lower, leading, outer)?, bound(upper, leading, outer)?)
+            else {
                 return Ok(()); // a comparison with NULL matches nothing
             };
             let range = KeyRange::new(lower, upper);
@@ -61,21 +64,30 @@ pub fn read_along(
     Ok(())
 }
 
-/// One end of a range read: None when its value is NULL.
+/// One end of a range read on a key column of type `key_type`: None when
+/// its value is NULL, open when the value is longer than the column holds
+/// (a `varchar(8000)` parameter against a `varchar(255)` key). The index
+/// cannot take such a bound, and reading a wider range is safe: the filter
+/// still tests the comparison on every row.
 fn bound(
     end: &Option<Box<RangeBound>>,
+    key_type: &DataType,
     outer: &Inputs<'_>,
 ) -> SqlResult<Option<Bound<Vec<Value>>>> {
     let Some(end) = end else {
         return Ok(Some(Bound::Unbounded));
     };
     let value = end.value.eval(outer)?;
-    Ok((!value.is_null()).then(|| {
-        if end.inclusive {
-            Bound::Included(vec![value])
-        } else {
-            Bound::Excluded(vec![value])
-        }
+    if value.is_null() {
+        return Ok(None);
+    }
+    if matches!(key_type.encode(&value, &mut Vec::new()), Err(error) if error.number == 2628) {
+        return Ok(Some(Bound::Unbounded));
+    }
+    Ok(Some(if end.inclusive {
+        Bound::Included(vec![value])
+    } else {
+        Bound::Excluded(vec![value])
     }))
 }
 

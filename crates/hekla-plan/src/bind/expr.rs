@@ -785,14 +785,10 @@ impl<'a> Binder<'a> {
         let null_sides = [is_null_or_variable(&left), is_null_or_variable(&right)];
         let common = ops::common_type(&left.data_type, &right.data_type)?;
         let collation = common.collation().unwrap_or(self.collation);
-        let (left, right) = if op == CompareOp::Eq {
-            (
-                equality_side(left, &common)?,
-                equality_side(right, &common)?,
-            )
-        } else {
-            (implicit(left, &common)?, implicit(right, &common)?)
-        };
+        let (left, right) = (
+            comparison_side(left, &common)?,
+            comparison_side(right, &common)?,
+        );
         let ansi_nulls = self
             .planner
             .is_none_or(|planner| planner.options.ansi_nulls);
@@ -1050,14 +1046,14 @@ fn compound(op: ast::AssignOp) -> Option<ArithOp> {
     })
 }
 
-/// One side of an equality in the comparison's type `common`, except a
+/// One side of a comparison in the comparison's type `common`, except a
 /// varchar or nvarchar compared with a longer one of the same collation (a
 /// driver's `@P0 varchar(8000)` against a `varchar(255)` key): its values
 /// compare the same at either length, and a bare column left unconverted
-/// can still seek its index (a key too long for the column finds no row).
-/// Range bounds still convert the column: an index cannot take a bound
-/// longer than its key.
-fn equality_side(scalar: Scalar, common: &DataType) -> SqlResult<Scalar> {
+/// can still seek its index. A seek key too long for the column finds no
+/// row; a range bound too long for it leaves that end of the range open
+/// (`exec::access`), the comparison itself still testing each row.
+fn comparison_side(scalar: Scalar, common: &DataType) -> SqlResult<Scalar> {
     let only_longer = match (&scalar.data_type, common) {
         (
             DataType::VarChar {

@@ -2,8 +2,10 @@
 -- parameters: mssql-jdbc sends @P0 varchar(8000) or nvarchar(4000)) still
 -- seeks its index: the declared length does not change how values compare.
 -- Trailing spaces and case compare as on the column, and a value longer
--- than the column finds nothing. Range bounds and an nvarchar against a
--- varchar key still convert the column, so they scan.
+-- than the column finds nothing. Range bounds seek the range index too; a
+-- bound longer than the column leaves that end of the range open and the
+-- comparison tests each row. An nvarchar against a varchar key still
+-- converts the column, so it scans.
 CREATE TABLE dbo.by_range (
     k varchar(10) NOT NULL PRIMARY KEY NONCLUSTERED,
     v int NOT NULL
@@ -46,6 +48,10 @@ GO
 DECLARE @k varchar(8000) = REPLICATE('x', 300)
 SELECT COUNT(*) AS range_from_longer FROM dbo.usertable WHERE YCSB_KEY >= @k
 SELECT COUNT(*) AS range_to_longer FROM dbo.usertable WHERE YCSB_KEY < @k
+SELECT YCSB_KEY AS between_to_longer FROM dbo.usertable WHERE YCSB_KEY BETWEEN 'abd' AND @k ORDER BY YCSB_KEY
+SET @k = 'abc' + REPLICATE('z', 300)
+SELECT YCSB_KEY AS after_longer FROM dbo.usertable WHERE YCSB_KEY > @k ORDER BY YCSB_KEY
+SELECT YCSB_KEY AS up_to_longer FROM dbo.usertable WHERE YCSB_KEY <= @k ORDER BY YCSB_KEY
 UPDATE dbo.usertable SET FIELD0 = 'never' WHERE YCSB_KEY = @k
 DELETE FROM dbo.usertable WHERE YCSB_KEY = @k
 BEGIN TRANSACTION
