@@ -36,12 +36,14 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from proc_cpu import tree_cpu_seconds  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "samples" / "inmem-oltp"
 TARGET = ROOT / "target"
 ORDERS_PER_BATCH = 20  # workload_inmem.sql's WHILE (@i < 20)
 SEED_ORDERS = 106
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 IS_ROOT = os.geteuid() == 0
 
 
@@ -54,42 +56,6 @@ def run(args, **kwargs):
 
 
 # --- CPU time from /proc --------------------------------------------------
-
-
-def _stat(pid):
-    """(parent pid, own ticks, reaped children's ticks) of a process."""
-    try:
-        text = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    # The command name may hold spaces: the fields start after the last ')'.
-    fields = text[text.rfind(")") + 1 :].split()
-    return int(fields[1]), int(fields[11]) + int(fields[12]), int(fields[13]) + int(fields[14])
-
-
-def tree_cpu_seconds(root):
-    """CPU seconds of `root` (all its threads), the children it reaped, and
-    its live descendants: hekla serve, or PostgreSQL's postmaster and its
-    backends (those that already exited are in the postmaster's reaped
-    ticks)."""
-    children = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            stat = _stat(entry)
-            if stat:
-                children.setdefault(stat[0], []).append(int(entry))
-    own = _stat(root)
-    if own is None:
-        return 0.0
-    ticks = own[1] + own[2]
-    pending = list(children.get(root, []))
-    while pending:
-        pid = pending.pop()
-        stat = _stat(pid)
-        if stat:
-            ticks += stat[1]
-        pending.extend(children.get(pid, []))
-    return ticks / CLOCK_TICKS
 
 
 # --- the servers ---------------------------------------------------------
@@ -396,8 +362,8 @@ def run_ycsb(hekla_binary, connection_counts, quick):
     """bench/ycsb/run.sh (YCSB's own Java client through JDBC, its own
     hekla serve and PostgreSQL cluster, full durability) once per
     connection count as its thread count, after this script's servers are
-    stopped; its Markdown table folded into rows. It measures no server
-    CPU, so those cells stay empty."""
+    stopped; its Markdown table (with each server's CPU per operation)
+    folded into rows."""
     if not (shutil.which("java") and shutil.which("mvn")):
         print("YCSB rows need java and mvn (bench/ycsb/run.sh); not part of this run.")
         return []
@@ -410,15 +376,17 @@ def run_ycsb(hekla_binary, connection_counts, quick):
              "--threads", str(threads), "--workloads", YCSB_WORKLOADS],
             env=dict(os.environ, HEKLA_BIN=hekla_binary))
         for line in (TARGET / "ycsb-compare.md").read_text().splitlines():
-            # | A | hekla ops/s | PostgreSQL ops/s | ratio | hekla p99 (µs) | PostgreSQL p99 (µs) | 41302 |
+            # | A | hekla ops/s | PostgreSQL ops/s | ratio | hekla p99 (µs) | PostgreSQL p99 (µs) | 41302
+            # | hekla CPU µs/op | PostgreSQL CPU µs/op | CPU ratio |
             cells = [c.strip() for c in line.strip("|").split("|")]
-            if len(cells) != 7 or cells[0].lower() not in YCSB_WORKLOADS.split():
+            if len(cells) != 10 or cells[0].lower() not in YCSB_WORKLOADS.split():
                 continue
             h, p = (float(c.replace(",", "")) for c in cells[1:3])
+            h_cpu, p_cpu = (float(c.replace(",", "")) for c in cells[7:9])
             rows.append({"workload": f"ycsb_{cells[0].lower()}", "unit": "ops/s", "durability": "durable",
-                         "connections": threads, "ratio": h / p, "cpu_ratio": None,
-                         "hekla": {"per_s": h, "p99_ms": worst_p99_ms(cells[4]), "cpu_us": None},
-                         "postgres": {"per_s": p, "p99_ms": worst_p99_ms(cells[5]), "cpu_us": None}})
+                         "connections": threads, "ratio": h / p, "cpu_ratio": p_cpu / h_cpu,
+                         "hekla": {"per_s": h, "p99_ms": worst_p99_ms(cells[4]), "cpu_us": h_cpu},
+                         "postgres": {"per_s": p, "p99_ms": worst_p99_ms(cells[5]), "cpu_us": p_cpu}})
             print_progress(rows[-1])
     return rows
 
@@ -502,6 +470,7 @@ def report(rows, ycsb_rows, connects, connection_counts, quick, load_before, loa
     ycsb_a = [r for r in ycsb_rows if r["workload"] == "ycsb_a" and r["connections"] == top]
     if ycsb_a:
         results.append({"name": "ycsb_a_durable_ratio", "value": ycsb_a[0]["ratio"], "unit": "x"})
+        results.append({"name": "ycsb_a_server_cpu_ratio", "value": ycsb_a[0]["cpu_ratio"], "unit": "x"})
     (TARGET / "compare.json").write_text(json.dumps({"results": results}, indent=1) + "\n")
     (TARGET / "compare-sales.svg").write_text(sales_chart([r for r in rows if r["workload"] == "sales_order"],
                                                           connection_counts))

@@ -4,7 +4,8 @@
 # JdbcKeyValueClient): Microsoft's JDBC driver for hekla, PostgreSQL's for
 # PostgreSQL. Loads RECORDS records into each, checks the row counts, runs
 # the workloads (default A, B, C, F) against both, prints YCSB's output for
-# each and a table of throughput, ratio and p99 latencies, written as
+# each and a table of throughput, ratio, p99 latencies and each server's CPU
+# per operation (its own process tree, from /proc), written as
 # Markdown to target/ycsb-compare.md. Full durability on both sides: hekla's
 # table is SCHEMA_AND_DATA (every commit waits for its log write), and
 # PostgreSQL runs with fsync=on, synchronous_commit=on.
@@ -125,13 +126,26 @@ db.retries=$RETRIES
 EOF
 
 # ---- YCSB: one run prints its output and keeps it in $WORK/NAME.out
+# The server's CPU seconds so far (PostgreSQL: the postmaster and its
+# backends, live or exited).
+server_cpu() {
+  case "$1" in
+    hekla) python3 "$ROOT/bench/proc_cpu.py" "$HEKLA_PID" ;;
+    postgres) python3 "$ROOT/bench/proc_cpu.py" "$(head -1 "$WORK/pg/postmaster.pid")" ;;
+  esac
+}
 ycsb() {
   local name=$1 system=$2 phase=$3 workload=$4
   log "$name: YCSB $phase, workload ${workload^^}, $system, $THREADS threads"
+  local cpu_before
+  cpu_before=$(server_cpu "$system")
   java -cp "$CLASSPATH_YCSB" site.ycsb.Client "$phase" -db hekla.ycsb.JdbcKeyValueClient \
     -P "workloads/workload$workload" -P "$WORK/$system.properties" \
     -p recordcount="$RECORDS" -p operationcount="$OPERATIONS" -threads "$THREADS" \
     >"$WORK/$name.out" 2>"$WORK/$name.err" || { cat "$WORK/$name.err" >&2; exit 1; }
+  # Let the closed connections' backends exit and be reaped first.
+  sleep 0.5
+  echo "$cpu_before $(server_cpu "$system")" >"$WORK/$name.cpu"
   grep -v '^\[CLEANUP\]\|^\[TOTAL_GC\|Intended' "$WORK/$name.out"
   grep '^\[ERRORS\]\|^\[RETRIES\]\|^\[FIRST ERROR\]' "$WORK/$name.err" || true
 }
@@ -202,21 +216,30 @@ for name in runs:
         failures.append(f"{name}: YCSB counted {returned} errors, the binding {sum(errors.values())}")
     rows.append((name, out, errors))
 
+def cpu_us_per_op(name):
+    """The server's CPU over the run, per operation (a load inserts each
+    record once; a run does the operation count)."""
+    before, after = (float(v) for v in open(f"{work}/{name}.cpu").read().split())
+    return (after - before) * 1e6 / float(records if name.startswith("load-") else operations)
+
 def cell(name):
     for n, out, errors in rows:
         if n == name:
-            return float(out[("OVERALL", "Throughput(ops/sec)")]), p99(out), errors.get("Msg 41302", 0)
+            return (float(out[("OVERALL", "Throughput(ops/sec)")]), p99(out), errors.get("Msg 41302", 0),
+                    cpu_us_per_op(name))
     return None
 
 lines = [f"YCSB 0.17.0 through JDBC, {int(records):,} records, {int(operations):,} operations, "
          f"{threads} threads, full durability", "",
-         "| workload | hekla ops/s | PostgreSQL ops/s | hekla ÷ PostgreSQL | hekla p99 (µs) | PostgreSQL p99 (µs) | hekla 41302 |",
-         "|---|---:|---:|---:|---|---|---:|"]
+         "| workload | hekla ops/s | PostgreSQL ops/s | hekla ÷ PostgreSQL | hekla p99 (µs) | PostgreSQL p99 (µs) "
+         "| hekla 41302 | hekla server CPU µs/op | PostgreSQL server CPU µs/op | PostgreSQL ÷ hekla CPU |",
+         "|---|---:|---:|---:|---|---|---:|---:|---:|---:|"]
 for workload in dict.fromkeys(n.split("-")[0] for n in runs):
     h, p = cell(f"{workload}-hekla"), cell(f"{workload}-postgres")
     if h and p:
         label = "load" if workload == "load" else workload.upper()
-        lines.append(f"| {label} | {h[0]:,.0f} | {p[0]:,.0f} | {h[0] / p[0]:.2f}× | {h[1]} | {p[1]} | {h[2]} |")
+        lines.append(f"| {label} | {h[0]:,.0f} | {p[0]:,.0f} | {h[0] / p[0]:.2f}× | {h[1]} | {p[1]} | {h[2]} "
+                     f"| {h[3]:.1f} | {p[3]:.1f} | {p[3] / h[3]:.2f}× |")
 text = "\n".join(lines) + "\n"
 print(text)
 open(report, "w").write(text)
