@@ -128,6 +128,10 @@ print("\nPostgreSQL's checkpoints during the run (from log_checkpoints):")
 for n, c in enumerate(pg_checkpoints, 1):
     print(f"  {n}. {c['reason']:<28} wrote {c['bytes'] / 2**20:8.1f} MB  write {c['write_s']:.3f} s"
           f"  sync {c['sync_s']:.3f} s  total {c['total_s']:.3f} s")
+if len(pg_checkpoints) > 1:
+    print("  (PostgreSQL paces the checkpoints WAL growth or the timeout start: their writes are"
+          " spread over the time until the next one is due, so their time is mostly waiting;"
+          " CHECKPOINT runs at full speed)")
 print("hekla's checkpoints during the run:")
 n = 1
 while True:
