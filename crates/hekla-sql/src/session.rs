@@ -145,10 +145,12 @@ impl SqlDatabase {
         self.principals.read().expect("principals lock")
     }
 
-    /// Logins, users and roles, for security statements to change.
+    /// Logins, users and roles, for security statements to change: plans
+    /// kept with the permission checks of their user are made again.
     pub(crate) fn principals_mut(
         &self,
     ) -> std::sync::RwLockWriteGuard<'_, crate::security::Principals> {
+        self.mark_plans_stale();
         self.principals.write().expect("principals lock")
     }
 

@@ -240,22 +240,32 @@ pub fn encode_value(data_type: &DataType, value: &Value, out: &mut Vec<u8>) -> S
         }
         return Ok(());
     }
-    let mut data = Vec::new();
-    value_bytes(data_type, value, &mut data)?;
+    // The bytes go straight into `out` after room for their length, which
+    // is filled in once known (only PLP, chunked, needs a copy).
+    let start = out.len();
     match server_framing(data_type) {
         ServerFraming::ByteLen => {
-            out.push(data.len() as u8);
-            out.extend_from_slice(&data);
+            out.push(0);
+            value_bytes_or_none(data_type, value, out, start)?;
+            out[start] = (out.len() - start - 1) as u8;
         }
         ServerFraming::UShortLen => {
-            let len = u16::try_from(data.len())
+            out.extend_from_slice(&[0, 0]);
+            value_bytes_or_none(data_type, value, out, start)?;
+            let len = u16::try_from(out.len() - start - 2)
                 .ok()
-                .filter(|&len| len != u16::MAX)
-                .ok_or_else(SqlError::truncation)?;
-            out.extend_from_slice(&len.to_le_bytes());
-            out.extend_from_slice(&data);
+                .filter(|&len| len != u16::MAX);
+            let Some(len) = len else {
+                out.truncate(start);
+                return Err(SqlError::truncation());
+            };
+            out[start..start + 2].copy_from_slice(&len.to_le_bytes());
         }
-        ServerFraming::Plp => put_plp(&data, out),
+        ServerFraming::Plp => {
+            let mut data = Vec::new();
+            value_bytes(data_type, value, &mut data)?;
+            put_plp(&data, out);
+        }
     }
     Ok(())
 }
@@ -268,6 +278,17 @@ pub fn put_plp(data: &[u8], out: &mut Vec<u8>) {
         out.extend_from_slice(chunk);
     }
     out.extend_from_slice(&0u32.to_le_bytes());
+}
+
+/// [`value_bytes`] appended to `out`, which is cut back to `start` if
+/// they cannot be made (nothing of a failed value is left behind).
+fn value_bytes_or_none(
+    data_type: &DataType,
+    value: &Value,
+    out: &mut Vec<u8>,
+    start: usize,
+) -> SqlResult<()> {
+    value_bytes(data_type, value, out).inspect_err(|_| out.truncate(start))
 }
 
 /// The bytes of a non-NULL value, without its length.
@@ -321,6 +342,10 @@ fn value_bytes(data_type: &DataType, value: &Value, out: &mut Vec<u8>) -> SqlRes
             out.extend_from_slice(&v.minutes.to_le_bytes());
         }
         (T::UniqueIdentifier, Value::UniqueIdentifier(u)) => out.extend_from_slice(&u.0),
+        // ASCII is the same in code page 1252: copied whole.
+        (T::Char { .. } | T::VarChar { .. }, Value::String(s)) if s.is_ascii() => {
+            out.extend_from_slice(s.as_bytes())
+        }
         (T::Char { .. } | T::VarChar { .. }, Value::String(s)) => {
             out.extend(s.chars().map(|c| cp1252_byte(c).unwrap_or(b'?')))
         }

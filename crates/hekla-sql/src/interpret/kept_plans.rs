@@ -18,9 +18,13 @@
 //!   planned against and reads the one the variable holds now
 //!   (`Context::with_table_variables`).
 //!
-//! Plans are not kept, nor looked up, when planning checks permissions
-//! (outside a procedure's ownership chain for a user other than `dbo`):
-//! each run then plans, and checks, again. Nor are they kept when a TOP,
+//! - the database user whose permissions planning checked (none for
+//!   `dbo`, a `sysadmin` or inside a procedure's ownership chain): a plan
+//!   checked for one user is not another's, and GRANT, DENY, REVOKE and
+//!   every change of users, roles and logins move the schema version, so
+//!   a plan never outlives the permissions it was checked against.
+//!
+//! Plans are not kept when a TOP,
 //! OFFSET or FETCH count came from a variable, when they read a temporary
 //! table (SQL Server recompiles those), or when they write a temporary
 //! table or a table variable (`BindState::not_reusable`,
@@ -31,6 +35,7 @@
 use crate::plan_cache::BoundPlan;
 use hekla_plan::bind::variables::{Layout, Variables};
 use hekla_plan::catalog::table::TableMeta;
+use hekla_plan::permission::Access;
 use hekla_plan::session_options::SetOptions;
 use std::any::Any;
 use std::sync::Arc;
@@ -42,6 +47,7 @@ pub type TableVariables = Vec<(i32, Arc<TableMeta>)>;
 /// A plan with what it was made under.
 pub struct Kept {
     schema_version: u64,
+    access: Option<Access>,
     options: SetOptions,
     layout: Layout,
     /// Each table variable's name and the object id of its table when the
@@ -52,16 +58,18 @@ pub struct Kept {
 }
 
 impl Kept {
-    /// `plan`, made at `schema_version` under `options` over `variables`,
-    /// as the plan cache keeps it.
+    /// `plan`, made at `schema_version` with `access`'s checks under
+    /// `options` over `variables`, as the plan cache keeps it.
     pub fn bound<P: Any + Send + Sync>(
         plan: Arc<P>,
         schema_version: u64,
+        access: Option<Access>,
         options: &SetOptions,
         variables: &Variables,
     ) -> BoundPlan {
         Arc::new(Kept {
             schema_version,
+            access,
             options: options.clone(),
             layout: variables.layout(),
             table_variables: variables
@@ -72,16 +80,19 @@ impl Kept {
         })
     }
 
-    /// The plan in `kept` if it fits the schema, `options` and `variables`
-    /// as they are now; with the tables its table variables hold now.
+    /// The plan in `kept` if it fits the schema, the checks `access`
+    /// needs, `options` and `variables` as they are now; with the tables
+    /// its table variables hold now.
     pub fn reuse<P: Any + Send + Sync>(
         kept: BoundPlan,
         schema_version: u64,
+        access: &Option<Access>,
         options: &SetOptions,
         variables: &Variables,
     ) -> Option<(Arc<P>, TableVariables)> {
         let kept = kept.downcast::<Kept>().ok()?;
         if kept.schema_version != schema_version
+            || kept.access != *access
             || kept.options != *options
             || !variables.has_layout(&kept.layout)
         {
@@ -172,7 +183,7 @@ mod tests {
     }
 
     #[test]
-    fn plans_made_with_permission_checks_are_not_kept() {
+    fn a_plan_checked_for_a_user_is_kept_for_that_user_until_permissions_change() {
         let db = SqlDatabase::in_memory().expect("database");
         let mut session = db.session().expect("session");
         run_all(
@@ -188,27 +199,37 @@ mod tests {
             .authenticate("reader", "Reader-Passw0rd")
             .expect("reader logs in");
         let mut reading = db.session_for(&reader).expect("reader's session");
-        for _ in 0..2 {
-            let out = run(&mut reading, "SELECT Id FROM dbo.t");
-            assert!(!out.contains("Msg"), "{out}");
-        }
-        let plans = db.plan_cache().plans();
-        let batch = plans
-            .iter()
-            .find(|plan| {
-                plan.kind == PlanKind::Adhoc && plan.module.definition == "SELECT Id FROM dbo.t"
-            })
-            .expect("the batch's cached plan");
-        assert!(
-            batch.bound_plan(0).is_none(),
-            "planned with permission checks"
-        );
-        // The same text run by dbo: its plan is kept.
-        run(&mut session, "SELECT Id FROM dbo.t");
-        assert!(
-            batch.bound_plan(0).is_some(),
-            "planned without permission checks"
-        );
+        let query = "SELECT Id FROM dbo.t";
+        // The kept plan's address (the same address: the same plan); None
+        // when the batch has none, or no cached entry at all.
+        let kept_address = || {
+            let plans = db.plan_cache().plans();
+            let batch = plans
+                .iter()
+                .find(|plan| plan.kind == PlanKind::Adhoc && plan.module.definition == query)?;
+            batch
+                .bound_plan(0)
+                .map(|kept| Arc::as_ptr(&kept) as *const () as usize)
+        };
+        // (An ad hoc batch's plan is cached from its second run.)
+        run_all(&mut reading, &[query, query]);
+        let first = kept_address().expect("kept for the reader");
+        run_all(&mut reading, &[query]);
+        assert_eq!(kept_address(), Some(first), "the reader's plan ran again");
+        // dbo does not take the reader's plan: it plans (and keeps) its own.
+        run_all(&mut session, &[query]);
+        assert_ne!(kept_address(), Some(first), "dbo planned anew");
+        run_all(&mut reading, &[query]);
+        // A REVOKE lets every kept plan go: the next run checks again.
+        run_all(&mut session, &["REVOKE SELECT ON dbo.t FROM reader"]);
+        assert_eq!(kept_address(), None, "REVOKE released the kept plans");
+        let out = run(&mut reading, query);
+        assert!(out.contains("Msg 229"), "{out}");
+        run_all(&mut session, &["GRANT SELECT ON dbo.t TO reader"]);
+        run_all(&mut reading, &[query]);
+        run_all(&mut session, &["DENY SELECT ON dbo.t TO reader"]);
+        let out = run(&mut reading, query);
+        assert!(out.contains("Msg 229"), "{out}");
     }
 
     #[test]

@@ -565,10 +565,10 @@ impl Interpreter<'_> {
 
     /// The plan `plan` makes for `statement`, or the one kept for it in
     /// its batch's or procedure's cached plan (see [`super::kept_plans`])
-    /// with the tables its table variables hold now. Planning without
-    /// permission checks (`dbo`, or inside a procedure's ownership chain),
-    /// the plan is kept unless it depends on something a later run could
-    /// change unseen (`reusable` says whether its own content allows it).
+    /// with the tables its table variables hold now. The plan is kept
+    /// (for the user whose permissions it checked) unless it depends on
+    /// something a later run could change unseen (`reusable` says whether
+    /// its own content allows it).
     fn planned<P: std::any::Any + Send + Sync>(
         &mut self,
         statement: &ast::Statement,
@@ -578,16 +578,16 @@ impl Interpreter<'_> {
     ) -> SqlResult<(Arc<P>, TableVariables)> {
         let db = Arc::clone(&self.session.db);
         let schema_version = db.schema_version();
+        let access = self.session.access();
         let options = &self.session.options;
         let cached = frame
             .plan
             .as_ref()
-            .filter(|_| self.session.access().is_none())
             .and_then(|cached| Some((cached, cached.statement_slot(statement)?)));
         if let Some((cached, slot)) = cached {
-            let kept = cached
-                .bound_plan(slot)
-                .and_then(|kept| Kept::reuse(kept, schema_version, options, &frame.variables));
+            let kept = cached.bound_plan(slot).and_then(|kept| {
+                Kept::reuse(kept, schema_version, &access, options, &frame.variables)
+            });
             if let Some(kept) = kept {
                 return Ok(kept);
             }
@@ -596,8 +596,13 @@ impl Interpreter<'_> {
         let made = Arc::new(plan(&planner)?);
         if let Some((cached, slot)) = cached {
             if !planner.state.not_reusable.get() && reusable(&made) {
-                let kept =
-                    Kept::bound(Arc::clone(&made), schema_version, options, &frame.variables);
+                let kept = Kept::bound(
+                    Arc::clone(&made),
+                    schema_version,
+                    access,
+                    options,
+                    &frame.variables,
+                );
                 cached.keep_bound_plan(slot, kept);
             }
         }
