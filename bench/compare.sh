@@ -7,7 +7,8 @@
 # commit on both. Prints one table of throughput (rows counted in the
 # tables over wall-clock time), p99 latency and server CPU per operation,
 # and writes target/compare.md, target/compare.json and
-# target/compare-sales.svg. See docs/benchmarks.md.
+# target/compare-sales.svg (with --ycsb also target/compare-ycsb.svg).
+# See docs/benchmarks.md.
 # Usage: bench/compare.sh [--quick] [--connections "2 64"] [--ycsb]
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -20,7 +20,7 @@ histogram; pgbench's per-transaction log). Server CPU is utime + stime of
 the server's process tree from /proc before and after each run.
 
 Prints one table, writes target/compare.md, target/compare.json and the
-chart target/compare-sales.svg. Python 3 standard library only.
+charts target/compare-sales.svg (and, with --ycsb, target/compare-ycsb.svg). Python 3 standard library only.
 """
 
 import argparse
@@ -367,7 +367,7 @@ def run_ycsb(hekla_binary, connection_counts, quick):
     if not (shutil.which("java") and shutil.which("mvn")):
         print("YCSB rows need java and mvn (bench/ycsb/run.sh); not part of this run.")
         return []
-    records, operations = (1_000, 5_000) if quick else (1_000_000, 200_000)
+    records, operations = (10_000, 20_000) if quick else (1_000_000, 200_000)
     rows = []
     for threads in connection_counts:
         print(f"YCSB {YCSB_WORKLOADS.upper()}: {threads} threads, {records:,} records, "
@@ -432,7 +432,9 @@ def report(rows, ycsb_rows, connects, connection_counts, quick, load_before, loa
         f"Load average (1 min) {load_before[0]:.2f} before, {load_after[0]:.2f} after"
         " (other builds may be running on this machine).",
         "ycsb_*: bench/ycsb/run.sh (YCSB 0.17.0 through JDBC, its own servers, full durability), the "
-        "connection count as YCSB's threads; p99 is the worst of the workload's operations; no server CPU measured."
+        "connection count as YCSB's threads; p99 is the worst of the workload's operations; server CPU per op "
+        "includes the run's logins (hekla hashes the login's password, PostgreSQL's throwaway cluster trusts "
+        "local logins), which weighs on small runs."
         if ycsb_rows else "YCSB rows come from bench/ycsb/run.sh and are not part of this run (add --ycsb).",
     ]
     for note in notes:
@@ -472,17 +474,33 @@ def report(rows, ycsb_rows, connects, connection_counts, quick, load_before, loa
         results.append({"name": "ycsb_a_durable_ratio", "value": ycsb_a[0]["ratio"], "unit": "x"})
         results.append({"name": "ycsb_a_server_cpu_ratio", "value": ycsb_a[0]["cpu_ratio"], "unit": "x"})
     (TARGET / "compare.json").write_text(json.dumps({"results": results}, indent=1) + "\n")
-    (TARGET / "compare-sales.svg").write_text(sales_chart([r for r in rows if r["workload"] == "sales_order"],
-                                                          connection_counts))
-    print(f"\nwrote {TARGET / 'compare.md'}, {TARGET / 'compare.json'}, {TARGET / 'compare-sales.svg'}")
+    written = [TARGET / "compare.md", TARGET / "compare.json", TARGET / "compare-sales.svg"]
+    written[2].write_text(chart("Sales-order workload over the wire: orders/s",
+                                [r for r in rows if r["workload"] == "sales_order"], connection_counts,
+                                SALES_SERIES))
+    if ycsb_rows:
+        written.append(TARGET / "compare-ycsb.svg")
+        written[3].write_text(chart("YCSB through JDBC, full durability: ops/s", ycsb_rows,
+                                    connection_counts, YCSB_SERIES))
+    print("\nwrote " + ", ".join(str(path) for path in written))
 
 
-def sales_chart(rows, connection_counts):
-    """Orders/s by connection count: one line per system and durability."""
+RED, BLUE = "#c0392b", "#2c5f9e"
+SALES_SERIES = [("hekla, durable", {"durability": "durable"}, "hekla", RED, ""),
+                ("hekla, delayed", {"durability": "delayed"}, "hekla", RED, "6,4"),
+                ("PostgreSQL 15, durable", {"durability": "durable"}, "postgres", BLUE, ""),
+                ("PostgreSQL 15, delayed", {"durability": "delayed"}, "postgres", BLUE, "6,4")]
+YCSB_SERIES = [("hekla, YCSB A", {"workload": "ycsb_a"}, "hekla", RED, ""),
+               ("hekla, YCSB C", {"workload": "ycsb_c"}, "hekla", RED, "6,4"),
+               ("PostgreSQL 15, YCSB A", {"workload": "ycsb_a"}, "postgres", BLUE, ""),
+               ("PostgreSQL 15, YCSB C", {"workload": "ycsb_c"}, "postgres", BLUE, "6,4")]
+
+
+def chart(title, rows, connection_counts, series):
+    """Throughput by connection count as an SVG line chart: one line per
+    (label, the fields its rows match, system, colour, dash pattern)."""
     width, height, left, right, top, bottom = 640, 400, 80, 170, 40, 50
     plot_w, plot_h = width - left - right, height - top - bottom
-    series = [("hekla", "durable", "#c0392b", ""), ("hekla", "delayed", "#c0392b", "6,4"),
-              ("postgres", "durable", "#2c5f9e", ""), ("postgres", "delayed", "#2c5f9e", "6,4")]
     peak = max(r[system]["per_s"] for r in rows for system in ("hekla", "postgres"))
     step = nice_step(peak / 5)
     y_max = step * (int(peak / step) + 1)
@@ -496,7 +514,7 @@ def sales_chart(rows, connection_counts):
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
            f'font-family="sans-serif" font-size="12">',
            f'<rect width="{width}" height="{height}" fill="white"/>',
-           f'<text x="{left}" y="22" font-size="14">Sales-order workload over the wire: orders/s</text>']
+           f'<text x="{left}" y="22" font-size="14">{title}</text>']
     tick = 0.0
     while tick <= y_max + step / 2:
         out.append(f'<line x1="{left}" x2="{left + plot_w}" y1="{y(tick):.1f}" y2="{y(tick):.1f}" stroke="#ddd"/>')
@@ -505,10 +523,10 @@ def sales_chart(rows, connection_counts):
     for i, c in enumerate(connection_counts):
         out.append(f'<text x="{x(i):.1f}" y="{top + plot_h + 18}" text-anchor="middle">{c}</text>')
     out.append(f'<text x="{left + plot_w / 2}" y="{height - 10}" text-anchor="middle">connections</text>')
-    for n, (system, durability, colour, dash) in enumerate(series):
+    for n, (label, wanted, system, colour, dash) in enumerate(series):
         points = []
         for i, c in enumerate(connection_counts):
-            match = [r for r in rows if r["connections"] == c and r["durability"] == durability]
+            match = [r for r in rows if r["connections"] == c and all(r[k] == v for k, v in wanted.items())]
             if match:
                 points.append((x(i), y(match[0][system]["per_s"])))
         path = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
@@ -516,7 +534,6 @@ def sales_chart(rows, connection_counts):
         out.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2"{dash_attr}/>')
         out += [f'<circle cx="{px:.1f}" cy="{py:.1f}" r="3" fill="{colour}"/>' for px, py in points]
         ly = top + 14 + 20 * n
-        label = ("hekla" if system == "hekla" else "PostgreSQL 15") + ", " + durability
         out.append(f'<line x1="{width - right + 12}" x2="{width - right + 40}" y1="{ly}" y2="{ly}" '
                    f'stroke="{colour}" stroke-width="2"{dash_attr}/>')
         out.append(f'<text x="{width - right + 46}" y="{ly + 4}">{label}</text>')
