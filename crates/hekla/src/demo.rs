@@ -6,6 +6,7 @@
 //! shows the views again, with orders/s, latency and errors by number.
 
 use crate::sql::batches::Runner;
+use crate::sql::first_value::first_value;
 use crate::sql::remote::ConnectionArgs;
 use crate::stress::progress::Progress;
 use crate::stress::summary::Summary;
@@ -13,7 +14,6 @@ use crate::stress::worker::{Batch, Connector};
 use crate::stress::{drive, Plan};
 use clap::Args;
 use hekla_parser::script::split_batches;
-use hekla_sql::result::{ErrorEvent, ResultColumn, ResultSink};
 use hekla_sql::text_output::{TextOptions, TextSink};
 use hekla_types::Value;
 use std::path::PathBuf;
@@ -186,17 +186,6 @@ fn run_checked(session: &mut dyn Runner, batch: &str) -> Result<(), String> {
     first_value(session, batch).map(|_| ())
 }
 
-/// The first column of the first row `batch` returns (NULL without rows),
-/// or its first error.
-pub(crate) fn first_value(session: &mut dyn Runner, batch: &str) -> Result<Value, String> {
-    let mut sink = FirstValue::default();
-    session.execute(batch, &mut sink);
-    match sink.error {
-        Some(error) => Err(error),
-        None => Ok(sink.value.unwrap_or(Value::Null)),
-    }
-}
-
 /// Prints what the queries return, as `hekla sql` prints it.
 fn print_queries(session: &mut dyn Runner, script: &str) {
     let mut sink = TextSink::new(std::io::stdout(), TextOptions::default());
@@ -205,24 +194,4 @@ fn print_queries(session: &mut dyn Runner, script: &str) {
     }
     // Output to a closed stdout is not worth failing the demo for.
     let _ = sink.finish();
-}
-
-#[derive(Default)]
-struct FirstValue {
-    value: Option<Value>,
-    error: Option<String>,
-}
-
-impl ResultSink for FirstValue {
-    fn columns(&mut self, _: &[ResultColumn]) {}
-    fn row(&mut self, values: &[Value]) {
-        if self.value.is_none() {
-            self.value = values.first().cloned();
-        }
-    }
-    fn done(&mut self, _: Option<u64>) {}
-    fn message(&mut self, _: &str) {}
-    fn error(&mut self, error: &ErrorEvent) {
-        self.error.get_or_insert_with(|| error.to_string());
-    }
 }

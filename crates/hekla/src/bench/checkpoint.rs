@@ -11,7 +11,7 @@
 use super::counting;
 use super::report::Report;
 use super::workdir::WorkDir;
-use crate::demo::first_value;
+use crate::sql::first_value::first_value;
 use clap::Args;
 use hekla_engine::{CheckpointTrigger, CompletedCheckpoint};
 use hekla_sql::session::{Session, SqlDatabase};

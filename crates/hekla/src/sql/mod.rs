@@ -7,6 +7,7 @@
 //! variables work in all three (`:SETVAR`, `-v`, `$(name)`).
 
 pub(crate) mod batches;
+pub(crate) mod first_value;
 pub(crate) mod remote;
 mod variables;
 
