@@ -23,6 +23,10 @@ use std::sync::Arc;
 pub struct Connection {
     stream: ConnectionStream,
     packets: PacketWriter,
+    /// A request's tokens and their packets on the way out: kept from
+    /// request to request so that a reply costs no allocation.
+    tokens: Vec<u8>,
+    wire: Vec<u8>,
     limits: Limits,
     state: ConnectionState,
     control: Arc<ConnectionControl>,
@@ -50,6 +54,8 @@ impl Connection {
         let mut connection = Connection {
             stream,
             packets: PacketWriter::new(kind::TABULAR_RESULT, spid, packet_size),
+            tokens: Vec::new(),
+            wire: Vec::new(),
             limits: Limits {
                 packet_size,
                 message_size: context.max_message_size,
@@ -120,9 +126,9 @@ impl Connection {
         let mut output = SocketOutput {
             stream: &mut self.stream,
             packets: &mut self.packets,
-            wire: Vec::new(),
+            wire: &mut self.wire,
         };
-        let mut sink = TokenSink::new(kind, &mut output, &mut self.state);
+        let mut sink = TokenSink::new(kind, &mut self.tokens, &mut output, &mut self.state);
         let last = execute(session, message, &mut sink);
         let client_gone = sink.is_disconnected();
         let input = self.control.end_request();
@@ -162,10 +168,10 @@ impl Connection {
 
     /// Ends the current response message with `tail`.
     fn finish_message(&mut self, tail: &[u8]) -> Next {
-        let mut wire = Vec::new();
-        self.packets.push(tail, &mut wire);
-        self.packets.finish(&mut wire);
-        if self.stream.write_all(&wire) {
+        self.wire.clear();
+        self.packets.push(tail, &mut self.wire);
+        self.packets.finish(&mut self.wire);
+        if self.stream.write_all(&self.wire) {
             Next::Continue
         } else {
             Next::Close
@@ -199,14 +205,14 @@ impl Connection {
 struct SocketOutput<'a> {
     stream: &'a mut ConnectionStream,
     packets: &'a mut PacketWriter,
-    wire: Vec<u8>,
+    wire: &'a mut Vec<u8>,
 }
 
 impl TokenOutput for SocketOutput<'_> {
     fn send(&mut self, tokens: &[u8]) -> bool {
         self.wire.clear();
-        self.packets.push(tokens, &mut self.wire);
-        self.wire.is_empty() || self.stream.write_all(&self.wire)
+        self.packets.push(tokens, self.wire);
+        self.wire.is_empty() || self.stream.write_all(self.wire)
     }
 }
 

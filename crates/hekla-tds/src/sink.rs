@@ -60,7 +60,9 @@ struct PendingDone {
 
 pub struct TokenSink<'a> {
     kind: RequestKind,
-    out: Vec<u8>,
+    /// Tokens not yet handed over (the connection's buffer, reused from
+    /// request to request).
+    out: &'a mut Vec<u8>,
     output: &'a mut dyn TokenOutput,
     /// The client has gone: output is dropped.
     disconnected: bool,
@@ -84,14 +86,17 @@ pub struct TokenSink<'a> {
 }
 
 impl<'a> TokenSink<'a> {
+    /// A sink collecting into `buffer` (emptied first).
     pub fn new(
         kind: RequestKind,
+        buffer: &'a mut Vec<u8>,
         output: &'a mut dyn TokenOutput,
         state: &'a mut ConnectionState,
     ) -> TokenSink<'a> {
+        buffer.clear();
         TokenSink {
             kind,
-            out: Vec::new(),
+            out: buffer,
             output,
             disconnected: false,
             columns: Vec::new(),
@@ -134,7 +139,7 @@ impl<'a> TokenSink<'a> {
         if let Some(pending) = self.pending_done.take() {
             let status = pending.status | done::MORE;
             tokens::done(
-                &mut self.out,
+                self.out,
                 pending.token,
                 status,
                 pending.command,
@@ -163,7 +168,7 @@ impl<'a> TokenSink<'a> {
         if self.out.is_empty() {
             return;
         }
-        if !self.disconnected && !self.output.send(&self.out) {
+        if !self.disconnected && !self.output.send(self.out) {
             self.disconnected = true;
         }
         self.out.clear();
@@ -182,7 +187,7 @@ impl<'a> TokenSink<'a> {
         self.settle_error();
         self.flush_pending_done();
         if let Some(status) = self.return_status {
-            tokens::return_status(&mut self.out, status);
+            tokens::return_status(self.out, status);
         }
         self.out.append(&mut self.return_values);
         let mut status = if last { done::FINAL } else { done::MORE };
@@ -224,7 +229,7 @@ impl<'a> TokenSink<'a> {
     /// The session was reset (its transaction, if any, rolled back).
     pub fn reset_acknowledged(&mut self) {
         self.state.transaction = 0;
-        tokens::env_change_bytes(&mut self.out, env::RESET_CONNECTION_ACK, &[], &[]);
+        tokens::env_change_bytes(self.out, env::RESET_CONNECTION_ACK, &[], &[]);
     }
 
     /// An error the server itself raises (not from the session).
@@ -246,7 +251,7 @@ impl<'a> TokenSink<'a> {
             procedure: "",
             line: 1,
         }
-        .encode(&mut self.out);
+        .encode(self.out);
     }
 }
 
@@ -256,12 +261,12 @@ impl ResultSink for TokenSink<'_> {
         self.flush_pending_done();
         self.columns = columns.to_vec();
         self.result_open = true;
-        tokens::col_metadata(&mut self.out, columns);
+        tokens::col_metadata(self.out, columns);
         self.maybe_send();
     }
 
     fn row(&mut self, values: &[Value]) {
-        if let Err(error) = tokens::row(&mut self.out, &self.columns, values) {
+        if let Err(error) = tokens::row(self.out, &self.columns, values) {
             self.server_error(&error);
         }
         self.maybe_send();
@@ -321,7 +326,7 @@ impl ResultSink for TokenSink<'_> {
             procedure: error.procedure.as_deref().unwrap_or(""),
             line: error.line,
         }
-        .encode(&mut self.out);
+        .encode(self.out);
         if e.severity > 10 {
             self.error_since_done = true;
             self.any_error = true;
@@ -333,7 +338,7 @@ impl ResultSink for TokenSink<'_> {
     fn database_changed(&mut self, database: &str) {
         self.flush_pending_done();
         let old = std::mem::replace(&mut self.state.database, database.to_string());
-        tokens::env_change_text(&mut self.out, env::DATABASE, database, &old);
+        tokens::env_change_text(self.out, env::DATABASE, database, &old);
         self.info(
             5701,
             1,
@@ -361,7 +366,7 @@ impl ResultSink for TokenSink<'_> {
         self.flush_pending_done();
         self.in_procedure = false;
         if let Some(status) = status {
-            tokens::return_status(&mut self.out, status);
+            tokens::return_status(self.out, status);
         }
         let error = if std::mem::take(&mut self.procedure_error) {
             done::ERROR
@@ -409,7 +414,7 @@ impl ResultSink for TokenSink<'_> {
                 state.transaction = state.next_transaction;
                 state.next_transaction += 1;
                 let descriptor = state.transaction.to_le_bytes();
-                tokens::env_change_bytes(&mut self.out, env::BEGIN_TRANSACTION, &descriptor, &[]);
+                tokens::env_change_bytes(self.out, env::BEGIN_TRANSACTION, &descriptor, &[]);
             }
             TransactionEvent::Commit | TransactionEvent::Rollback => {
                 let kind = if event == TransactionEvent::Commit {
@@ -418,7 +423,7 @@ impl ResultSink for TokenSink<'_> {
                     env::ROLLBACK_TRANSACTION
                 };
                 let descriptor = std::mem::take(&mut state.transaction).to_le_bytes();
-                tokens::env_change_bytes(&mut self.out, kind, &[], &descriptor);
+                tokens::env_change_bytes(self.out, kind, &[], &descriptor);
             }
         }
     }
@@ -444,7 +449,8 @@ mod tests {
     fn tokens(report: impl FnOnce(&mut TokenSink)) -> Response {
         let mut all = Collected(Vec::new());
         let mut state = ConnectionState::new("s", "hekla");
-        let mut sink = TokenSink::new(RequestKind::Batch, &mut all, &mut state);
+        let mut buffer = Vec::new();
+        let mut sink = TokenSink::new(RequestKind::Batch, &mut buffer, &mut all, &mut state);
         report(&mut sink);
         let last = sink.finish_batch();
         drop(sink);
