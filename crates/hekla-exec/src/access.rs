@@ -3,6 +3,7 @@
 
 use super::eval::{Evaluate, Inputs};
 use hekla_engine::{KeyRange, Row, RowId, Transaction};
+use hekla_plan::bind::expr::Reads;
 use hekla_plan::catalog::table::TableMeta;
 use hekla_plan::plan::access::{AccessPath, RangeBound};
 use hekla_plan::plan::TableRead;
@@ -100,18 +101,45 @@ pub fn for_each_row(
     inputs: &Inputs<'_>,
     mut visit: impl FnMut(RowId, Vec<Value>) -> SqlResult<ControlFlow<()>>,
 ) -> SqlResult<()> {
+    let filter = read.filter.as_ref();
+    let width = read.table.columns.len();
+    // A filter without subqueries is tested as the rows are read, on just
+    // the columns it reads: only the rows it accepts are decoded whole and
+    // kept (a DELETE with a selective WHERE no longer copies the table).
+    let filter_columns = filter
+        .filter(|filter| !filter.has_subquery())
+        .map(|filter| filter.columns())
+        .filter(|columns| columns.iter().all(|&column| column < width));
     let mut rows = Vec::new();
     {
+        let mut outcome = Ok(());
+        let mut tested = vec![Value::Null; width];
         let table = inputs.context.table(&read.table);
         let mut tx = inputs.context.reading(table, read.hint)?;
         read_along(&read.path, &mut tx, table, inputs, |row| {
-            rows.push((row.id(), row.values()));
+            let Some(columns) = &filter_columns else {
+                rows.push((row.id(), row.values()));
+                return ControlFlow::Continue(());
+            };
+            for &column in columns {
+                tested[column] = row.value(column);
+            }
+            match super::run::holds(filter, &inputs.with_row(&tested)) {
+                Ok(true) => rows.push((row.id(), row.values())),
+                Ok(false) => {}
+                Err(error) => {
+                    outcome = Err(error);
+                    return ControlFlow::Break(());
+                }
+            }
             ControlFlow::Continue(())
         })?;
+        outcome?;
     }
-    let filter = read.filter.as_ref();
     for (id, values) in rows {
-        if super::run::holds(filter, &inputs.with_row(&values))? && visit(id, values)?.is_break() {
+        let accepted =
+            filter_columns.is_some() || super::run::holds(filter, &inputs.with_row(&values))?;
+        if accepted && visit(id, values)?.is_break() {
             break;
         }
     }
