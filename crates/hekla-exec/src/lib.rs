@@ -13,6 +13,7 @@ pub mod isolation;
 pub mod join;
 pub mod modify;
 pub mod output;
+mod row_buffer;
 pub mod run;
 pub mod scalar_function;
 pub mod select;

@@ -7,6 +7,7 @@
 use super::aggregate::Groups;
 use super::context::{Context, MemoryCharge};
 use super::eval::Inputs;
+use super::row_buffer::RowBuffer;
 use super::sort::Sorter;
 use crate::eval::Evaluate;
 use hekla_plan::bind::aggregate::{AggregateCall, AggregateFunction, Grouping};
@@ -302,9 +303,9 @@ fn table(read: &TableRead, params: &Inputs<'_>, emit: &mut Emit<'_>) -> SqlResul
         }
     };
     if !read.stream {
-        // The rows one after another in one vector, not a vector each.
-        // A seek (usually of a unique key) is sized for one row; a scan
-        // for a few, so a small table's rows are not copied as they grow.
+        // The rows one after another in chunks, not a vector each. A seek
+        // (usually of a unique key) is sized for one row; a scan for a
+        // few, so a small table's rows are not copied as they grow.
         let expected_rows = match read.path {
             AccessPath::Seek { .. } => 1,
             AccessPath::Scan | AccessPath::Ordered { .. } | AccessPath::Range { .. } => {
@@ -315,25 +316,26 @@ fn table(read: &TableRead, params: &Inputs<'_>, emit: &mut Emit<'_>) -> SqlResul
         // a streaming read does), so only the rows it accepts are kept:
         // a DELETE with a selective WHERE no longer copies the table.
         let filter_now = read.filter.as_ref().is_none_or(|f| !f.has_subquery());
-        let (mut rows, mut count) = (Vec::with_capacity(width * expected_rows), 0);
+        let mut rows = RowBuffer::new(width, expected_rows);
         {
             let mut outcome = Ok(());
             let table = params.context.table(&read.table);
             let mut tx = params.context.reading(table, read.hint)?;
             super::access::read_along(&read.path, &mut tx, table, params, |row| {
-                let start = rows.len();
-                decode(&row, &mut rows);
+                let values = rows.next_row();
+                let start = values.len();
+                decode(&row, values);
                 if !filter_now {
-                    count += 1;
+                    rows.keep();
                     return ControlFlow::Continue(());
                 }
                 let tested = params
                     .context
                     .check_cancel()
-                    .and_then(|()| accepts(&rows[start..]));
+                    .and_then(|()| accepts(&values[start..]));
                 match tested {
-                    Ok(true) => count += 1,
-                    Ok(false) => rows.truncate(start),
+                    Ok(true) => rows.keep(),
+                    Ok(false) => rows.discard(),
                     Err(error) => {
                         outcome = Err(error);
                         return ControlFlow::Break(());
@@ -343,8 +345,7 @@ fn table(read: &TableRead, params: &Inputs<'_>, emit: &mut Emit<'_>) -> SqlResul
             })?;
             outcome?;
         }
-        for start in (0..count).map(|n| n * width) {
-            let row = &rows[start..start + width];
+        for row in rows.rows() {
             params.context.check_cancel()?;
             if (filter_now || accepts(row)?) && emit(row)?.is_break() {
                 return Ok(ControlFlow::Break(()));
