@@ -14,7 +14,7 @@ use hekla_plan::plan::Node;
 use hekla_types::convert::convert_from;
 use hekla_types::hash::{HashKeyed, KeyHasher};
 use hekla_types::ops::{self, ArithOp};
-use hekla_types::{encode_key, DataType, SortOrder, SqlError, SqlResult, Value};
+use hekla_types::{encode_key, DataType, Money, SortOrder, SqlError, SqlResult, Value};
 use std::collections::HashSet;
 use std::ops::ControlFlow;
 
@@ -343,6 +343,37 @@ pub struct Accumulator {
     seen: Option<HashSet<Vec<u8>>>,
 }
 
+/// `total + value` when the total is an int, bigint or money sum and
+/// the value an integer of that width or narrower (or money for money):
+/// the sums of most aggregates, added without converting per row. None
+/// (the general path decides, its overflow error included) for anything
+/// else, the first value, and an overflow.
+fn integer_sum(total: &Value, value: &Value, result_type: &DataType) -> Option<Value> {
+    let narrow = |value: &Value| match value {
+        Value::TinyInt(v) => Some(i64::from(*v)),
+        Value::SmallInt(v) => Some(i64::from(*v)),
+        Value::Int(v) => Some(i64::from(*v)),
+        _ => None,
+    };
+    match (result_type, total, value) {
+        (DataType::Int, Value::Int(total), value) => {
+            let sum = i64::from(*total).checked_add(narrow(value)?)?;
+            i32::try_from(sum).ok().map(Value::Int)
+        }
+        (DataType::BigInt, Value::BigInt(total), Value::BigInt(value)) => {
+            total.checked_add(*value).map(Value::BigInt)
+        }
+        (DataType::BigInt, Value::BigInt(total), value) => {
+            total.checked_add(narrow(value)?).map(Value::BigInt)
+        }
+        (DataType::Money, Value::Money(total), Value::Money(value)) => total
+            .0
+            .checked_add(value.0)
+            .map(|sum| Value::Money(Money(sum))),
+        _ => None,
+    }
+}
+
 impl Accumulator {
     pub fn new(call: &AggregateCall) -> Self {
         Accumulator {
@@ -381,6 +412,10 @@ impl Accumulator {
         match call.function {
             AggregateFunction::Count | AggregateFunction::CountBig => {}
             AggregateFunction::Sum | AggregateFunction::Avg => {
+                if let Some(total) = integer_sum(&self.value, &value, &call.result_type) {
+                    self.value = total;
+                    return Ok(());
+                }
                 let value = convert_from(&value, &argument_type, &call.result_type, None)?;
                 self.value = if self.value.is_null() {
                     value
