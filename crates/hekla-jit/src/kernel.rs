@@ -1,0 +1,713 @@
+//! Row kernels: what a scan that filters and aggregates does to each row
+//! (`SELECT SUM(OrderQty) FROM t WHERE ProductID = @p`), compiled to one
+//! machine-code function over the row's stored payload.
+//!
+//! A payload starts with its null bitmap and holds each fixed-width column
+//! at an offset known from the table's schema, integers little-endian
+//! (`hekla-engine/src/layout.rs`), so the kernel reads a column with one
+//! load and its null bit with one test, where the interpreter decodes the
+//! row into values and walks expression trees.
+//!
+//! The kernel's contract: `run` gives it the payload, the parameters as
+//! 64-bit integers and the aggregates' state (two 64-bit slots each: the
+//! running value and the count of values seen). A condition on a NULL
+//! column rejects the row (UNKNOWN in a WHERE clause); NULL parameters are
+//! the caller's to handle (a comparison with NULL holds for no row). A SUM
+//! that leaves its result type's range stops with [`Outcome::Overflow`],
+//! for the caller to raise SQL Server's 8115.
+
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{types, AbiParam, Block, InstBuilder, MemFlagsData, Value};
+use cranelift_codegen::isa::TargetFrontendConfig;
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+use cranelift_jit::{JITBuilder, JITModule};
+use cranelift_module::{default_libcall_names, Linkage, Module};
+
+/// How a fixed-width column is stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stored {
+    /// tinyint: one unsigned byte.
+    U8,
+    /// smallint.
+    I16,
+    /// int, and smallmoney (ten-thousandths).
+    I32,
+    /// bigint, and money (ten-thousandths).
+    I64,
+}
+
+impl Stored {
+    fn width(self) -> u32 {
+        match self {
+            Stored::U8 => 1,
+            Stored::I16 => 2,
+            Stored::I32 => 4,
+            Stored::I64 => 8,
+        }
+    }
+}
+
+/// Where a column is in a payload.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FixedColumn {
+    pub offset: u32,
+    pub stored: Stored,
+    /// Its bit in the null bitmap (set: NULL); None for NOT NULL columns.
+    pub null_bit: Option<u32>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CompareOp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+/// What a column is compared with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Operand {
+    /// The statement's parameter with this index.
+    Parameter(u32),
+    Constant(i64),
+}
+
+/// `column op operand`; the conditions of a kernel are ANDed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Condition {
+    pub column: FixedColumn,
+    pub op: CompareOp,
+    pub operand: Operand,
+}
+
+/// The range a SUM's result type holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SumType {
+    /// int (the SUM of tinyint, smallint and int).
+    Int,
+    /// bigint, and money.
+    BigInt,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Aggregate {
+    /// COUNT(*): every row that passes.
+    CountRows,
+    /// COUNT(column): its non-NULL values.
+    Count(FixedColumn),
+    Sum(FixedColumn, SumType),
+    Min(FixedColumn),
+    Max(FixedColumn),
+}
+
+/// What to compile.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct KernelSpec {
+    pub conditions: Vec<Condition>,
+    pub aggregates: Vec<Aggregate>,
+}
+
+impl KernelSpec {
+    /// The shortest payload every read of the kernel stays inside.
+    fn payload_needed(&self) -> usize {
+        let columns = self
+            .conditions
+            .iter()
+            .map(|condition| condition.column)
+            .chain(
+                self.aggregates
+                    .iter()
+                    .filter_map(|aggregate| match aggregate {
+                        Aggregate::CountRows => None,
+                        Aggregate::Count(column)
+                        | Aggregate::Sum(column, _)
+                        | Aggregate::Min(column)
+                        | Aggregate::Max(column) => Some(*column),
+                    }),
+            );
+        columns
+            .map(|column| {
+                let value_end = (column.offset + column.stored.width()) as usize;
+                let bitmap_end = column.null_bit.map_or(0, |bit| bit as usize / 8 + 1);
+                value_end.max(bitmap_end)
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
+    fn parameters_needed(&self) -> usize {
+        self.conditions
+            .iter()
+            .filter_map(|condition| match condition.operand {
+                Operand::Parameter(index) => Some(index as usize + 1),
+                Operand::Constant(_) => None,
+            })
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+/// A row's fate in a kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Added to the aggregates, or rejected by the conditions.
+    Done,
+    /// The SUM that is aggregate `index` left its result type's range (its
+    /// state is as before the row).
+    Overflow { index: usize },
+    /// The payload, parameters or state given are too short for the
+    /// kernel (nothing was read).
+    Misuse,
+}
+
+type KernelFn = unsafe extern "C" fn(*const u8, *const i64, *mut i64) -> u32;
+
+/// A compiled kernel; its code is freed when it is dropped.
+pub struct Kernel {
+    function: KernelFn,
+    module: Option<JITModule>,
+    payload_needed: usize,
+    parameters_needed: usize,
+    aggregates: usize,
+    code_bytes: usize,
+}
+
+/// The state slots each aggregate takes.
+pub const SLOTS_PER_AGGREGATE: usize = 2;
+
+impl Kernel {
+    /// Compiles `spec` for this machine.
+    pub fn compile(spec: &KernelSpec) -> Result<Kernel, String> {
+        let mut flags = settings::builder();
+        flags.set("opt_level", "speed").map_err(|e| e.to_string())?;
+        let isa = cranelift_native::builder()
+            .map_err(|e| e.to_string())?
+            .finish(settings::Flags::new(flags))
+            .map_err(|e| e.to_string())?;
+        let mut module = JITModule::new(JITBuilder::with_isa(isa, default_libcall_names()));
+        let pointer = module.target_config().pointer_type();
+        let mut context = module.make_context();
+        context
+            .func
+            .signature
+            .params
+            .extend([AbiParam::new(pointer); 3]);
+        context
+            .func
+            .signature
+            .returns
+            .push(AbiParam::new(types::I32));
+        let mut builder_context = FunctionBuilderContext::new();
+        Generator::new(
+            FunctionBuilder::new(&mut context.func, &mut builder_context),
+            module.target_config(),
+        )
+        .generate(spec);
+        let id = module
+            .declare_function("row_kernel", Linkage::Local, &context.func.signature)
+            .map_err(|e| e.to_string())?;
+        module
+            .define_function(id, &mut context)
+            .map_err(|e| e.to_string())?;
+        let code_bytes = context
+            .compiled_code()
+            .map_or(0, |code| code.code_buffer().len());
+        module.clear_context(&mut context);
+        module.finalize_definitions().map_err(|e| e.to_string())?;
+        let address = module.get_finalized_function(id);
+        // SAFETY: `address` is the entry of the function just finalized in
+        // `module`, whose signature is (pointer, pointer, pointer) -> i32
+        // in the platform's C calling convention (the module's default),
+        // which is `KernelFn`. The code lives as long as `module`, which
+        // the kernel owns and frees only when dropped.
+        let function = unsafe { std::mem::transmute::<*const u8, KernelFn>(address) };
+        Ok(Kernel {
+            function,
+            module: Some(module),
+            payload_needed: spec.payload_needed(),
+            parameters_needed: spec.parameters_needed(),
+            aggregates: spec.aggregates.len(),
+            code_bytes,
+        })
+    }
+
+    /// Machine-code bytes of the kernel.
+    pub fn code_bytes(&self) -> usize {
+        self.code_bytes
+    }
+
+    /// Runs the kernel on one row's `payload`, with the statement's
+    /// `parameters`, adding to `state` ([`SLOTS_PER_AGGREGATE`] slots per
+    /// aggregate, zeroed before the first row).
+    pub fn run(&self, payload: &[u8], parameters: &[i64], state: &mut [i64]) -> Outcome {
+        if payload.len() < self.payload_needed
+            || parameters.len() < self.parameters_needed
+            || state.len() < self.aggregates * SLOTS_PER_AGGREGATE
+        {
+            return Outcome::Misuse;
+        }
+        // SAFETY: the generated code reads the payload below
+        // `payload_needed`, the parameters below `parameters_needed` and
+        // reads and writes the state below `aggregates * 2` slots, which
+        // the checks above guarantee are in bounds; it keeps no pointer
+        // after it returns.
+        let status =
+            unsafe { (self.function)(payload.as_ptr(), parameters.as_ptr(), state.as_mut_ptr()) };
+        match status {
+            0 => Outcome::Done,
+            status => Outcome::Overflow {
+                index: status as usize - 1,
+            },
+        }
+    }
+}
+
+impl Drop for Kernel {
+    fn drop(&mut self) {
+        if let Some(module) = self.module.take() {
+            // SAFETY: the kernel's function pointer is only called through
+            // `run`, which needs the kernel alive; once it is dropped no
+            // call is running or can start.
+            unsafe { module.free_memory() };
+        }
+    }
+}
+
+/// Emits a kernel's instructions.
+struct Generator<'a> {
+    builder: FunctionBuilder<'a>,
+    target: TargetFrontendConfig,
+}
+
+/// Loads of the kernel's own buffers: aligned or not, never trapping
+/// (their bounds are checked before the call).
+fn trusted() -> MemFlagsData {
+    MemFlagsData::new().with_notrap()
+}
+
+impl<'a> Generator<'a> {
+    fn new(builder: FunctionBuilder<'a>, target: TargetFrontendConfig) -> Generator<'a> {
+        Generator { builder, target }
+    }
+
+    fn generate(mut self, spec: &KernelSpec) {
+        let entry = self.builder.create_block();
+        self.builder.append_block_params_for_function_params(entry);
+        self.builder.switch_to_block(entry);
+        let [payload, parameters, state] = [0, 1, 2].map(|n| self.builder.block_params(entry)[n]);
+        let done = self.builder.create_block();
+        for condition in &spec.conditions {
+            self.condition(condition, payload, parameters, done);
+        }
+        for (index, aggregate) in spec.aggregates.iter().enumerate() {
+            self.aggregate(index, aggregate, payload, state);
+        }
+        self.builder.ins().jump(done, &[]);
+        self.builder.switch_to_block(done);
+        let zero = self.builder.ins().iconst(types::I32, 0);
+        self.builder.ins().return_(&[zero]);
+        self.builder.seal_all_blocks();
+        self.builder.finalize(self.target);
+    }
+
+    /// Goes on in a new block when `column` is not NULL, else to `null`.
+    fn unless_null(&mut self, column: &FixedColumn, payload: Value, null: Block) {
+        let Some(bit) = column.null_bit else {
+            return;
+        };
+        let byte = self
+            .builder
+            .ins()
+            .uload8(types::I32, trusted(), payload, (bit / 8) as i32);
+        let set = self.builder.ins().band_imm_u(byte, 1 << (bit % 8));
+        let present = self.builder.create_block();
+        self.builder.ins().brif(set, null, &[], present, &[]);
+        self.builder.switch_to_block(present);
+    }
+
+    /// The column's value, widened to 64 bits.
+    fn load(&mut self, column: &FixedColumn, payload: Value) -> Value {
+        let offset = column.offset as i32;
+        let ins = self.builder.ins();
+        match column.stored {
+            Stored::U8 => ins.uload8(types::I64, trusted(), payload, offset),
+            Stored::I16 => ins.sload16(types::I64, trusted(), payload, offset),
+            Stored::I32 => ins.sload32(trusted(), payload, offset),
+            Stored::I64 => ins.load(types::I64, trusted(), payload, offset),
+        }
+    }
+
+    fn condition(
+        &mut self,
+        condition: &Condition,
+        payload: Value,
+        parameters: Value,
+        reject: Block,
+    ) {
+        self.unless_null(&condition.column, payload, reject);
+        let value = self.load(&condition.column, payload);
+        let operand = match condition.operand {
+            Operand::Parameter(index) => {
+                self.builder
+                    .ins()
+                    .load(types::I64, trusted(), parameters, (index * 8) as i32)
+            }
+            Operand::Constant(constant) => self.builder.ins().iconst(types::I64, constant),
+        };
+        let code = match condition.op {
+            CompareOp::Eq => IntCC::Equal,
+            CompareOp::Ne => IntCC::NotEqual,
+            CompareOp::Lt => IntCC::SignedLessThan,
+            CompareOp::Le => IntCC::SignedLessThanOrEqual,
+            CompareOp::Gt => IntCC::SignedGreaterThan,
+            CompareOp::Ge => IntCC::SignedGreaterThanOrEqual,
+        };
+        let holds = self.builder.ins().icmp(code, value, operand);
+        let next = self.builder.create_block();
+        self.builder.ins().brif(holds, next, &[], reject, &[]);
+        self.builder.switch_to_block(next);
+    }
+
+    fn aggregate(&mut self, index: usize, aggregate: &Aggregate, payload: Value, state: Value) {
+        let value_slot = (index * SLOTS_PER_AGGREGATE * 8) as i32;
+        let count_slot = value_slot + 8;
+        let next = self.builder.create_block();
+        let count_one = |generator: &mut Self| {
+            let count = generator
+                .builder
+                .ins()
+                .load(types::I64, trusted(), state, count_slot);
+            let count = generator.builder.ins().iadd_imm_s(count, 1);
+            generator
+                .builder
+                .ins()
+                .store(trusted(), count, state, count_slot);
+        };
+        match aggregate {
+            Aggregate::CountRows => count_one(self),
+            Aggregate::Count(column) => {
+                self.unless_null(column, payload, next);
+                count_one(self);
+            }
+            Aggregate::Sum(column, sum_type) => {
+                self.unless_null(column, payload, next);
+                let value = self.load(column, payload);
+                let total = self
+                    .builder
+                    .ins()
+                    .load(types::I64, trusted(), state, value_slot);
+                let sum = self.builder.ins().iadd(total, value);
+                let overflowed = match sum_type {
+                    // Both sides hold int values: the 64-bit sum is exact.
+                    SumType::Int => {
+                        let low = self.builder.ins().icmp_imm_s(
+                            IntCC::SignedLessThan,
+                            sum,
+                            i64::from(i32::MIN),
+                        );
+                        let high = self.builder.ins().icmp_imm_s(
+                            IntCC::SignedGreaterThan,
+                            sum,
+                            i64::from(i32::MAX),
+                        );
+                        self.builder.ins().bor(low, high)
+                    }
+                    // Overflow iff the sum's sign differs from both sides'.
+                    SumType::BigInt => {
+                        let a = self.builder.ins().bxor(total, sum);
+                        let b = self.builder.ins().bxor(value, sum);
+                        let both = self.builder.ins().band(a, b);
+                        self.builder
+                            .ins()
+                            .icmp_imm_s(IntCC::SignedLessThan, both, 0)
+                    }
+                };
+                let overflow = self.builder.create_block();
+                let fits = self.builder.create_block();
+                self.builder
+                    .ins()
+                    .brif(overflowed, overflow, &[], fits, &[]);
+                self.builder.switch_to_block(overflow);
+                let status = self.builder.ins().iconst(types::I32, index as i64 + 1);
+                self.builder.ins().return_(&[status]);
+                self.builder.switch_to_block(fits);
+                self.builder.ins().store(trusted(), sum, state, value_slot);
+                count_one(self);
+            }
+            Aggregate::Min(column) | Aggregate::Max(column) => {
+                self.unless_null(column, payload, next);
+                let value = self.load(column, payload);
+                let best = self
+                    .builder
+                    .ins()
+                    .load(types::I64, trusted(), state, value_slot);
+                let count = self
+                    .builder
+                    .ins()
+                    .load(types::I64, trusted(), state, count_slot);
+                let code = if matches!(aggregate, Aggregate::Min(_)) {
+                    IntCC::SignedLessThan
+                } else {
+                    IntCC::SignedGreaterThan
+                };
+                let better = self.builder.ins().icmp(code, value, best);
+                let first = self.builder.ins().icmp_imm_s(IntCC::Equal, count, 0);
+                let take = self.builder.ins().bor(better, first);
+                let kept = self.builder.ins().select(take, value, best);
+                self.builder.ins().store(trusted(), kept, state, value_slot);
+                count_one(self);
+            }
+        }
+        self.builder.ins().jump(next, &[]);
+        self.builder.switch_to_block(next);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A payload as the engine lays out `(a int NULL, b smallint NOT NULL,
+    /// c bigint NULL, d tinyint NOT NULL)`: a one-byte null bitmap (a is
+    /// bit 0, c bit 1), then the fixed columns in order.
+    struct Row {
+        a: Option<i32>,
+        b: i16,
+        c: Option<i64>,
+        d: u8,
+    }
+
+    const A: FixedColumn = FixedColumn {
+        offset: 1,
+        stored: Stored::I32,
+        null_bit: Some(0),
+    };
+    const B: FixedColumn = FixedColumn {
+        offset: 5,
+        stored: Stored::I16,
+        null_bit: None,
+    };
+    const C: FixedColumn = FixedColumn {
+        offset: 7,
+        stored: Stored::I64,
+        null_bit: Some(1),
+    };
+    const D: FixedColumn = FixedColumn {
+        offset: 15,
+        stored: Stored::U8,
+        null_bit: None,
+    };
+
+    impl Row {
+        fn payload(&self) -> Vec<u8> {
+            let mut bytes = vec![u8::from(self.a.is_none()) | (u8::from(self.c.is_none()) << 1)];
+            bytes.extend(self.a.unwrap_or(0).to_le_bytes());
+            bytes.extend(self.b.to_le_bytes());
+            bytes.extend(self.c.unwrap_or(0).to_le_bytes());
+            bytes.push(self.d);
+            bytes
+        }
+    }
+
+    /// A small deterministic generator (the tests need no randomness
+    /// crate and are repeatable).
+    struct Lcg(u64);
+
+    impl Lcg {
+        fn next(&mut self) -> u64 {
+            self.0 = self
+                .0
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            self.0 >> 33
+        }
+        fn between(&mut self, low: i64, high: i64) -> i64 {
+            low + (self.next() % (high - low + 1) as u64) as i64
+        }
+    }
+
+    fn random_row(rng: &mut Lcg) -> Row {
+        Row {
+            a: (!rng.next().is_multiple_of(5)).then(|| rng.between(-1000, 1000) as i32),
+            b: rng.between(-30000, 30000) as i16,
+            c: (!rng.next().is_multiple_of(7)).then(|| rng.between(-1 << 40, 1 << 40)),
+            d: rng.between(0, 255) as u8,
+        }
+    }
+
+    #[test]
+    fn a_kernel_filters_and_aggregates_as_the_rows_say() {
+        let spec = KernelSpec {
+            conditions: vec![
+                Condition {
+                    column: A,
+                    op: CompareOp::Ge,
+                    operand: Operand::Parameter(0),
+                },
+                Condition {
+                    column: D,
+                    op: CompareOp::Ne,
+                    operand: Operand::Constant(3),
+                },
+            ],
+            aggregates: vec![
+                Aggregate::CountRows,
+                Aggregate::Count(C),
+                Aggregate::Sum(A, SumType::Int),
+                Aggregate::Sum(C, SumType::BigInt),
+                Aggregate::Min(B),
+                Aggregate::Max(C),
+                Aggregate::Sum(D, SumType::Int),
+            ],
+        };
+        let kernel = Kernel::compile(&spec).expect("compiles");
+        assert!(kernel.code_bytes() > 0);
+        let mut rng = Lcg(7);
+        let rows: Vec<Row> = (0..20_000).map(|_| random_row(&mut rng)).collect();
+        let threshold = -200i64;
+        let mut state = vec![0i64; spec.aggregates.len() * SLOTS_PER_AGGREGATE];
+        for row in &rows {
+            assert_eq!(
+                kernel.run(&row.payload(), &[threshold], &mut state),
+                Outcome::Done
+            );
+        }
+        // The same by hand: a NULL `a` fails `a >= @0` (UNKNOWN).
+        let passing: Vec<&Row> = rows
+            .iter()
+            .filter(|row| row.a.is_some_and(|a| i64::from(a) >= threshold) && row.d != 3)
+            .collect();
+        let cs: Vec<i64> = passing.iter().filter_map(|row| row.c).collect();
+        let value = |index: usize| state[index * SLOTS_PER_AGGREGATE];
+        let count = |index: usize| state[index * SLOTS_PER_AGGREGATE + 1];
+        assert_eq!(count(0), passing.len() as i64);
+        assert_eq!(count(1), cs.len() as i64);
+        assert_eq!(
+            value(2),
+            passing
+                .iter()
+                .map(|row| i64::from(row.a.unwrap()))
+                .sum::<i64>()
+        );
+        assert_eq!(value(3), cs.iter().sum::<i64>());
+        assert_eq!(
+            value(4),
+            passing.iter().map(|row| i64::from(row.b)).min().unwrap()
+        );
+        assert_eq!(value(5), *cs.iter().max().unwrap());
+        assert_eq!(
+            value(6),
+            passing.iter().map(|row| i64::from(row.d)).sum::<i64>()
+        );
+        assert!(
+            passing.len() > 1000 && passing.len() < rows.len(),
+            "the filter filters"
+        );
+    }
+
+    #[test]
+    fn a_sum_past_its_type_stops_at_the_row_that_overflows() {
+        let spec = KernelSpec {
+            conditions: vec![],
+            aggregates: vec![
+                Aggregate::CountRows,
+                Aggregate::Sum(A, SumType::Int),
+                Aggregate::Sum(C, SumType::BigInt),
+            ],
+        };
+        let kernel = Kernel::compile(&spec).expect("compiles");
+        let mut state = vec![0i64; 6];
+        let row = |a: i32, c: i64| {
+            Row {
+                a: Some(a),
+                b: 0,
+                c: Some(c),
+                d: 0,
+            }
+            .payload()
+        };
+        assert_eq!(
+            kernel.run(&row(i32::MAX, 1), &[], &mut state),
+            Outcome::Done
+        );
+        let before = state.clone();
+        assert_eq!(
+            kernel.run(&row(1, 1), &[], &mut state),
+            Outcome::Overflow { index: 1 }
+        );
+        assert_eq!(
+            state[2..],
+            before[2..],
+            "the overflowing SUM and those after it are unchanged"
+        );
+        let mut state = vec![0i64; 6];
+        assert_eq!(
+            kernel.run(&row(i32::MIN, i64::MIN), &[], &mut state),
+            Outcome::Done
+        );
+        assert_eq!(
+            kernel.run(&row(0, -1), &[], &mut state),
+            Outcome::Overflow { index: 2 }
+        );
+        assert_eq!(
+            kernel.run(&row(-1, 0), &[], &mut state),
+            Outcome::Overflow { index: 1 }
+        );
+    }
+
+    #[test]
+    fn short_buffers_are_refused_before_anything_is_read() {
+        let spec = KernelSpec {
+            conditions: vec![Condition {
+                column: D,
+                op: CompareOp::Eq,
+                operand: Operand::Parameter(1),
+            }],
+            aggregates: vec![Aggregate::CountRows],
+        };
+        let kernel = Kernel::compile(&spec).expect("compiles");
+        let payload = Row {
+            a: None,
+            b: 0,
+            c: None,
+            d: 9,
+        }
+        .payload();
+        let mut state = vec![0i64; 2];
+        assert_eq!(
+            kernel.run(&payload[..15], &[0, 9], &mut state),
+            Outcome::Misuse
+        );
+        assert_eq!(kernel.run(&payload, &[9], &mut state), Outcome::Misuse);
+        assert_eq!(
+            kernel.run(&payload, &[0, 9], &mut state[..1]),
+            Outcome::Misuse
+        );
+        assert_eq!(kernel.run(&payload, &[0, 9], &mut state), Outcome::Done);
+        assert_eq!(state[1], 1);
+    }
+
+    #[test]
+    fn many_kernels_compile_run_and_drop_one_after_another() {
+        let spec = KernelSpec {
+            conditions: vec![],
+            aggregates: vec![Aggregate::Sum(B, SumType::Int)],
+        };
+        for _ in 0..2_000 {
+            let kernel = Kernel::compile(&spec).expect("compiles");
+            let mut state = vec![0i64; 2];
+            let payload = Row {
+                a: None,
+                b: 5,
+                c: None,
+                d: 0,
+            }
+            .payload();
+            assert_eq!(kernel.run(&payload, &[], &mut state), Outcome::Done);
+            assert_eq!(state[0], 5);
+        }
+    }
+}
