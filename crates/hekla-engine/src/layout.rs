@@ -28,6 +28,16 @@ struct ColumnSlot {
     data_type: DataType,
 }
 
+/// A fixed-width column's place: `len` bytes at `offset` (integers and
+/// money little-endian), and its bit in the null bitmap at the payload's
+/// start (set: NULL) if it is nullable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FixedPlace {
+    pub offset: usize,
+    pub len: usize,
+    pub null_bit: Option<usize>,
+}
+
 /// Where each column of a table lives in a payload.
 #[derive(Clone, Debug)]
 pub struct RowLayout {
@@ -94,6 +104,21 @@ impl RowLayout {
             var_columns,
             offset_width,
             var_base: fixed_end + var_count * offset_width,
+        }
+    }
+
+    /// Where a fixed-width column sits in every payload, for code that
+    /// reads payloads without decoding them (compiled row kernels); None
+    /// for a variable-width column.
+    pub fn fixed_place(&self, column: usize) -> Option<FixedPlace> {
+        let slot = self.columns.get(column)?;
+        match slot.place {
+            Place::Fixed { offset, len } => Some(FixedPlace {
+                offset,
+                len,
+                null_bit: slot.null_bit,
+            }),
+            Place::Var { .. } => None,
         }
     }
 

@@ -61,6 +61,7 @@ pub use durability::{
 };
 pub use hash_index::HashIndexStats;
 pub use heap::HeapStats;
+pub use layout::FixedPlace;
 pub use log::{CommitLog, CommitRecord, RowChange};
 pub use memory::default_memory_limit;
 pub use range_index::RangeIndexStats;

@@ -186,6 +186,12 @@ pub struct Table {
 }
 
 impl Table {
+    /// Where fixed-width column `column` sits in this table's payloads
+    /// ([`crate::Row::payload`]); None for variable-width columns.
+    pub fn fixed_place(&self, column: usize) -> Option<crate::layout::FixedPlace> {
+        self.layout.fixed_place(column)
+    }
+
     /// A table whose memory (bucket arrays now, row pages as they come) is
     /// charged to the database's `budget`: Msg 41805 when it does not fit.
     pub(crate) fn new(
