@@ -2,6 +2,7 @@
 
 pub mod access;
 pub mod aggregate;
+pub mod compiled;
 pub mod constraints;
 pub mod context;
 pub mod dbcc;

@@ -132,6 +132,9 @@ pub fn run(node: &Node, params: &Inputs<'_>, emit: &mut Emit<'_>) -> SqlResult<C
             if let Some(row) = count_only(input, grouping, params)? {
                 return emit(&row);
             }
+            if let Some(row) = super::compiled::aggregate(input, grouping, params)? {
+                return emit(&row);
+            }
             let mut groups = Groups::new(grouping);
             let mut charge = params.context.memory_charge();
             for_each(input, params, &mut |row| {

@@ -25,7 +25,7 @@ use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{default_libcall_names, Linkage, Module};
 
 /// How a fixed-width column is stored.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Stored {
     /// tinyint: one unsigned byte.
     U8,
@@ -49,7 +49,7 @@ impl Stored {
 }
 
 /// Where a column is in a payload.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct FixedColumn {
     pub offset: u32,
     pub stored: Stored,
@@ -57,7 +57,7 @@ pub struct FixedColumn {
     pub null_bit: Option<u32>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CompareOp {
     Eq,
     Ne,
@@ -68,7 +68,7 @@ pub enum CompareOp {
 }
 
 /// What a column is compared with.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Operand {
     /// The statement's parameter with this index.
     Parameter(u32),
@@ -76,7 +76,7 @@ pub enum Operand {
 }
 
 /// `column op operand`; the conditions of a kernel are ANDed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Condition {
     pub column: FixedColumn,
     pub op: CompareOp,
@@ -84,7 +84,7 @@ pub struct Condition {
 }
 
 /// The range a SUM's result type holds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SumType {
     /// int (the SUM of tinyint, smallint and int).
     Int,
@@ -92,7 +92,7 @@ pub enum SumType {
     BigInt,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Aggregate {
     /// COUNT(*): every row that passes.
     CountRows,
@@ -104,7 +104,7 @@ pub enum Aggregate {
 }
 
 /// What to compile.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct KernelSpec {
     pub conditions: Vec<Condition>,
     pub aggregates: Vec<Aggregate>,
@@ -151,7 +151,7 @@ impl KernelSpec {
 }
 
 /// A row's fate in a kernel.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Outcome {
     /// Added to the aggregates, or rejected by the conditions.
     Done,
@@ -264,6 +264,14 @@ impl Kernel {
         }
     }
 }
+
+// SAFETY: a kernel is machine code that reads only the buffers each call
+// gives it and keeps no state, so calls from several threads at once are
+// independent; the module it owns is touched again only by `Drop`, which
+// has the kernel to itself.
+unsafe impl Send for Kernel {}
+// SAFETY: as for `Send`: `run` takes `&self` and shares nothing mutable.
+unsafe impl Sync for Kernel {}
 
 impl Drop for Kernel {
     fn drop(&mut self) {

@@ -361,6 +361,8 @@ impl Interpreter<'_> {
         let temp_mark = self.session.db.temp_tables().mark();
         let outer_scope_identity = self.session.state.scope_identity.take();
         let outer_level = std::mem::replace(&mut self.session.state.nest_level, level);
+        let outer_native =
+            std::mem::replace(&mut self.session.state.native_module, procedure.native);
         // A stored procedure's statements are in its ownership chain;
         // dynamic SQL starts a new one, checked as the caller.
         let outer_chain = std::mem::replace(
@@ -374,6 +376,7 @@ impl Interpreter<'_> {
         self.session.options = outer_options;
         self.session.state.scope_identity = outer_scope_identity;
         self.session.state.nest_level = outer_level;
+        self.session.state.native_module = outer_native;
         self.session.in_ownership_chain = outer_chain;
         let values = outputs
             .into_iter()
