@@ -383,6 +383,18 @@ impl Accumulator {
         }
     }
 
+    /// An accumulator that has already seen `count` values adding up to
+    /// `value` (in the result type; NULL for counts): how the shortcuts
+    /// that count or sum without it (`run::count_only`, compiled row
+    /// kernels) make their results the same way.
+    pub fn seen(count: i64, value: Value) -> Self {
+        Accumulator {
+            count,
+            value,
+            seen: None,
+        }
+    }
+
     /// Adds one input value (None for COUNT(*)'s row).
     pub fn add(&mut self, call: &AggregateCall, value: Option<Value>) -> SqlResult<()> {
         let Some(value) = value else {

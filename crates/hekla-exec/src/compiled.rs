@@ -12,6 +12,7 @@
 //! compiled on its first run and reused after (a bounded cache).
 
 use super::access::read_along;
+use super::aggregate::Accumulator;
 use super::eval::{Evaluate, Inputs};
 use hekla_jit::kernel::{
     Aggregate, CompareOp as KernelOp, Condition, FixedColumn, Kernel, KernelSpec, Operand, Outcome,
@@ -53,7 +54,7 @@ pub fn aggregate(
         match integer(&variable.eval(params)?) {
             Some(value) => parameters.push(value),
             // A comparison with NULL holds for no row.
-            None => return Ok(Some(plan.results(&[0; 0])?)),
+            None => return Ok(Some(plan.results(grouping, &[0; 0])?)),
         }
     }
     let kernel = kept(&plan.spec)?;
@@ -63,10 +64,10 @@ pub fn aggregate(
     {
         let table = params.context.table(&read.table);
         let mut tx = params.context.reading(table, read.hint)?;
-        read_along(&AccessPath::Scan, &mut tx, table, params, |row| {
+        read_along(&read.path, &mut tx, table, params, |row| {
             let stop = match kernel.run(row.payload(), &parameters, &mut state) {
                 Outcome::Done => None,
-                Outcome::Overflow { index } => Some(plan.overflow(index)),
+                Outcome::Overflow { index } => Some(overflow(&grouping.aggregates[index].1)),
                 Outcome::Misuse => Some(SqlError::new(
                     8630,
                     16,
@@ -95,7 +96,7 @@ pub fn aggregate(
     if let Some(error) = failure {
         return Err(error);
     }
-    plan.results(&state).map(Some)
+    plan.results(grouping, &state).map(Some)
 }
 
 /// A statement's kernel: what to compile, and how to read its results.
@@ -103,10 +104,6 @@ struct KernelPlan {
     spec: KernelSpec,
     /// The variable each parameter of the kernel is, in order.
     variables: Vec<Scalar>,
-    /// Each aggregate's call, for its result's type.
-    calls: Vec<AggregateCall>,
-    /// Each MIN or MAX's column type (the result's type).
-    column_types: Vec<Option<DataType>>,
 }
 
 impl KernelPlan {
@@ -124,8 +121,6 @@ impl KernelPlan {
         let mut plan = KernelPlan {
             spec: KernelSpec::default(),
             variables: Vec::new(),
-            calls: Vec::new(),
-            column_types: Vec::new(),
         };
         if let Some(filter) = &read.filter {
             plan.conditions(table, filter)?;
@@ -223,14 +218,12 @@ impl KernelPlan {
             _ => return None,
         };
         self.spec.aggregates.push(aggregate);
-        self.calls.push(call.clone());
-        self.column_types.push(column_type);
         Some(())
     }
 
     /// The aggregates' values from the kernel's `state` (empty: no row
-    /// passed).
-    fn results(&self, state: &[i64]) -> SqlResult<Vec<Value>> {
+    /// passed), made as the interpreter's accumulators make them.
+    fn results(&self, grouping: &Grouping, state: &[i64]) -> SqlResult<Vec<Value>> {
         let slot = |index: usize, offset: usize| {
             state
                 .get(index * SLOTS_PER_AGGREGATE + offset)
@@ -240,34 +233,25 @@ impl KernelPlan {
         self.spec
             .aggregates
             .iter()
+            .zip(&grouping.aggregates)
             .enumerate()
-            .map(|(index, aggregate)| {
+            .map(|(index, (aggregate, (_, call)))| {
                 let (value, count) = (slot(index, 0), slot(index, 1));
-                let call = &self.calls[index];
-                Ok(match aggregate {
-                    Aggregate::CountRows | Aggregate::Count(_) => match call.function {
-                        AggregateFunction::CountBig => Value::BigInt(count),
-                        _ => i32::try_from(count)
-                            .map(Value::Int)
-                            .map_err(|_| SqlError::arithmetic_overflow("expression", "int"))?,
-                    },
+                let value = match aggregate {
+                    Aggregate::CountRows | Aggregate::Count(_) => Value::Null,
                     _ if count == 0 => Value::Null,
-                    Aggregate::Sum(..) => typed(&call.result_type, value),
-                    Aggregate::Min(_) | Aggregate::Max(_) => typed(
-                        self.column_types[index]
-                            .as_ref()
-                            .unwrap_or(&call.result_type),
-                        value,
-                    ),
-                })
+                    // MIN and MAX: the result type is the column's.
+                    _ => typed(&call.result_type, value),
+                };
+                Accumulator::seen(count, value).finish(call)
             })
             .collect()
     }
+}
 
-    /// The interpreter's error for the SUM that is aggregate `index`.
-    fn overflow(&self, index: usize) -> SqlError {
-        SqlError::arithmetic_overflow("expression", &self.calls[index].result_type.sql_name())
-    }
+/// The interpreter's error for a SUM past its result type.
+fn overflow(call: &AggregateCall) -> SqlError {
+    SqlError::arithmetic_overflow("expression", &call.result_type.sql_name())
 }
 
 /// `left op right` as `right op' left`.

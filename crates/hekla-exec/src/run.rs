@@ -4,7 +4,7 @@
 //! columns to its left in a FROM clause (its rows start with them), the
 //! rows of enclosing queries, and the statement's context.
 
-use super::aggregate::Groups;
+use super::aggregate::{Accumulator, Groups};
 use super::context::{Context, MemoryCharge};
 use super::eval::Inputs;
 use super::row_buffer::RowBuffer;
@@ -424,12 +424,7 @@ fn count_only(
     let row = grouping
         .aggregates
         .iter()
-        .map(|(_, call)| match call.function {
-            AggregateFunction::CountBig => Ok(Value::BigInt(count)),
-            _ => i32::try_from(count)
-                .map(Value::Int)
-                .map_err(|_| SqlError::arithmetic_overflow("expression", "int")),
-        })
+        .map(|(_, call)| Accumulator::seen(count, Value::Null).finish(call))
         .collect::<SqlResult<Vec<Value>>>()?;
     Ok(Some(row))
 }
