@@ -22,7 +22,7 @@ pub use hekla_plan::result::{
 use hekla_plan::session_options::SetOptions;
 use hekla_types::{SqlResult, Value};
 use std::path::Path;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 
 /// An engine database with its SQL catalog, shared by sessions.
@@ -43,6 +43,10 @@ pub struct SqlDatabase {
     /// One more each time DDL takes the catalog to change it: a cached
     /// plan compiled at an older version is compiled again.
     schema_version: AtomicU64,
+    /// Whether natively compiled modules run their compiled code (off:
+    /// every statement is interpreted; benchmarks and the differential
+    /// tests compare the two).
+    native_compilation: AtomicBool,
 }
 
 impl SqlDatabase {
@@ -80,6 +84,7 @@ impl SqlDatabase {
             principals: RwLock::new(principals),
             plan_cache: PlanCache::default(),
             schema_version: AtomicU64::new(0),
+            native_compilation: AtomicBool::new(true),
         });
         crate::ddl::load::bind_views(&*db);
         crate::ddl::load::bind_functions(&*db);
@@ -113,6 +118,18 @@ impl SqlDatabase {
     /// How many times DDL changed the catalog (see [`Self::catalog_mut`]).
     pub fn schema_version(&self) -> u64 {
         self.schema_version.load(Ordering::Relaxed)
+    }
+
+    /// Turns the machine code of natively compiled modules on (the
+    /// default) or off, when they run through the interpreter alone. The
+    /// results are the same either way; only the speed differs.
+    pub fn set_native_compilation(&self, enabled: bool) {
+        self.native_compilation.store(enabled, Ordering::Relaxed);
+    }
+
+    /// See [`Self::set_native_compilation`].
+    pub fn native_compilation(&self) -> bool {
+        self.native_compilation.load(Ordering::Relaxed)
     }
 
     /// The plan cache (see [`crate::plan_cache`]).

@@ -361,8 +361,8 @@ impl Interpreter<'_> {
         let temp_mark = self.session.db.temp_tables().mark();
         let outer_scope_identity = self.session.state.scope_identity.take();
         let outer_level = std::mem::replace(&mut self.session.state.nest_level, level);
-        let outer_native =
-            std::mem::replace(&mut self.session.state.native_module, procedure.native);
+        let compiled = procedure.native && self.session.db.native_compilation();
+        let outer_native = std::mem::replace(&mut self.session.state.native_module, compiled);
         // A stored procedure's statements are in its ownership chain;
         // dynamic SQL starts a new one, checked as the caller.
         let outer_chain = std::mem::replace(
