@@ -35,11 +35,14 @@ pub fn collect(session: &mut Session, script: &str) -> Collect {
     sink
 }
 
-/// Runs a script (batches split on GO lines); what sqlcmd would print.
+/// Runs a script (batches split on GO lines, `GO n` running its batch n
+/// times); what sqlcmd would print.
 pub fn printed(session: &mut Session, script: &str) -> String {
     let mut sink = TextSink::new(Vec::new(), TextOptions::default());
     for batch in hekla_parser::script::split_batches(script) {
-        session.execute(batch.text, &mut sink);
+        for _ in 0..batch.repeat {
+            session.execute(batch.text, &mut sink);
+        }
     }
     let (out, failed) = sink.finish();
     assert!(failed.is_none(), "writing to memory cannot fail");
