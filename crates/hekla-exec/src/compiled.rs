@@ -8,8 +8,12 @@
 //! Anything else is left to the interpreter (None), which gives the same
 //! results: the kernel's overflow raises the interpreter's 8115.
 //!
-//! Kernels are kept by their specification, so a procedure's statement is
-//! compiled on its first run and reused after (a bounded cache).
+//! A module's kernels are compiled when the module is (at CREATE, or
+//! before its first run after a restart or a schema change: see
+//! `hekla_sql::native_modules`) from its statements' bound plans, and
+//! live in its [`ModuleCode`]: dropping the module frees them. At run
+//! time a statement finds its kernel by the specification its plan gives
+//! now, so a kernel compiled for another table layout is never run.
 
 use super::access::read_along;
 use super::aggregate::Accumulator;
@@ -22,33 +26,138 @@ use hekla_plan::bind::aggregate::{AggregateCall, AggregateFunction, Grouping};
 use hekla_plan::bind::expr::{CompareOp, Predicate, Scalar, ScalarKind};
 use hekla_plan::catalog::table::TableMeta;
 use hekla_plan::plan::access::AccessPath;
-use hekla_plan::plan::{Node, TableRead};
+use hekla_plan::plan::{Node, QueryPlan, TableRead};
 use hekla_types::{DataType, Money, SqlError, SqlResult, Value};
 use std::collections::HashMap;
 use std::ops::ControlFlow;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-/// Kernels kept at most; the cache starts afresh past it.
-const KEPT_KERNELS: usize = 256;
 /// Rows between looks at the cancel flag.
 const CANCEL_EVERY: u32 = 4096;
 
-/// The aggregates' row, computed by a compiled kernel; None when the plan
-/// does not compile (the caller interprets it).
+/// A natively compiled module's machine code: the row kernels of its
+/// statements, by specification, and what running them counted.
+#[derive(Default)]
+pub struct ModuleCode {
+    kernels: HashMap<KernelSpec, Kernel>,
+    /// Statements of the module run, compiled or not (the interpreter
+    /// counts them: see [`ModuleCode::statement_started`]).
+    statements_run: AtomicU64,
+    /// Kernels run (a statement may run several).
+    kernels_run: AtomicU64,
+    /// Aggregates a compiled plan gave that found no kernel: the module
+    /// was compiled for another schema (see [`ModuleCode::missed`]).
+    misses: AtomicU64,
+    missed: AtomicBool,
+}
+
+impl ModuleCode {
+    /// Compiles the row kernels `plan`'s aggregates make; how many it has.
+    pub fn compile_query(&mut self, plan: &QueryPlan) -> SqlResult<usize> {
+        self.compile_node(&plan.root)
+    }
+
+    fn compile_node(&mut self, node: &Node) -> SqlResult<usize> {
+        let mut compiled = 0;
+        if let Node::Aggregate {
+            input, grouping, ..
+        } = node
+        {
+            if let Node::Table(read) = &**input {
+                // Compiled as for a statement's outermost query: one
+                // inside a FROM clause reads the row to its left, which
+                // the kernel does not (it is then interpreted).
+                if let Some(plan) = KernelPlan::of(read, grouping, 0) {
+                    if let std::collections::hash_map::Entry::Vacant(entry) =
+                        self.kernels.entry(plan.spec)
+                    {
+                        let kernel = Kernel::compile(entry.key()).map_err(not_compiled)?;
+                        entry.insert(kernel);
+                    }
+                    compiled += 1;
+                }
+            }
+        }
+        for (child, _) in node.children() {
+            compiled += self.compile_node(child)?;
+        }
+        Ok(compiled)
+    }
+
+    /// Its kernels.
+    pub fn kernels(&self) -> usize {
+        self.kernels.len()
+    }
+
+    /// Machine-code bytes of its kernels.
+    pub fn code_bytes(&self) -> usize {
+        self.kernels.values().map(Kernel::code_bytes).sum()
+    }
+
+    /// Where its machine code starts (its lowest kernel's address); None
+    /// without kernels.
+    pub fn base_address(&self) -> Option<usize> {
+        self.kernels.values().map(Kernel::address).min()
+    }
+
+    /// The interpreter starts one of the module's statements.
+    pub fn statement_started(&self) {
+        self.statements_run.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Statements run, kernels run, and kernels looked for and missed.
+    pub fn counters(&self) -> (u64, u64, u64) {
+        (
+            self.statements_run.load(Ordering::Relaxed),
+            self.kernels_run.load(Ordering::Relaxed),
+            self.misses.load(Ordering::Relaxed),
+        )
+    }
+
+    /// True once a plan that compiles found no kernel here: the module is
+    /// worth compiling again if the schema moved since it was compiled.
+    pub fn missed(&self) -> bool {
+        self.missed.load(Ordering::Relaxed)
+    }
+}
+
+impl std::fmt::Debug for ModuleCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ModuleCode")
+            .field("kernels", &self.kernels.len())
+            .field("code_bytes", &self.code_bytes())
+            .finish()
+    }
+}
+
+/// Row kernels alive in the process (every module's) and their code
+/// bytes: what dropping modules must give back.
+pub fn live_code() -> (usize, usize) {
+    hekla_jit::kernel::live()
+}
+
+/// The aggregates' row, computed by the running module's compiled kernel;
+/// None when the plan has none (the caller interprets it).
 pub fn aggregate(
     input: &Node,
     grouping: &Grouping,
     params: &Inputs<'_>,
 ) -> SqlResult<Option<Vec<Value>>> {
-    if !params.context.session.native_module {
+    let Some(code) = &params.context.session.native_code else {
         return Ok(None);
-    }
+    };
     let Node::Table(read) = input else {
         return Ok(None);
     };
     let Some(plan) = KernelPlan::of(read, grouping, params.row.len()) else {
         return Ok(None);
     };
+    let Some(kernel) = code.kernels.get(&plan.spec) else {
+        code.misses.fetch_add(1, Ordering::Relaxed);
+        code.missed.store(true, Ordering::Relaxed);
+        return Ok(None);
+    };
+    code.kernels_run.fetch_add(1, Ordering::Relaxed);
     let mut parameters = Vec::with_capacity(plan.variables.len());
     for variable in &plan.variables {
         match integer(&variable.eval(params)?) {
@@ -57,7 +166,6 @@ pub fn aggregate(
             None => return Ok(Some(plan.results(grouping, &[0; 0])?)),
         }
     }
-    let kernel = kept(&plan.spec)?;
     let mut state = vec![0i64; plan.spec.aggregates.len() * SLOTS_PER_AGGREGATE];
     let mut failure = None;
     let mut unchecked = 0u32;
@@ -315,27 +423,11 @@ fn fixed(table: &TableMeta, column: usize) -> Option<FixedColumn> {
     })
 }
 
-/// The kernel for `spec`, compiled on first use.
-fn kept(spec: &KernelSpec) -> SqlResult<Arc<Kernel>> {
-    static KERNELS: OnceLock<Mutex<HashMap<KernelSpec, Arc<Kernel>>>> = OnceLock::new();
-    let kernels = KERNELS.get_or_init(|| Mutex::new(HashMap::new()));
-    let mut kernels = kernels
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
-    if let Some(kernel) = kernels.get(spec) {
-        return Ok(Arc::clone(kernel));
-    }
-    let kernel = Arc::new(Kernel::compile(spec).map_err(|error| {
-        SqlError::new(
-            8630,
-            16,
-            1,
-            format!("Internal Query Processor Error: a row kernel did not compile: {error}."),
-        )
-    })?);
-    if kernels.len() >= KEPT_KERNELS {
-        kernels.clear();
-    }
-    kernels.insert(spec.clone(), Arc::clone(&kernel));
-    Ok(kernel)
+fn not_compiled(error: String) -> SqlError {
+    SqlError::new(
+        8630,
+        16,
+        1,
+        format!("Internal Query Processor Error: a row kernel did not compile: {error}."),
+    )
 }

@@ -163,9 +163,11 @@ pub struct SessionState {
     pub xact_state: i16,
     /// `@@NESTLEVEL`: how many procedures deep the statement runs.
     pub nest_level: u8,
-    /// The statement is in a natively compiled module: the plans that
-    /// compile to row kernels run as machine code (`crate::compiled`).
-    pub native_module: bool,
+    /// The machine code of the natively compiled module the statement is
+    /// in: its plans that compiled to row kernels run them
+    /// (`crate::compiled`). None outside native modules, and when native
+    /// compilation is off.
+    pub native_code: Option<std::sync::Arc<crate::compiled::ModuleCode>>,
     /// The error the innermost running CATCH block handles.
     pub caught: Option<std::sync::Arc<hekla_plan::result::ErrorEvent>>,
     /// The login the session connected with; None when embedded.

@@ -23,6 +23,20 @@ use cranelift_codegen::settings::{self, Configurable};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{default_libcall_names, Linkage, Module};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Kernels alive in the process and their machine-code bytes: what
+/// dropping a module must give back (see [`live`]).
+static LIVE_KERNELS: AtomicUsize = AtomicUsize::new(0);
+static LIVE_CODE_BYTES: AtomicUsize = AtomicUsize::new(0);
+
+/// How many kernels are alive in the process, and their code bytes.
+pub fn live() -> (usize, usize) {
+    (
+        LIVE_KERNELS.load(Ordering::Relaxed),
+        LIVE_CODE_BYTES.load(Ordering::Relaxed),
+    )
+}
 
 /// How a fixed-width column is stored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -224,6 +238,8 @@ impl Kernel {
         // which is `KernelFn`. The code lives as long as `module`, which
         // the kernel owns and frees only when dropped.
         let function = unsafe { std::mem::transmute::<*const u8, KernelFn>(address) };
+        LIVE_KERNELS.fetch_add(1, Ordering::Relaxed);
+        LIVE_CODE_BYTES.fetch_add(code_bytes, Ordering::Relaxed);
         Ok(Kernel {
             function,
             module: Some(module),
@@ -232,6 +248,11 @@ impl Kernel {
             aggregates: spec.aggregates.len(),
             code_bytes,
         })
+    }
+
+    /// Where the kernel's machine code starts in the process.
+    pub fn address(&self) -> usize {
+        self.function as usize
     }
 
     /// Machine-code bytes of the kernel.
@@ -280,6 +301,8 @@ impl Drop for Kernel {
             // `run`, which needs the kernel alive; once it is dropped no
             // call is running or can start.
             unsafe { module.free_memory() };
+            LIVE_KERNELS.fetch_sub(1, Ordering::Relaxed);
+            LIVE_CODE_BYTES.fetch_sub(self.code_bytes, Ordering::Relaxed);
         }
     }
 }

@@ -797,6 +797,17 @@ impl SelectStatement {
     pub fn into_target(&self) -> Option<&ObjectName> {
         self.query.body.first_select().into.as_ref()
     }
+
+    /// `SELECT @v = ...`: its items assign variables.
+    pub fn assigns_variables(&self) -> bool {
+        match &self.query.body {
+            QueryBody::Select(body) => body
+                .items
+                .iter()
+                .any(|item| matches!(item, SelectItem::Assign { .. })),
+            _ => false,
+        }
+    }
 }
 
 /// The target of INSERT/UPDATE/DELETE: a table (with hints) or `@t`.

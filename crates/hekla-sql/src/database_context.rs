@@ -9,6 +9,7 @@
 
 use crate::ddl::alter::SchemaLock;
 use crate::ddl::DdlDatabase;
+use crate::native_modules::NativeModules;
 use crate::plan_cache::ProcedurePlan;
 use crate::security;
 use crate::security::access::Checks;
@@ -24,6 +25,7 @@ use hekla_exec::eval::Evaluate;
 use hekla_exec::eval::Inputs;
 use hekla_parser::ast;
 use hekla_plan::bind::expr::Scalar;
+use hekla_plan::catalog::procedure::ProcedureMeta;
 use hekla_plan::catalog::store::ObjectStore;
 use hekla_plan::catalog::table::TableMeta;
 use hekla_plan::catalog::temp::TempTables;
@@ -115,6 +117,18 @@ impl DdlDatabase for SqlDatabase {
     fn schema_lock(&self) -> &SchemaLock {
         SqlDatabase::schema_lock(self)
     }
+
+    fn native_modules(&self) -> &NativeModules {
+        SqlDatabase::native_modules(self)
+    }
+
+    fn schema_version(&self) -> u64 {
+        SqlDatabase::schema_version(self)
+    }
+
+    fn plan_cache(&self) -> &crate::plan_cache::PlanCache<ProcedureMeta> {
+        SqlDatabase::plan_cache(self)
+    }
 }
 
 impl PlanContext for SqlDatabase {
@@ -192,6 +206,10 @@ impl SystemContext for SqlDatabase {
 
     fn sessions(&self) -> Vec<SessionInfo> {
         sessions_of(SqlDatabase::engine(self))
+    }
+
+    fn native_modules(&self) -> Vec<Arc<crate::native_modules::CompiledModule>> {
+        SqlDatabase::native_modules(self).list()
     }
 }
 

@@ -622,6 +622,31 @@ impl<M: Compiled> PlanCache<M> {
         }
     }
 
+    /// Removes stored procedure `object_id`'s entries (DROP PROCEDURE), as
+    /// SQL Server removes a dropped object's plans: a dropped procedure's
+    /// plan would otherwise hold memory until evicted.
+    pub fn remove_object(&self, object_id: i32) {
+        let mut entries = self.entries.write().expect("plan cache lock");
+        let slots: Vec<usize> = entries
+            .slots
+            .iter()
+            .enumerate()
+            .filter(|(_, plan)| {
+                plan.as_ref().is_some_and(|plan| {
+                    plan.kind == PlanKind::Proc && plan.module.object_id() == object_id
+                })
+            })
+            .map(|(slot, _)| slot)
+            .collect();
+        let removed: Vec<_> = slots
+            .into_iter()
+            .filter_map(|slot| entries.remove(slot))
+            .collect();
+        // Their statements are freed after the lock is let go.
+        drop(entries);
+        drop(removed);
+    }
+
     /// Empties the cache (`DBCC FREEPROCCACHE`).
     pub fn clear(&self) {
         self.seen_once.lock().expect("plan cache lock").clear();

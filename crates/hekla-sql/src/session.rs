@@ -47,6 +47,8 @@ pub struct SqlDatabase {
     /// every statement is interpreted; benchmarks and the differential
     /// tests compare the two).
     native_compilation: AtomicBool,
+    /// The machine code of natively compiled procedures.
+    native_modules: crate::native_modules::NativeModules,
 }
 
 impl SqlDatabase {
@@ -85,9 +87,11 @@ impl SqlDatabase {
             plan_cache: PlanCache::default(),
             schema_version: AtomicU64::new(0),
             native_compilation: AtomicBool::new(true),
+            native_modules: Default::default(),
         });
         crate::ddl::load::bind_views(&*db);
         crate::ddl::load::bind_functions(&*db);
+        crate::ddl::load::compile_native_modules(&*db);
         crate::security::grants::forget_missing_objects(&*db)?;
         Ok(db)
     }
@@ -125,6 +129,11 @@ impl SqlDatabase {
     /// results are the same either way; only the speed differs.
     pub fn set_native_compilation(&self, enabled: bool) {
         self.native_compilation.store(enabled, Ordering::Relaxed);
+    }
+
+    /// The machine code of natively compiled procedures.
+    pub fn native_modules(&self) -> &crate::native_modules::NativeModules {
+        &self.native_modules
     }
 
     /// See [`Self::set_native_compilation`].

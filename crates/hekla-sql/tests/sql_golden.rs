@@ -89,7 +89,13 @@ fn native_procedures_print_the_same_compiled_and_interpreted() {
     let mut mismatches = Vec::new();
     for path in scripts() {
         let script = std::fs::read_to_string(&path).expect("readable script");
-        if !script.to_ascii_uppercase().contains("NATIVE_COMPILATION") {
+        let upper = script.to_ascii_uppercase();
+        // Scripts that show the compiled code itself (its DMVs) print
+        // what only compiling makes.
+        let shows_the_code = ["DM_HEKLA_NATIVE_MODULES", "DM_OS_LOADED_MODULES"]
+            .iter()
+            .any(|view| upper.contains(view));
+        if !upper.contains("NATIVE_COMPILATION") || shows_the_code {
             continue;
         }
         compared += 1;

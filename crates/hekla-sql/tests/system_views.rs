@@ -611,6 +611,10 @@ impl SystemContext for FixedSessions<'_> {
     fn sessions(&self) -> Vec<sessions::SessionInfo> {
         self.sessions.clone()
     }
+
+    fn native_modules(&self) -> Vec<Arc<hekla_sql::native_modules::CompiledModule>> {
+        self.db.native_modules().list()
+    }
 }
 
 #[test]

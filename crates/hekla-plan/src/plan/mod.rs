@@ -278,7 +278,7 @@ impl Node {
 
     /// The operator's children with how many queries deeper each runs
     /// (a correlated derived table runs one level in).
-    fn children(&self) -> Vec<(&Node, usize)> {
+    pub fn children(&self) -> Vec<(&Node, usize)> {
         match self {
             Node::Single
             | Node::Values { .. }

@@ -79,3 +79,21 @@ pub fn bind_functions(db: &dyn DdlDatabase) {
         }
     }
 }
+
+/// Compiles every natively compiled procedure, as SQL Server compiles
+/// them at database start. One that does not compile now is left to its
+/// first EXEC, which tries again and otherwise reports the error.
+pub fn compile_native_modules(db: &dyn DdlDatabase) {
+    let native: Vec<_> = db
+        .catalog()
+        .procedures
+        .iter()
+        .filter(|procedure| procedure.native)
+        .cloned()
+        .collect();
+    for procedure in native {
+        let _ = db
+            .native_modules()
+            .compile(db, &procedure, db.schema_version());
+    }
+}

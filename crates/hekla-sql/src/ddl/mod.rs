@@ -60,7 +60,14 @@ pub trait DdlDatabase: StatementDatabase {
     fn object_store(&self) -> &ObjectStore;
     fn temp_tables(&self) -> &TempTables;
     fn schema_lock(&self) -> &alter::SchemaLock;
+    /// The compiled code of natively compiled modules.
+    fn native_modules(&self) -> &crate::native_modules::NativeModules;
+    /// How many times DDL changed the catalog.
+    fn schema_version(&self) -> u64;
+    /// Compiled batches and procedures (a dropped procedure's go).
+    fn plan_cache(&self) -> &crate::plan_cache::PlanCache<ProcedureMeta>;
 }
+use hekla_plan::catalog::procedure::ProcedureMeta;
 use hekla_types::SqlResult;
 
 /// Stores the definition `object` in a transaction of its own, replacing

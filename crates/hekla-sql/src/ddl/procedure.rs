@@ -2,6 +2,7 @@
 //! procedure's model is `catalog::procedure`.
 
 use crate::ddl::DdlDatabase;
+use hekla_engine::catalog::SchemaId;
 use hekla_parser::ast::{self, ModuleOption, StatementKind};
 use hekla_plan::catalog::procedure::{
     bound_objects, find, has_option, is_native, is_option, parameters, parse_definition,
@@ -26,29 +27,27 @@ pub fn create(db: &dyn DdlDatabase, create: &ast::CreateProcedure, text: &str) -
         check_native(create)?;
     }
     let name = create.name.name().value.clone();
-    let mut catalog = db.catalog_mut();
-    let parameters = parameters(&create.params, "CREATE PROCEDURE", &catalog)?;
+    let parameters = parameters(&create.params, "CREATE PROCEDURE", &db.catalog())?;
     let names = create.params.iter().map(|p| p.name.as_str());
     if let Some((error, _)) = hekla_plan::bind::variables::first_redeclaration(names, &create.body)
     {
         return Err(error);
     }
-    let schema_id = catalog.schema_of(&create.name)?;
-    let existing = catalog.procedures.get(schema_id, &name).cloned();
-    match &existing {
-        Some(_) if create.alter || create.or_alter => {}
-        Some(_) => return Err(hekla_engine::errors::object_exists(&name)),
-        None if create.alter => {
-            return Err(hekla_plan::error::invalid_object_name(
-                &hekla_plan::catalog::sequence::written(&create.name),
-                3,
-            ))
-        }
-        None if catalog.object_exists(schema_id, &name) => {
-            return Err(hekla_engine::errors::object_exists(&name))
-        }
-        None => {}
-    }
+    let compiled = if native {
+        // Checked first, so that a name in use is that error, not the
+        // body's; checked again below, under the catalog's write lock
+        // (compiling reads the catalog, so it cannot hold that lock).
+        existing(&db.catalog(), create, &name)?;
+        let started = std::time::Instant::now();
+        Some((
+            crate::native_modules::compile(db, &parameters, &create.body)?,
+            started,
+        ))
+    } else {
+        None
+    };
+    let mut catalog = db.catalog_mut();
+    let (schema_id, existing) = existing(&catalog, create, &name)?;
     let schemabinding = has_option(create, ModuleOption::SchemaBinding);
     let references = if schemabinding {
         bound_objects(&catalog, text)
@@ -88,7 +87,41 @@ pub fn create(db: &dyn DdlDatabase, create: &ast::CreateProcedure, text: &str) -
         .type_references
         .set(object_id, procedure.table_types());
     catalog.procedures.insert(procedure);
+    match compiled {
+        Some((compilation, started)) => {
+            db.native_modules()
+                .keep(object_id, compilation, db.schema_version(), started);
+        }
+        None => db.native_modules().remove(object_id),
+    }
     Ok(())
+}
+
+/// The schema a procedure named `name` goes in and the procedure it
+/// replaces (ALTER, CREATE OR ALTER); Msg 2714 if the name is another
+/// object's or, for CREATE, a procedure's, and 208 for ALTER of none.
+fn existing(
+    catalog: &hekla_plan::catalog::Catalog,
+    create: &ast::CreateProcedure,
+    name: &str,
+) -> SqlResult<(SchemaId, Option<std::sync::Arc<ProcedureMeta>>)> {
+    let schema_id = catalog.schema_of(&create.name)?;
+    let existing = catalog.procedures.get(schema_id, name).cloned();
+    match &existing {
+        Some(_) if create.alter || create.or_alter => {}
+        Some(_) => return Err(hekla_engine::errors::object_exists(name)),
+        None if create.alter => {
+            return Err(hekla_plan::error::invalid_object_name(
+                &hekla_plan::catalog::sequence::written(&create.name),
+                3,
+            ))
+        }
+        None if catalog.object_exists(schema_id, name) => {
+            return Err(hekla_engine::errors::object_exists(name))
+        }
+        None => {}
+    }
+    Ok((schema_id, existing))
 }
 
 /// DROP PROCEDURE: each name in turn (Msg 3701 for a missing one unless IF
@@ -110,6 +143,8 @@ pub fn drop(db: &dyn DdlDatabase, names: &[ast::ObjectName], if_exists: bool) ->
         catalog.procedures.remove(procedure.object_id);
         catalog.bindings.remove(procedure.object_id);
         catalog.type_references.remove(procedure.object_id);
+        db.native_modules().remove(procedure.object_id);
+        db.plan_cache().remove_object(procedure.object_id);
     }
     Ok(())
 }

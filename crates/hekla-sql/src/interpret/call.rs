@@ -137,6 +137,19 @@ impl Interpreter<'_> {
         }
     }
 
+    /// The machine code `procedure` runs with: a native procedure's, while
+    /// native compilation is on.
+    fn native_code(
+        &self,
+        procedure: &ProcedureMeta,
+    ) -> Option<Arc<hekla_exec::compiled::ModuleCode>> {
+        let db = &*self.session.db;
+        if !(procedure.native && db.native_compilation()) {
+            return None;
+        }
+        db.native_modules().code(db, procedure, db.schema_version())
+    }
+
     /// The procedure an EXEC names (Msg 2812 if there is none).
     fn procedure(
         &mut self,
@@ -361,8 +374,8 @@ impl Interpreter<'_> {
         let temp_mark = self.session.db.temp_tables().mark();
         let outer_scope_identity = self.session.state.scope_identity.take();
         let outer_level = std::mem::replace(&mut self.session.state.nest_level, level);
-        let compiled = procedure.native && self.session.db.native_compilation();
-        let outer_native = std::mem::replace(&mut self.session.state.native_module, compiled);
+        let code = self.native_code(procedure);
+        let outer_native = std::mem::replace(&mut self.session.state.native_code, code);
         // A stored procedure's statements are in its ownership chain;
         // dynamic SQL starts a new one, checked as the caller.
         let outer_chain = std::mem::replace(
@@ -376,7 +389,7 @@ impl Interpreter<'_> {
         self.session.options = outer_options;
         self.session.state.scope_identity = outer_scope_identity;
         self.session.state.nest_level = outer_level;
-        self.session.state.native_module = outer_native;
+        self.session.state.native_code = outer_native;
         self.session.in_ownership_chain = outer_chain;
         let values = outputs
             .into_iter()

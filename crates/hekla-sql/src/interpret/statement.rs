@@ -32,6 +32,9 @@ impl Interpreter<'_> {
         frame: &mut Frame,
     ) -> Result<Flow, Failure> {
         let text = statement.span.text(frame.source);
+        if let Some(code) = &self.session.state.native_code {
+            code.statement_started();
+        }
         self.session
             .registration
             .begin_request(statement.kind.keywords());
@@ -519,7 +522,7 @@ impl Interpreter<'_> {
                 crate::ddl::select_into::run(&*db, context, &planner, select)
             });
         }
-        if is_assignment(select) && !showplan {
+        if select.assigns_variables() && !showplan {
             let (plan, tables) = self.planned(
                 statement,
                 frame,
@@ -1028,17 +1031,6 @@ fn ddl_in_transaction() -> SqlError {
         1,
         "DDL statements ALTER, DROP and CREATE inside user transactions are not supported with memory optimized tables.",
     )
-}
-
-/// `SELECT @v = ...`: every item assigns a variable.
-fn is_assignment(select: &ast::SelectStatement) -> bool {
-    match &select.query.body {
-        ast::QueryBody::Select(body) => body
-            .items
-            .iter()
-            .any(|item| matches!(item, ast::SelectItem::Assign { .. })),
-        _ => false,
-    }
 }
 
 /// The kind of statement a DONE ends, as TDS names it in the DONE's CurCmd.

@@ -4,6 +4,7 @@
 //! that holds them. The database implements it (`crate::database_context`);
 //! a test can implement it over a catalog of its own.
 
+use crate::native_modules::CompiledModule;
 use crate::plan_cache::ProcedurePlan;
 use crate::security::Principals;
 use crate::session_registry::SessionInfo;
@@ -30,4 +31,7 @@ pub trait SystemContext {
 
     /// The sessions open on the database, by session id.
     fn sessions(&self) -> Vec<SessionInfo>;
+
+    /// The compiled natively compiled modules, by object id.
+    fn native_modules(&self) -> Vec<Arc<CompiledModule>>;
 }

@@ -23,6 +23,7 @@
 //! | `storage` | sys.databases, sys.filegroups, sys.database_files, sys.partitions, sys.allocation_units |
 //! | `information_schema` | INFORMATION_SCHEMA.TABLES, INFORMATION_SCHEMA.COLUMNS, INFORMATION_SCHEMA.VIEWS |
 //! | `dmv_xtp` | sys.dm_db_xtp_* and sys.dm_xtp_transaction_stats |
+//! | `dmv_native` | sys.dm_os_loaded_modules, sys.dm_hekla_native_modules |
 //! | `dmv_os` | sys.dm_os_memory_clerks, sys.dm_os_wait_stats, sys.dm_os_buffer_descriptors |
 //! | `security` | sys.server_principals, sys.sql_logins, sys.server_role_members, sys.database_principals, sys.database_role_members, sys.database_permissions |
 //! | `dmv_exec` | sys.dm_exec_sessions, sys.dm_exec_requests |
@@ -31,6 +32,7 @@
 
 pub mod context;
 mod dmv_exec;
+mod dmv_native;
 mod dmv_os;
 pub mod dmv_plan_cache;
 mod dmv_resource_governor;
@@ -238,6 +240,8 @@ pub static VIEWS: &[SystemView] = &[
     dmv_os::BUFFER_DESCRIPTORS,
     dmv_os::LATCH_STATS,
     dmv_os::SPINLOCK_STATS,
+    dmv_native::LOADED_MODULES,
+    dmv_native::NATIVE_MODULES,
     dmv_resource_governor::RESOURCE_POOLS,
     security::SERVER_PRINCIPALS,
     security::SQL_LOGINS,
