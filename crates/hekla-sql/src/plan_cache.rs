@@ -8,7 +8,8 @@
 //! [`Compiled`] form. Each statement's bound plan joins it, next to its
 //! [`StatementStats`], when the statement first runs and its plan may be
 //! reused (`interpret::kept_plans` decides, and checks it again on each
-//! use; the size estimate leaves bound plans out). What changes a
+//! use; the size estimate leaves bound plans out). A stored procedure's
+//! entry also counts its calls (`sys.dm_exec_procedure_stats`). What changes a
 //! compilation's meaning is in the key already (see [`PlanKey`] and [`PlanOptions`]), and each entry
 //! records the schema version it was compiled at, so an entry older than
 //! the last DDL is compiled again on its next use (`plan_generation_num`
@@ -204,15 +205,29 @@ impl<'a> PlanKey<'a> {
     }
 }
 
-/// One statement's counters, as `sys.dm_exec_query_stats` shows them.
-/// Times are in microseconds.
+/// One statement's counters, as `sys.dm_exec_query_stats` shows them,
+/// or a procedure's calls', as `sys.dm_exec_procedure_stats` does. Times
+/// are in microseconds.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Counters {
     pub last_execution: Option<SystemTime>,
     pub execution_count: u64,
     pub worker_time: Totals,
     pub elapsed_time: Totals,
+    /// What a statement left in `@@ROWCOUNT`; calls count none (0).
     pub rows: Totals,
+}
+
+impl Counters {
+    /// One more execution, which took `lap`.
+    fn count(&mut self, lap: &Lap, rows: u64) {
+        let first = self.execution_count == 0;
+        self.execution_count += 1;
+        self.last_execution = Some(SystemTime::now());
+        self.worker_time.add(lap.worker_micros, first);
+        self.elapsed_time.add(lap.elapsed_micros, first);
+        self.rows.add(rows, first);
+    }
 }
 
 /// A figure's total over the executions, and its last, least and most.
@@ -275,6 +290,9 @@ pub struct CachedPlan<M> {
     referenced: AtomicBool,
     /// Its statements that do work (not control flow), by position.
     pub statements: Vec<StatementStats>,
+    /// A stored procedure's calls since it was compiled (see
+    /// `interpret::call` for which count).
+    calls: Mutex<Counters>,
 }
 
 impl<M: Compiled> CachedPlan<M> {
@@ -306,6 +324,7 @@ impl<M: Compiled> CachedPlan<M> {
             usecounts: AtomicU64::new(previous.map_or(0, CachedPlan::usecounts)),
             referenced: AtomicBool::new(true),
             statements,
+            calls: Mutex::default(),
         }
     }
 
@@ -363,14 +382,18 @@ impl<M: Compiled> CachedPlan<M> {
         let Some(statement) = self.statements.get(slot) else {
             return;
         };
-        let (worker, elapsed) = (lap.worker_micros, lap.elapsed_micros);
         let mut counters = statement.counters.lock().expect("statement counters");
-        let first = counters.execution_count == 0;
-        counters.execution_count += 1;
-        counters.last_execution = Some(SystemTime::now());
-        counters.worker_time.add(worker, first);
-        counters.elapsed_time.add(elapsed, first);
-        counters.rows.add(rows, first);
+        counters.count(lap, rows);
+    }
+
+    /// Counts one call of the stored procedure, which took `lap`.
+    pub fn record_call(&self, lap: &Lap) {
+        self.calls.lock().expect("call counters").count(lap, 0);
+    }
+
+    /// The stored procedure's calls since it was compiled.
+    pub fn call_counters(&self) -> Counters {
+        *self.calls.lock().expect("call counters")
     }
 }
 
@@ -929,6 +952,36 @@ mod tests {
             assert!(cache.get_or_compile(&key, 0, || Err(())).is_err());
         }
         assert_eq!(cache.usage().0, 0);
+    }
+
+    #[test]
+    fn calls_are_counted_until_the_plan_is_compiled_again() {
+        let cache = PlanCache::<Batch>::default();
+        let options = SetOptions::default();
+        let key = PlanKey::prepared("SELECT 1", "", &options);
+        let compiled = |version| {
+            cache
+                .get_or_compile(&key, version, || Ok::<_, ()>(module("SELECT 1")))
+                .expect("compiles")
+        };
+        let plan = compiled(1);
+        for micros in [30, 10, 20] {
+            let lap = crate::statistics::Lap {
+                worker_micros: micros / 2,
+                elapsed_micros: micros,
+            };
+            plan.record_call(&lap);
+        }
+        let calls = plan.call_counters();
+        assert_eq!(calls.execution_count, 3);
+        let elapsed = calls.elapsed_time;
+        assert_eq!(
+            (elapsed.total, elapsed.last, elapsed.min, elapsed.max),
+            (60, 20, 10, 30)
+        );
+        assert_eq!(calls.worker_time.total, 30);
+        assert!(calls.last_execution.is_some());
+        assert_eq!(compiled(2).call_counters(), Counters::default());
     }
 
     #[test]

@@ -49,6 +49,10 @@ pub struct SqlDatabase {
     native_compilation: AtomicBool,
     /// The machine code of natively compiled procedures.
     native_modules: crate::native_modules::NativeModules,
+    /// Whether calls of natively compiled procedures are counted in
+    /// `sys.dm_exec_procedure_stats` (`sys.sp_xtp_control_proc_exec_stats`;
+    /// off at startup, as in SQL Server).
+    native_procedure_stats: AtomicBool,
 }
 
 impl SqlDatabase {
@@ -88,6 +92,7 @@ impl SqlDatabase {
             schema_version: AtomicU64::new(0),
             native_compilation: AtomicBool::new(true),
             native_modules: Default::default(),
+            native_procedure_stats: AtomicBool::new(false),
         });
         crate::ddl::load::bind_views(&*db);
         crate::ddl::load::bind_functions(&*db);
@@ -139,6 +144,17 @@ impl SqlDatabase {
     /// See [`Self::set_native_compilation`].
     pub fn native_compilation(&self) -> bool {
         self.native_compilation.load(Ordering::Relaxed)
+    }
+
+    /// Turns the counting of natively compiled procedures' calls on or
+    /// off; whether it was on.
+    pub fn set_native_procedure_stats(&self, enabled: bool) -> bool {
+        self.native_procedure_stats.swap(enabled, Ordering::Relaxed)
+    }
+
+    /// See [`Self::set_native_procedure_stats`].
+    pub fn native_procedure_stats(&self) -> bool {
+        self.native_procedure_stats.load(Ordering::Relaxed)
     }
 
     /// The plan cache (see [`crate::plan_cache`]).

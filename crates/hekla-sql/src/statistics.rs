@@ -6,7 +6,8 @@
 //! statement's run (binding, planning and execution; hekla compiles
 //! statements as they run, so their compile time is counted there).
 //! The plan cache's counters take their worker time from a [`CpuMeter`]
-//! instead, which reads the CPU clock at most once per [`CPU_WINDOW`].
+//! instead, which reads the CPU clock once per [`CPU_WINDOW`] or per
+//! statement or procedure call as long, whichever is rarer.
 //!
 //! IO reports, per table a statement read, how many scans and seeks
 //! started (SQL Server's scan count, which the executor counts in its
@@ -107,22 +108,23 @@ impl CpuClock for ThreadCpuClock {
     }
 }
 
-/// The worker time of the statements a thread runs, for the plan cache's
-/// counters (`sys.dm_exec_query_stats`), without reading the thread's CPU
-/// clock (a system call) for each statement.
+/// The worker time of the statements and procedure calls a thread runs,
+/// for the plan cache's counters (`sys.dm_exec_query_stats`,
+/// `sys.dm_exec_procedure_stats`), without reading the thread's CPU clock
+/// (a system call) twice for each.
 ///
 /// Elapsed time is exact (the monotonic clock is cheap). The CPU clock is
-/// read at a statement's start or end only once a window of
-/// [`CPU_WINDOW`] has passed since the last read; closing the window
-/// gives the thread's share of the CPU over it: the CPU time used divided
-/// by the time statements were running in it (time between requests,
-/// when the thread waits for its client, is not counted against it),
-/// capped at 1. A statement's worker time is its elapsed time times the
-/// share of the window closed at its end, or the last share known when
-/// it ends inside an open window (1 before the first). So a statement
-/// that spans a window is measured (nearly) exactly, one shorter than a
-/// window gets the thread's recent share, and a worker time is never
-/// more than the elapsed time.
+/// read at a statement's start or end once a window of [`CPU_WINDOW`] has
+/// passed since the last read, and at the end of a statement that ran
+/// for a window or longer. A statement that long gets the CPU time used
+/// since the read before its start (at most a window earlier), capped at
+/// its elapsed time: exact but for that margin, whatever ran inside it
+/// (a procedure's statements, a wait). A shorter one gets its elapsed
+/// time times the thread's share of the CPU in the last window closed:
+/// the CPU time used divided by the time statements were running in it
+/// (time between requests, when the thread waits for its client, is not
+/// counted against it), capped at 1 (and 1 before the first window). A
+/// worker time is never more than the elapsed time.
 pub struct CpuMeter<C> {
     clock: C,
     window: Option<Window>,
@@ -153,33 +155,51 @@ impl<C: CpuClock> CpuMeter<C> {
         }
     }
 
-    /// A statement starts `now`.
-    pub fn statement_started(&mut self, now: Instant) {
+    /// A statement starts `now`: where it started, for
+    /// [`Self::statement_ended`].
+    pub fn statement_started(&mut self, now: Instant) -> Start {
         self.close_window_if_due(now);
+        Start {
+            at: now,
+            cpu: self
+                .window
+                .as_ref()
+                .map_or(Duration::ZERO, |w| w.cpu_at_open),
+        }
     }
 
-    /// The statement that started at `started` ends at `ended`: its
-    /// worker and elapsed time.
-    pub fn statement_ended(&mut self, started: Instant, ended: Instant) -> Lap {
+    /// The statement that started at `start` ends at `ended`: its worker
+    /// and elapsed time.
+    pub fn statement_ended(&mut self, start: Start, ended: Instant) -> Lap {
+        let started = start.at;
         if let Some(window) = &mut self.window {
             let from = started.max(window.busy_until).max(window.opened);
             window.busy += ended.saturating_duration_since(from);
             window.busy_until = window.busy_until.max(ended);
         }
-        self.close_window_if_due(ended);
         let elapsed = ended.saturating_duration_since(started);
+        if elapsed >= CPU_WINDOW {
+            let cpu = self.close_window(ended);
+            return Lap::new(cpu.saturating_sub(start.cpu).min(elapsed), elapsed);
+        }
+        self.close_window_if_due(ended);
         Lap::new(elapsed.mul_f64(self.share), elapsed)
     }
 
-    /// Reads the CPU clock if no window is open or the open one is
-    /// [`CPU_WINDOW`] old, taking the share of the one closed (if any
-    /// statement ran in it) and opening the next.
+    /// Closes the window if none is open or the open one is
+    /// [`CPU_WINDOW`] old.
     fn close_window_if_due(&mut self, now: Instant) {
         if let Some(window) = &self.window {
             if now.saturating_duration_since(window.opened) < CPU_WINDOW {
                 return;
             }
         }
+        self.close_window(now);
+    }
+
+    /// Reads the CPU clock, taking the share of the open window (if any
+    /// statement ran in it) and opening the next; the CPU time read.
+    fn close_window(&mut self, now: Instant) -> Duration {
         let cpu = self.clock.now();
         if let Some(window) = &self.window {
             if !window.busy.is_zero() {
@@ -193,7 +213,16 @@ impl<C: CpuClock> CpuMeter<C> {
             busy: Duration::ZERO,
             busy_until: now,
         });
+        cpu
     }
+}
+
+/// Where a measured statement started: when, and the thread's CPU time
+/// at the last read of the clock before (the open window's start).
+#[derive(Clone, Copy, Debug)]
+pub struct Start {
+    at: Instant,
+    cpu: Duration,
 }
 
 thread_local! {
@@ -203,19 +232,42 @@ thread_local! {
         const { RefCell::new(CpuMeter::new(ThreadCpuClock)) };
 }
 
-/// A statement counted in the plan cache starts on this thread; pass the
-/// instant returned to [`statement_ended`].
-pub fn statement_started() -> Instant {
+/// A statement counted in the plan cache starts on this thread; pass
+/// what is returned to [`statement_ended`].
+fn statement_started() -> Start {
     let now = Instant::now();
-    METER.with(|meter| meter.borrow_mut().statement_started(now));
-    now
+    METER.with(|meter| meter.borrow_mut().statement_started(now))
 }
 
-/// The statement that [`statement_started`] at `started` ends: its worker
+/// The statement that [`statement_started`] at `start` ends: its worker
 /// and elapsed time by this thread's [`CpuMeter`].
-pub fn statement_ended(started: Instant) -> Lap {
+fn statement_ended(start: Start) -> Lap {
     let now = Instant::now();
-    METER.with(|meter| meter.borrow_mut().statement_ended(started, now))
+    METER.with(|meter| meter.borrow_mut().statement_ended(start, now))
+}
+
+/// A statement or a procedure call being measured for the plan cache's
+/// counters: exactly under `SET STATISTICS TIME ON` (which reads the CPU
+/// clock around each statement anyway), else by this thread's
+/// [`CpuMeter`].
+pub struct Measurement {
+    exact: Option<Stopwatch>,
+    started: Start,
+}
+
+impl Measurement {
+    pub fn start(exact: bool) -> Measurement {
+        Measurement {
+            exact: exact.then(Stopwatch::start),
+            started: statement_started(),
+        }
+    }
+
+    /// Its worker and elapsed time.
+    pub fn finish(self) -> Lap {
+        let estimated = statement_ended(self.started);
+        self.exact.map_or(estimated, |stopwatch| stopwatch.lap())
+    }
 }
 
 /// The CPU time the calling thread has used.
@@ -284,9 +336,9 @@ mod tests {
 
         /// A statement from `start` to `end` (µs) using `cpu` µs of CPU.
         fn statement(&mut self, start: u64, end: u64, cpu: u64) -> Lap {
-            self.meter.statement_started(self.at(start));
+            let started = self.meter.statement_started(self.at(start));
             self.cpu.set(self.cpu.get() + Duration::from_micros(cpu));
-            self.meter.statement_ended(self.at(start), self.at(end))
+            self.meter.statement_ended(started, self.at(end))
         }
     }
 
@@ -352,14 +404,39 @@ mod tests {
         // on the CPU: the window's busy time counts each moment once (130
         // µs: the inner statements, then the EXEC's time after them), not
         // the 230 µs of all three summed, so the share stays 1.
-        rig.meter.statement_started(rig.at(1_000));
+        let started = rig.meter.statement_started(rig.at(1_000));
         rig.statement(1_010, 1_050, 40);
         rig.statement(1_060, 1_100, 40);
         rig.cpu.set(rig.cpu.get() + Duration::from_micros(70));
-        let exec = rig.meter.statement_ended(rig.at(1_000), rig.at(1_150));
+        let exec = rig.meter.statement_ended(started, rig.at(1_150));
         assert_eq!(exec.worker_micros, 150);
         let next = rig.statement(1_200, 1_300, 100);
         assert_eq!(next.worker_micros, 100);
+    }
+
+    #[test]
+    fn a_long_call_gets_the_cpu_time_read_around_it() {
+        let mut rig = Rig::new();
+        rig.statement(0, 300, 300);
+        // A procedure call waits 50 ms, then computes for 1 ms in short
+        // statements with work between them that no statement counts (a
+        // WHILE loop's condition): the last window's share would make
+        // all of the call's 51 ms CPU time.
+        let call = rig.meter.statement_started(rig.at(1_000));
+        rig.statement(1_000, 51_000, 10);
+        for i in 0..100 {
+            let at = 51_000 + i * 10;
+            rig.statement(at, at + 5, 5);
+            rig.cpu.set(rig.cpu.get() + Duration::from_micros(5));
+        }
+        let lap = rig.meter.statement_ended(call, rig.at(52_000));
+        assert_eq!(
+            lap,
+            Lap {
+                worker_micros: 1_010,
+                elapsed_micros: 51_000
+            }
+        );
     }
 
     #[test]

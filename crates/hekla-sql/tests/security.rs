@@ -280,6 +280,15 @@ fn key_value_study_is_enforced(db: &Arc<SqlDatabase>, key: &str) {
         run(&mut ycsb, "CREATE LOGIN other WITH PASSWORD = 'Other-Passw0rd'"),
         "Msg 15247, Level 16, State 1, Line 1\nUser does not have permission to perform this action.\n"
     );
+    // Counting natively compiled procedures' calls is for sysadmin to
+    // turn on or off.
+    assert_eq!(
+        run(
+            &mut ycsb,
+            "EXEC sys.sp_xtp_control_proc_exec_stats @new_collection_value = 1"
+        ),
+        "Msg 15247, Level 16, State 1, Line 1\nUser does not have permission to perform this action.\n"
+    );
     // Temporary tables are the session's own.
     assert_eq!(
         run(

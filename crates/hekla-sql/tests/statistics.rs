@@ -232,3 +232,74 @@ fn query_stats_worker_time_is_cpu_time_not_wall_time() {
         "WAITFOR counted {worker} µs of CPU in {elapsed} µs"
     );
 }
+
+/// The last call's (worker, elapsed) microseconds of procedure `name` in
+/// `sys.dm_exec_procedure_stats`.
+fn last_call_times(session: &mut hekla_sql::session::Session, name: &str) -> (i64, i64) {
+    let out = common::collect(
+        session,
+        &format!(
+            "SELECT last_worker_time, last_elapsed_time FROM sys.dm_exec_procedure_stats
+             WHERE object_id = OBJECT_ID(N'{name}')"
+        ),
+    );
+    assert!(out.errors.is_empty(), "{:?}", out.errors);
+    assert_eq!(out.rows.len(), 1, "{:?}", out.rows);
+    let micros = |value: &hekla_types::Value| match value {
+        hekla_types::Value::BigInt(n) => *n,
+        other => panic!("not a bigint: {other:?}"),
+    };
+    (micros(&out.rows[0][0]), micros(&out.rows[0][1]))
+}
+
+#[test]
+fn procedure_stats_worker_time_is_cpu_time_not_wall_time() {
+    let db = SqlDatabase::in_memory().unwrap();
+    let mut session = db.session().unwrap();
+    let setup = common::collect(
+        &mut session,
+        "CREATE PROCEDURE dbo.busy @n int AS
+         DECLARE @i int = 0, @x bigint = 0
+         WHILE @i < @n BEGIN SET @x += @i % 7 SET @i += 1 END",
+    );
+    assert!(setup.errors.is_empty(), "{:?}", setup.errors);
+    let setup = common::collect(
+        &mut session,
+        "CREATE PROCEDURE dbo.waits AS WAITFOR DELAY '00:00:00.050'",
+    );
+    assert!(setup.errors.is_empty(), "{:?}", setup.errors);
+    // The CPU-bound procedure loops more until a call runs for 50 ms.
+    let mut loops = 1_000;
+    let (worker, elapsed, batch_cpu) = loop {
+        let cpu_before = thread_cpu_micros();
+        let out = common::collect(&mut session, &format!("EXEC dbo.busy {loops}"));
+        let batch_cpu = thread_cpu_micros() - cpu_before;
+        assert!(out.errors.is_empty(), "{:?}", out.errors);
+        let (worker, elapsed) = last_call_times(&mut session, "dbo.busy");
+        if elapsed >= 50_000 || loops >= 10_000_000 {
+            break (worker, elapsed, batch_cpu);
+        }
+        loops *= 2;
+    };
+    assert!(elapsed >= 50_000, "never ran 50 ms: {elapsed} µs");
+    assert!(
+        worker <= elapsed,
+        "worker {worker} µs > elapsed {elapsed} µs"
+    );
+    // The batch's CPU time, read exactly around it, is the call's and a
+    // little parsing: the call's worker time is that CPU time, not its
+    // elapsed time (well above it on a busy machine).
+    assert!(
+        worker <= batch_cpu + 1_000 && worker * 10 >= batch_cpu * 9,
+        "worker {worker} µs, the batch's CPU {batch_cpu} µs, elapsed {elapsed} µs"
+    );
+
+    let out = common::collect(&mut session, "EXEC dbo.waits");
+    assert!(out.errors.is_empty(), "{:?}", out.errors);
+    let (worker, elapsed) = last_call_times(&mut session, "dbo.waits");
+    assert!(elapsed >= 50_000, "the wait is in the call: {elapsed} µs");
+    assert!(
+        worker * 5 < elapsed,
+        "WAITFOR counted {worker} µs of CPU in {elapsed} µs"
+    );
+}

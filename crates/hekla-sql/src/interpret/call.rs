@@ -6,9 +6,10 @@
 
 use super::failure::{Failure, Reach};
 use super::{Flow, Frame, Interpreter};
-use crate::plan_cache::PlanKey;
 use crate::plan_cache::ProcedurePlan as CachedPlan;
+use crate::plan_cache::{PlanKey, PlanKind};
 use crate::security::access::Checks;
+use crate::statistics::Measurement;
 use hekla_parser::ast::{self, ExprKind};
 use hekla_plan::catalog::procedure::{ParameterKind, ProcedureMeta};
 use hekla_plan::permission::Permission;
@@ -19,13 +20,13 @@ use std::sync::Arc;
 pub const MAX_NESTING: u8 = 32;
 
 /// A value bound to a parameter, and where an OUTPUT value goes back to.
-struct Bound {
-    value: Argument,
+pub(super) struct Bound {
+    pub(super) value: Argument,
     /// The caller's variable slot for an OUTPUT argument.
-    output_to: Option<usize>,
+    pub(super) output_to: Option<usize>,
 }
 
-enum Argument {
+pub(super) enum Argument {
     Scalar(Value),
     /// A table variable of the caller, passed READONLY.
     Table(Arc<hekla_plan::catalog::table::TableMeta>),
@@ -91,17 +92,20 @@ impl Interpreter<'_> {
         if reported {
             self.sink.procedure_started();
         }
+        let measurement = self
+            .counts_calls(plan)
+            .then(|| Measurement::start(self.session.options.statistics_time));
         let called = self.call(plan, bound, frame.level + 1);
+        if let Some(measurement) = measurement {
+            plan.record_call(&measurement.finish());
+        }
         if reported {
             self.sink
                 .procedure_ended(called.as_ref().ok().map(|(status, _)| *status));
         }
         let (status, outputs) = called?;
         for (slot, value) in outputs {
-            let data_type = frame.variables.data_type(slot);
-            hekla_types::convert::convert(&value, &data_type, None)
-                .and_then(|value| frame.variables.assign_checked(slot, value))
-                .map_err(|error| fail(self, error, frame))?;
+            assign_output(frame, slot, &value).map_err(|error| fail(self, error, frame))?;
         }
         if let Some(name) = return_status {
             let slot = frame
@@ -119,6 +123,16 @@ impl Interpreter<'_> {
             return Err(fail(self, mismatching_count(trancount, after), frame));
         }
         Ok(Flow::Next)
+    }
+
+    /// Whether a call of `plan` counts in `sys.dm_exec_procedure_stats`:
+    /// a stored procedure's whose body started, run to its end or not
+    /// (nested calls each count, in their callers' time too); a natively
+    /// compiled one's only while `sys.sp_xtp_control_proc_exec_stats` has
+    /// collection on, as SQL Server counts them.
+    fn counts_calls(&self, plan: &CachedPlan) -> bool {
+        plan.kind == PlanKind::Proc
+            && (!plan.module.native || self.session.db.native_procedure_stats())
     }
 
     /// A stored procedure's entry in the plan cache (objtype 'Proc'): its
@@ -174,7 +188,7 @@ impl Interpreter<'_> {
 
     /// Each parameter's value: positional arguments first, then named
     /// ones, then defaults.
-    fn bind_arguments(
+    pub(super) fn bind_arguments(
         &mut self,
         procedure: &ProcedureMeta,
         arguments: &[ast::ExecArg],
@@ -410,6 +424,14 @@ impl Interpreter<'_> {
             Err(failure) => Err(failure),
         }
     }
+}
+
+/// Gives the caller's variable at `slot` an OUTPUT parameter's `value`,
+/// converted to the variable's type.
+pub(super) fn assign_output(frame: &mut Frame, slot: usize, value: &Value) -> SqlResult<()> {
+    let data_type = frame.variables.data_type(slot);
+    let value = hekla_types::convert::convert(value, &data_type, None)?;
+    frame.variables.assign_checked(slot, value)
 }
 
 /// A procedure name held in a variable (`EXEC @name`) or given by an RPC.

@@ -1,6 +1,7 @@
 //! Dynamic SQL and the system procedures hekla has: `EXEC ('...')`,
 //! `sp_executesql @stmt, @params, ...`, `sys.sp_flush_log` and
-//! `sp_recompile` (`sp_spaceused` is in [`super::space_used`], the
+//! `sp_recompile` (`sp_spaceused` is in [`super::space_used`],
+//! `sys.sp_xtp_control_proc_exec_stats` in [`super::xtp_control`], the
 //! prepared statement procedures in [`super::prepared`]).
 //!
 //! Dynamic SQL runs like a procedure without a name: a scope of its own,
@@ -22,6 +23,7 @@ pub enum SystemProcedure {
     FlushLog,
     Recompile,
     SpaceUsed,
+    ControlProcExecStats,
     Prepared(super::prepared::Prepared),
     /// A server cursor procedure (refused).
     Cursor,
@@ -62,6 +64,7 @@ pub fn system_procedure(target: &ast::ExecTarget) -> Option<SystemProcedure> {
         "sp_flush_log" => Some(SystemProcedure::FlushLog),
         "sp_recompile" => Some(SystemProcedure::Recompile),
         "sp_spaceused" => Some(SystemProcedure::SpaceUsed),
+        "sp_xtp_control_proc_exec_stats" => Some(SystemProcedure::ControlProcExecStats),
         _ => None,
     }
 }
@@ -85,6 +88,9 @@ impl Interpreter<'_> {
                 Err(self.failure(error, statement, frame))
             }
             SystemProcedure::SpaceUsed => self.space_used(exec, statement, frame),
+            SystemProcedure::ControlProcExecStats => {
+                self.control_proc_exec_stats(exec, statement, frame)
+            }
             SystemProcedure::FlushLog => {
                 let db = Arc::clone(&self.session.db);
                 db.engine()

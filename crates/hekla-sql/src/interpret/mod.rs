@@ -23,10 +23,11 @@ mod showplan;
 mod space_used;
 mod statement;
 pub mod transaction;
+mod xtp_control;
 
 use crate::plan_cache::ProcedurePlan as CachedPlan;
 use crate::session::Session;
-use crate::statistics::{self, Stopwatch};
+use crate::statistics::Measurement;
 use failure::{Failure, Reach};
 use hekla_parser::ast::{self, StatementKind};
 use hekla_plan::bind::variables::Variables;
@@ -230,13 +231,9 @@ impl<'s> Interpreter<'s> {
         let Some(slot) = counted else {
             return self.run_statement(statement, frame);
         };
-        // SET STATISTICS TIME ON measures exactly; otherwise the thread's
-        // CPU meter estimates, saving a clock read per statement.
-        let exact = self.session.options.statistics_time.then(Stopwatch::start);
-        let started = statistics::statement_started();
+        let measurement = Measurement::start(self.session.options.statistics_time);
         let outcome = self.run_statement(statement, frame);
-        let estimated = statistics::statement_ended(started);
-        let lap = exact.map_or(estimated, |stopwatch| stopwatch.lap());
+        let lap = measurement.finish();
         // A failed statement is not counted.
         if let (Ok(_), Some(plan)) = (&outcome, &frame.plan) {
             let rows = u64::try_from(self.session.state.rowcount).unwrap_or(0);

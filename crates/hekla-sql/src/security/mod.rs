@@ -17,7 +17,7 @@ pub(crate) mod ddl;
 pub(crate) mod functions;
 pub(crate) mod grants;
 pub(crate) mod logins;
-mod messages;
+pub(crate) mod messages;
 pub mod password;
 pub mod permissions;
 pub(crate) mod principals;

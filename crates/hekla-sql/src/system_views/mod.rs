@@ -27,7 +27,7 @@
 //! | `dmv_os` | sys.dm_os_memory_clerks, sys.dm_os_wait_stats, sys.dm_os_buffer_descriptors |
 //! | `security` | sys.server_principals, sys.sql_logins, sys.server_role_members, sys.database_principals, sys.database_role_members, sys.database_permissions |
 //! | `dmv_exec` | sys.dm_exec_sessions, sys.dm_exec_requests |
-//! | `dmv_plan_cache` | sys.dm_exec_cached_plans, sys.dm_exec_query_stats, sys.dm_exec_sql_text() |
+//! | `dmv_plan_cache` | sys.dm_exec_cached_plans, sys.dm_exec_query_stats, sys.dm_exec_procedure_stats, sys.dm_exec_sql_text() |
 //! | `spt_values` | master.dbo.spt_values |
 
 pub mod context;
@@ -253,5 +253,6 @@ pub static VIEWS: &[SystemView] = &[
     dmv_exec::REQUESTS,
     dmv_plan_cache::CACHED_PLANS,
     dmv_plan_cache::QUERY_STATS,
+    dmv_plan_cache::PROCEDURE_STATS,
     spt_values::SPT_VALUES,
 ];
