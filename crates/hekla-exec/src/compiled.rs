@@ -1,6 +1,7 @@
 //! Plans that run as machine code in natively compiled modules (issue 19).
 //!
-//! An aggregate without GROUP BY over a full scan of one table, whose
+//! An aggregate without GROUP BY over one table's rows (a scan, or a hash
+//! or range index seek), whose
 //! filter ANDs comparisons of fixed-width integer columns with constants
 //! or variables of the same type, and whose aggregates are COUNT, SUM, MIN
 //! and MAX of fixed-width integer or money columns, becomes a row kernel
@@ -25,7 +26,6 @@ use hekla_jit::kernel::{
 use hekla_plan::bind::aggregate::{AggregateCall, AggregateFunction, Grouping};
 use hekla_plan::bind::expr::{CompareOp, Predicate, Scalar, ScalarKind};
 use hekla_plan::catalog::table::TableMeta;
-use hekla_plan::plan::access::AccessPath;
 use hekla_plan::plan::{Node, QueryPlan, TableRead};
 use hekla_types::{DataType, Money, SqlError, SqlResult, Value};
 use std::collections::HashMap;
@@ -216,8 +216,9 @@ struct KernelPlan {
 
 impl KernelPlan {
     fn of(read: &TableRead, grouping: &Grouping, outer_columns: usize) -> Option<KernelPlan> {
-        if read.path != AccessPath::Scan
-            || read.row_ids
+        // Any access path: the read finds the rows (a seek evaluates its
+        // key), the kernel tests what the filter leaves and aggregates.
+        if read.row_ids
             || outer_columns != 0
             || read.offset != 0
             || !grouping.keys.is_empty()
@@ -248,18 +249,23 @@ impl KernelPlan {
             Predicate::Compare {
                 op, left, right, ..
             } => {
-                let (column, other, op) = match (&left.kind, &right.kind) {
-                    (ScalarKind::Column(column), _) => (*column, right, *op),
-                    (_, ScalarKind::Column(column)) => (*column, left, flipped(*op)),
+                let (column, other, op) = match (stored_column(left), stored_column(right)) {
+                    (Some(column), None) => (column, right, *op),
+                    (None, Some(column)) => (column, left, flipped(*op)),
                     _ => return None,
                 };
-                let data_type = table.columns.get(column)?.data_type;
-                if other.data_type != data_type || !is_integer(&data_type) {
+                // Both sides are compared as one integer type: the
+                // kernel's 64-bit comparison of the two is the same.
+                if other.data_type != left.data_type
+                    || left.data_type != right.data_type
+                    || !is_integer(&left.data_type)
+                    || !is_integer(&table.columns.get(column)?.data_type)
+                {
                     return None;
                 }
                 let operand = match &other.kind {
                     ScalarKind::Constant(value) => Operand::Constant(integer(value)?),
-                    ScalarKind::Variable(_) => {
+                    _ if is_value(other) => {
                         self.variables.push(other.clone());
                         Operand::Parameter((self.variables.len() - 1) as u32)
                     }
@@ -360,6 +366,50 @@ impl KernelPlan {
 /// The interpreter's error for a SUM past its result type.
 fn overflow(call: &AggregateCall) -> SqlError {
     SqlError::arithmetic_overflow("expression", &call.result_type.sql_name())
+}
+
+/// The column `scalar` reads, as stored or widened to a larger integer
+/// type (the planner's implicit conversion of `smallint_column > 1`):
+/// widening an integer is exact, so the kernel may compare it as stored.
+fn stored_column(scalar: &Scalar) -> Option<usize> {
+    match &scalar.kind {
+        ScalarKind::Column(column) => Some(*column),
+        ScalarKind::Convert {
+            operand,
+            is_try: false,
+            ..
+        } if widens(&operand.data_type, &scalar.data_type) => match operand.kind {
+            ScalarKind::Column(column) => Some(column),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// A constant or variable, or one widened to a larger integer type: a
+/// value the statement computes once, before the rows are read.
+fn is_value(scalar: &Scalar) -> bool {
+    match &scalar.kind {
+        ScalarKind::Constant(_) | ScalarKind::Variable(_) => true,
+        ScalarKind::Convert {
+            operand,
+            is_try: false,
+            ..
+        } => widens(&operand.data_type, &scalar.data_type) && is_value(operand),
+        _ => false,
+    }
+}
+
+/// True if every value of integer type `from` is one of `to`.
+fn widens(from: &DataType, to: &DataType) -> bool {
+    let rank = |data_type: &DataType| match data_type {
+        DataType::TinyInt => Some(0),
+        DataType::SmallInt => Some(1),
+        DataType::Int => Some(2),
+        DataType::BigInt => Some(3),
+        _ => None,
+    };
+    matches!((rank(from), rank(to)), (Some(from), Some(to)) if from <= to)
 }
 
 /// `left op right` as `right op' left`.

@@ -78,3 +78,16 @@ GO
 SELECT COUNT(*) AS modules FROM sys.dm_hekla_native_modules
 SELECT COUNT(*) AS loaded FROM sys.dm_os_loaded_modules WHERE description = 'XTP Native DLL'
 GO
+-- Kernels also aggregate what an index seek finds, and compare a narrower
+-- integer column widened to the other side's type (smallint > int).
+CREATE TABLE dbo.lines (id int NOT NULL PRIMARY KEY NONCLUSTERED, order_id int NOT NULL INDEX ix_order NONCLUSTERED HASH WITH (BUCKET_COUNT = 64), qty smallint NOT NULL) WITH (MEMORY_OPTIMIZED = ON)
+INSERT INTO dbo.lines VALUES (1, 7, 1), (2, 7, 3), (3, 8, 2)
+GO
+CREATE PROCEDURE dbo.order_lines @o int WITH NATIVE_COMPILATION, SCHEMABINDING AS BEGIN ATOMIC WITH (TRANSACTION ISOLATION LEVEL = SNAPSHOT, LANGUAGE = N'us_english')
+  SELECT SUM(qty) AS q FROM dbo.lines WHERE order_id = @o
+  SELECT COUNT(*) AS n FROM dbo.lines WHERE id BETWEEN 1 AND 2 AND qty > 1
+END
+GO
+EXEC dbo.order_lines 7
+SELECT statements, compiled_statements, kernels, kernel_executions, kernel_misses FROM sys.dm_hekla_native_modules
+GO

@@ -75,3 +75,31 @@ EXEC dbo.money_sums
 GO
 SELECT SUM(m) AS sm FROM dbo.k
 GO
+-- Through an index: a hash seek on a column that repeats, with and without
+-- a condition left for each row, and a range seek; the read finds the rows
+-- and the kernel aggregates them.
+CREATE TABLE dbo.lines (
+    id int NOT NULL PRIMARY KEY NONCLUSTERED,
+    order_id int NOT NULL INDEX ix_order NONCLUSTERED HASH WITH (BUCKET_COUNT = 64),
+    qty smallint NOT NULL, price money NULL
+) WITH (MEMORY_OPTIMIZED = ON)
+INSERT INTO dbo.lines VALUES (1, 7, 1, 2.5), (2, 7, 3, NULL), (3, 7, 2, 4.25), (4, 8, 5, 1), (5, 9, 1, 10), (6, 9, 4, 0.5)
+GO
+CREATE PROCEDURE dbo.order_total @o int WITH NATIVE_COMPILATION, SCHEMABINDING AS BEGIN ATOMIC WITH (TRANSACTION ISOLATION LEVEL = SNAPSHOT, LANGUAGE = N'us_english')
+    SELECT COUNT(*) AS n, SUM(qty) AS q, SUM(price) AS p, MAX(price) AS top_price FROM dbo.lines WHERE order_id = @o
+    SELECT COUNT(*) AS n, SUM(qty) AS q FROM dbo.lines WHERE order_id = @o AND qty > 1
+END
+GO
+CREATE PROCEDURE dbo.id_range @lo int, @hi int WITH NATIVE_COMPILATION, SCHEMABINDING AS BEGIN ATOMIC WITH (TRANSACTION ISOLATION LEVEL = SNAPSHOT, LANGUAGE = N'us_english')
+    SELECT COUNT(*) AS n, SUM(qty) AS q, MIN(order_id) AS first_order FROM dbo.lines WHERE id >= @lo AND id <= @hi
+END
+GO
+EXEC dbo.order_total 7
+SELECT COUNT(*) AS n, SUM(qty) AS q, SUM(price) AS p, MAX(price) AS top_price FROM dbo.lines WHERE order_id = 7
+SELECT COUNT(*) AS n, SUM(qty) AS q FROM dbo.lines WHERE order_id = 7 AND qty > 1
+EXEC dbo.order_total 6
+EXEC dbo.order_total NULL
+EXEC dbo.id_range 2, 5
+SELECT COUNT(*) AS n, SUM(qty) AS q, MIN(order_id) AS first_order FROM dbo.lines WHERE id >= 2 AND id <= 5
+EXEC dbo.id_range 5, 2
+GO
