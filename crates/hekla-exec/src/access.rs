@@ -101,7 +101,10 @@ pub fn for_each_row(
     inputs: &Inputs<'_>,
     mut visit: impl FnMut(RowId, Vec<Value>) -> SqlResult<ControlFlow<()>>,
 ) -> SqlResult<()> {
-    let filter = read.filter.as_ref();
+    // In a native module, a filter that compiled tests the stored rows
+    // before they are decoded: none is left to test.
+    let mut compiled = super::compiled::row_filter(read, inputs)?;
+    let filter = read.filter.as_ref().filter(|_| compiled.is_none());
     let width = read.table.columns.len();
     // A filter without subqueries is tested as the rows are read, on just
     // the columns it reads: only the rows it accepts are decoded whole and
@@ -117,6 +120,17 @@ pub fn for_each_row(
         let table = inputs.context.table(&read.table);
         let mut tx = inputs.context.reading(table, read.hint)?;
         read_along(&read.path, &mut tx, table, inputs, |row| {
+            if let Some(filter) = &mut compiled {
+                match filter.passes(row.payload()) {
+                    Ok(true) => rows.push((row.id(), row.values())),
+                    Ok(false) => {}
+                    Err(error) => {
+                        outcome = Err(error);
+                        return ControlFlow::Break(());
+                    }
+                }
+                return ControlFlow::Continue(());
+            }
             let Some(columns) = &filter_columns else {
                 rows.push((row.id(), row.values()));
                 return ControlFlow::Continue(());

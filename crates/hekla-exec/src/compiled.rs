@@ -26,11 +26,13 @@ use hekla_jit::kernel::{
 use hekla_plan::bind::aggregate::{AggregateCall, AggregateFunction, Grouping};
 use hekla_plan::bind::expr::{CompareOp, Predicate, Scalar, ScalarKind};
 use hekla_plan::catalog::table::TableMeta;
+use hekla_plan::plan::change::{Reading, RowSource};
 use hekla_plan::plan::{Node, QueryPlan, TableRead};
 use hekla_types::{DataType, Money, SqlError, SqlResult, Value};
 use std::collections::HashMap;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 
 /// Rows between looks at the cancel flag.
 const CANCEL_EVERY: u32 = 4096;
@@ -39,7 +41,7 @@ const CANCEL_EVERY: u32 = 4096;
 /// statements, by specification, and what running them counted.
 #[derive(Default)]
 pub struct ModuleCode {
-    kernels: HashMap<KernelSpec, Kernel>,
+    kernels: HashMap<KernelSpec, Arc<Kernel>>,
     /// Statements of the module run, compiled or not (the interpreter
     /// counts them: see [`ModuleCode::statement_started`]).
     statements_run: AtomicU64,
@@ -52,36 +54,70 @@ pub struct ModuleCode {
 }
 
 impl ModuleCode {
-    /// Compiles the row kernels `plan`'s aggregates make; how many it has.
+    /// Compiles the row kernels of `plan`'s aggregates and filters; how
+    /// many reads of it have one.
     pub fn compile_query(&mut self, plan: &QueryPlan) -> SqlResult<usize> {
         self.compile_node(&plan.root)
     }
 
+    /// As [`Self::compile_query`], for the rows an UPDATE or DELETE finds.
+    pub fn compile_rows(&mut self, rows: &RowSource) -> SqlResult<usize> {
+        match &rows.reading {
+            Reading::Target(read) => self.compile_filter(read),
+            Reading::Plan { root, .. } => self.compile_node(root),
+        }
+    }
+
     fn compile_node(&mut self, node: &Node) -> SqlResult<usize> {
-        let mut compiled = 0;
-        if let Node::Aggregate {
-            input, grouping, ..
-        } = node
-        {
-            if let Node::Table(read) = &**input {
-                // Compiled as for a statement's outermost query: one
-                // inside a FROM clause reads the row to its left, which
-                // the kernel does not (it is then interpreted).
-                if let Some(plan) = KernelPlan::of(read, grouping, 0) {
-                    if let std::collections::hash_map::Entry::Vacant(entry) =
-                        self.kernels.entry(plan.spec)
-                    {
-                        let kernel = Kernel::compile(entry.key()).map_err(not_compiled)?;
-                        entry.insert(kernel);
+        match node {
+            Node::Aggregate {
+                input, grouping, ..
+            } => {
+                if let Node::Table(read) = &**input {
+                    // Compiled as for a statement's outermost query: one
+                    // inside a FROM clause reads the row to its left, which
+                    // the kernel does not (it is then interpreted).
+                    if let Some(plan) = KernelPlan::of(read, grouping, 0) {
+                        self.compile(plan.spec)?;
+                        return Ok(1);
                     }
-                    compiled += 1;
                 }
             }
+            Node::Table(read) => return self.compile_filter(read),
+            _ => {}
         }
+        let mut compiled = 0;
         for (child, _) in node.children() {
             compiled += self.compile_node(child)?;
         }
         Ok(compiled)
+    }
+
+    fn compile_filter(&mut self, read: &TableRead) -> SqlResult<usize> {
+        match KernelPlan::filter(read) {
+            Some(plan) => self.compile(plan.spec).map(|()| 1),
+            None => Ok(0),
+        }
+    }
+
+    fn compile(&mut self, spec: KernelSpec) -> SqlResult<()> {
+        if let std::collections::hash_map::Entry::Vacant(entry) = self.kernels.entry(spec) {
+            let kernel = Kernel::compile(entry.key()).map_err(not_compiled)?;
+            entry.insert(Arc::new(kernel));
+        }
+        Ok(())
+    }
+
+    /// The kernel compiled for `spec`, counted as run; None (a miss) if
+    /// the module has none.
+    fn kernel(&self, spec: &KernelSpec) -> Option<&Arc<Kernel>> {
+        let Some(kernel) = self.kernels.get(spec) else {
+            self.misses.fetch_add(1, Ordering::Relaxed);
+            self.missed.store(true, Ordering::Relaxed);
+            return None;
+        };
+        self.kernels_run.fetch_add(1, Ordering::Relaxed);
+        Some(kernel)
     }
 
     /// Its kernels.
@@ -91,13 +127,16 @@ impl ModuleCode {
 
     /// Machine-code bytes of its kernels.
     pub fn code_bytes(&self) -> usize {
-        self.kernels.values().map(Kernel::code_bytes).sum()
+        self.kernels
+            .values()
+            .map(|kernel| kernel.code_bytes())
+            .sum()
     }
 
     /// Where its machine code starts (its lowest kernel's address); None
     /// without kernels.
     pub fn base_address(&self) -> Option<usize> {
-        self.kernels.values().map(Kernel::address).min()
+        self.kernels.values().map(|kernel| kernel.address()).min()
     }
 
     /// The interpreter starts one of the module's statements.
@@ -152,20 +191,13 @@ pub fn aggregate(
     let Some(plan) = KernelPlan::of(read, grouping, params.row.len()) else {
         return Ok(None);
     };
-    let Some(kernel) = code.kernels.get(&plan.spec) else {
-        code.misses.fetch_add(1, Ordering::Relaxed);
-        code.missed.store(true, Ordering::Relaxed);
+    let Some(kernel) = code.kernel(&plan.spec) else {
         return Ok(None);
     };
-    code.kernels_run.fetch_add(1, Ordering::Relaxed);
-    let mut parameters = Vec::with_capacity(plan.variables.len());
-    for variable in &plan.variables {
-        match integer(&variable.eval(params)?) {
-            Some(value) => parameters.push(value),
-            // A comparison with NULL holds for no row.
-            None => return Ok(Some(plan.results(grouping, &[0; 0])?)),
-        }
-    }
+    let Some(parameters) = plan.parameters(params)? else {
+        // A comparison with NULL holds for no row.
+        return Ok(Some(plan.results(grouping, &[0; 0])?));
+    };
     let mut state = vec![0i64; plan.spec.aggregates.len() * SLOTS_PER_AGGREGATE];
     let mut failure = None;
     let mut unchecked = 0u32;
@@ -176,12 +208,7 @@ pub fn aggregate(
             let stop = match kernel.run(row.payload(), &parameters, &mut state) {
                 Outcome::Done => None,
                 Outcome::Overflow { index } => Some(overflow(&grouping.aggregates[index].1)),
-                Outcome::Misuse => Some(SqlError::new(
-                    8630,
-                    16,
-                    1,
-                    "Internal Query Processor Error: a compiled row kernel was given a row it does not fit.",
-                )),
+                Outcome::Misuse => Some(misfit()),
             };
             unchecked += 1;
             let stop = stop.or_else(|| {
@@ -205,6 +232,49 @@ pub fn aggregate(
         return Err(error);
     }
     plan.results(grouping, &state).map(Some)
+}
+
+/// A read's WHERE clause as compiled code: tests each stored row before
+/// it is decoded, in place of the interpreted filter (all of it).
+pub struct RowFilter {
+    kernel: Arc<Kernel>,
+    /// None: a variable is NULL, and no row passes.
+    parameters: Option<Vec<i64>>,
+    state: [i64; SLOTS_PER_AGGREGATE],
+}
+
+impl RowFilter {
+    /// True if the row stored as `payload` passes the filter.
+    pub fn passes(&mut self, payload: &[u8]) -> SqlResult<bool> {
+        let Some(parameters) = &self.parameters else {
+            return Ok(false);
+        };
+        // The kernel counts the rows that pass in its count slot.
+        let passed = self.state[1];
+        match self.kernel.run(payload, parameters, &mut self.state) {
+            Outcome::Done => Ok(self.state[1] != passed),
+            Outcome::Overflow { .. } | Outcome::Misuse => Err(misfit()),
+        }
+    }
+}
+
+/// `read`'s filter compiled, in the running native module; None when it
+/// has none (the filter is interpreted).
+pub fn row_filter(read: &TableRead, params: &Inputs<'_>) -> SqlResult<Option<RowFilter>> {
+    let Some(code) = &params.context.session.native_code else {
+        return Ok(None);
+    };
+    let Some(plan) = KernelPlan::filter(read) else {
+        return Ok(None);
+    };
+    let Some(kernel) = code.kernel(&plan.spec) else {
+        return Ok(None);
+    };
+    Ok(Some(RowFilter {
+        kernel: Arc::clone(kernel),
+        parameters: plan.parameters(params)?,
+        state: [0; SLOTS_PER_AGGREGATE],
+    }))
 }
 
 /// A statement's kernel: what to compile, and how to read its results.
@@ -232,26 +302,61 @@ impl KernelPlan {
             variables: Vec::new(),
         };
         if let Some(filter) = &read.filter {
-            plan.conditions(table, filter)?;
+            plan.conditions(table, 0, filter)?;
         }
         for (_, call) in &grouping.aggregates {
             plan.aggregate(table, call)?;
         }
+        let counts_only = plan.spec.conditions.is_empty()
+            && plan
+                .spec
+                .aggregates
+                .iter()
+                .all(|aggregate| *aggregate == Aggregate::CountRows);
+        // `SELECT COUNT(*) FROM t` counts rows without reading them
+        // (`run::count_only`): no kernel does better.
+        (!counts_only).then_some(plan)
+    }
+
+    /// The kernel of `read`'s filter: it counts the rows that pass (one
+    /// COUNT(*)), so a row passes if the count moved.
+    fn filter(read: &TableRead) -> Option<KernelPlan> {
+        let mut plan = KernelPlan {
+            spec: KernelSpec::default(),
+            variables: Vec::new(),
+        };
+        plan.conditions(&read.table, read.offset, read.filter.as_ref()?)?;
+        plan.spec.aggregates.push(Aggregate::CountRows);
         Some(plan)
     }
 
-    fn conditions(&mut self, table: &TableMeta, filter: &Predicate) -> Option<()> {
+    /// The kernel's parameters: its variables' values now; None if one is
+    /// NULL (no row passes a comparison with NULL).
+    fn parameters(&self, params: &Inputs<'_>) -> SqlResult<Option<Vec<i64>>> {
+        let mut parameters = Vec::with_capacity(self.variables.len());
+        for variable in &self.variables {
+            match integer(&variable.eval(params)?) {
+                Some(value) => parameters.push(value),
+                None => return Ok(None),
+            }
+        }
+        Ok(Some(parameters))
+    }
+
+    /// Adds `filter`'s comparisons, whose column references count from
+    /// the FROM clause's row, where `table`'s columns start at `offset`.
+    fn conditions(&mut self, table: &TableMeta, offset: usize, filter: &Predicate) -> Option<()> {
         match filter {
             Predicate::And(left, right) => {
-                self.conditions(table, left)?;
-                self.conditions(table, right)
+                self.conditions(table, offset, left)?;
+                self.conditions(table, offset, right)
             }
             Predicate::Compare {
                 op, left, right, ..
             } => {
                 let (column, other, op) = match (stored_column(left), stored_column(right)) {
-                    (Some(column), None) => (column, right, *op),
-                    (None, Some(column)) => (column, left, flipped(*op)),
+                    (Some(column), None) => (column.checked_sub(offset)?, right, *op),
+                    (None, Some(column)) => (column.checked_sub(offset)?, left, flipped(*op)),
                     _ => return None,
                 };
                 // Both sides are compared as one integer type: the
@@ -471,6 +576,16 @@ fn fixed(table: &TableMeta, column: usize) -> Option<FixedColumn> {
             None => None,
         },
     })
+}
+
+/// A kernel given a row shorter than the layout it was compiled for.
+fn misfit() -> SqlError {
+    SqlError::new(
+        8630,
+        16,
+        1,
+        "Internal Query Processor Error: a compiled row kernel was given a row it does not fit.",
+    )
 }
 
 fn not_compiled(error: String) -> SqlError {

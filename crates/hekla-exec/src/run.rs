@@ -288,7 +288,24 @@ pub fn prefixed(prefix: &[Value], row: &[Value]) -> Vec<Value> {
 /// A table's rows through its access path, each starting with
 /// `params.row`; columns no expression reads stay NULL.
 fn table(read: &TableRead, params: &Inputs<'_>, emit: &mut Emit<'_>) -> SqlResult<ControlFlow<()>> {
-    let accepts = |row: &[Value]| holds(read.filter.as_ref(), &params.with_row(row));
+    // In a native module, a filter that compiled tests the stored rows
+    // (and only the rows it passes are decoded): none is left to test.
+    let mut compiled = super::compiled::row_filter(read, params)?;
+    let interpreted_filter = if compiled.is_some() {
+        None
+    } else {
+        read.filter.as_ref()
+    };
+    let accepts = |row: &[Value]| holds(interpreted_filter, &params.with_row(row));
+    // Whether the row stored as `payload` may pass (the compiled filter's
+    // verdict, if there is one).
+    let mut may_pass = |payload: &[u8]| match &mut compiled {
+        Some(filter) => {
+            params.context.check_cancel()?;
+            filter.passes(payload)
+        }
+        None => Ok(true),
+    };
     // Each row: the columns before the table, the table's, its row id.
     let width = params.row.len() + read.needed.len() + usize::from(read.row_ids);
     // Appends the row to `buffer`.
@@ -318,13 +335,21 @@ fn table(read: &TableRead, params: &Inputs<'_>, emit: &mut Emit<'_>) -> SqlResul
         // A filter without subqueries is tested as the rows are read (as
         // a streaming read does), so only the rows it accepts are kept:
         // a DELETE with a selective WHERE no longer copies the table.
-        let filter_now = read.filter.as_ref().is_none_or(|f| !f.has_subquery());
+        let filter_now = interpreted_filter.is_none_or(|f| !f.has_subquery());
         let mut rows = RowBuffer::new(width, expected_rows);
         {
             let mut outcome = Ok(());
             let table = params.context.table(&read.table);
             let mut tx = params.context.reading(table, read.hint)?;
             super::access::read_along(&read.path, &mut tx, table, params, |row| {
+                match may_pass(row.payload()) {
+                    Ok(true) => {}
+                    Ok(false) => return ControlFlow::Continue(()),
+                    Err(error) => {
+                        outcome = Err(error);
+                        return ControlFlow::Break(());
+                    }
+                }
                 let values = rows.next_row();
                 let start = values.len();
                 decode(&row, values);
@@ -361,13 +386,16 @@ fn table(read: &TableRead, params: &Inputs<'_>, emit: &mut Emit<'_>) -> SqlResul
     let table = params.context.table(&read.table);
     let mut tx = params.context.reading(table, read.hint)?;
     super::access::read_along(&read.path, &mut tx, table, params, |row| {
-        buffer.clear();
-        decode(&row, &mut buffer);
-        let step = match params
-            .context
-            .check_cancel()
-            .and_then(|()| accepts(&buffer))
-        {
+        let step = match may_pass(row.payload()).and_then(|passes| {
+            if passes {
+                buffer.clear();
+                decode(&row, &mut buffer);
+                params.context.check_cancel()?;
+                accepts(&buffer)
+            } else {
+                Ok(false)
+            }
+        }) {
             Ok(true) => emit(&buffer),
             Ok(false) => Ok(ControlFlow::Continue(())),
             Err(error) => Err(error),

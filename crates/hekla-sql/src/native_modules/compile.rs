@@ -146,7 +146,7 @@ impl Compiler<'_> {
                 value,
             } => {
                 hekla_exec::variables::assignment(&self.planner(), variable, *op, value)?;
-                self.compilation.statements += 1;
+                self.counted(0);
                 Ok(())
             }
             StatementKind::Select(select) if select.into_target().is_none() => {
@@ -157,24 +157,36 @@ impl Compiler<'_> {
                     planner.statement(select)?
                 };
                 let kernels = self.compilation.code.compile_query(&plan)?;
-                self.compilation.statements += 1;
-                if kernels > 0 {
-                    self.compilation.compiled_statements += 1;
-                }
+                self.counted(kernels);
                 Ok(())
             }
-            StatementKind::Insert(insert) => self.planned(|planner| planner.insert(insert)),
-            StatementKind::Update(update) => self.planned(|planner| planner.update(update)),
-            StatementKind::Delete(delete) => self.planned(|planner| planner.delete(delete)),
+            StatementKind::Insert(insert) => {
+                self.planner().insert(insert)?;
+                self.counted(0);
+                Ok(())
+            }
+            StatementKind::Update(update) => {
+                let plan = self.planner().update(update)?;
+                let kernels = self.compilation.code.compile_rows(&plan.rows)?;
+                self.counted(kernels);
+                Ok(())
+            }
+            StatementKind::Delete(delete) => {
+                let plan = self.planner().delete(delete)?;
+                let kernels = self.compilation.code.compile_rows(&plan.rows)?;
+                self.counted(kernels);
+                Ok(())
+            }
             _ => Ok(()),
         }
     }
 
-    /// A statement planned for its errors; its plan is interpreted.
-    fn planned<P>(&mut self, plan: impl FnOnce(&Planner) -> SqlResult<P>) -> SqlResult<()> {
-        plan(&self.planner())?;
+    /// A statement bound and planned, with `kernels` compiled reads.
+    fn counted(&mut self, kernels: usize) {
         self.compilation.statements += 1;
-        Ok(())
+        if kernels > 0 {
+            self.compilation.compiled_statements += 1;
+        }
     }
 
     fn condition(&self, condition: &ast::Expr) -> SqlResult<()> {

@@ -103,3 +103,19 @@ EXEC dbo.id_range 2, 5
 SELECT COUNT(*) AS n, SUM(qty) AS q, MIN(order_id) AS first_order FROM dbo.lines WHERE id >= 2 AND id <= 5
 EXEC dbo.id_range 5, 2
 GO
+-- Filters: a SELECT, UPDATE and DELETE whose WHERE compiles test each
+-- stored row before it is decoded (a NULL variable passes no row); the
+-- golden runner also runs this script interpreted and compares.
+CREATE PROCEDURE dbo.filters @o int, @q smallint WITH NATIVE_COMPILATION, SCHEMABINDING AS BEGIN ATOMIC WITH (TRANSACTION ISOLATION LEVEL = SNAPSHOT, LANGUAGE = N'us_english')
+    SELECT id, qty, price FROM dbo.lines WHERE order_id = @o AND qty >= @q ORDER BY id
+    UPDATE dbo.lines SET price = price + 1 WHERE qty >= @q AND id > 1
+    SELECT id, price FROM dbo.lines WHERE qty >= @q AND price IS NOT NULL ORDER BY id
+    DELETE FROM dbo.lines WHERE qty = @q
+    SELECT COUNT(*) AS left_rows FROM dbo.lines
+END
+GO
+EXEC dbo.filters 7, 2
+EXEC dbo.filters NULL, 4
+EXEC dbo.filters 9, NULL
+SELECT id, order_id, qty, price FROM dbo.lines ORDER BY id
+GO
