@@ -538,10 +538,23 @@ impl Generator {
                 })
                 .collect();
             let call = format!("EXEC dbo.fuzzed {}", arguments.join(", "));
-            // Inside a user transaction the atomic block is a savepoint.
-            let _ = match self.rng.below(6) {
+            // Inside a user transaction the atomic block is a savepoint,
+            // and the kernel must see what the transaction wrote before.
+            let _ = match self.rng.below(8) {
                 0 => writeln!(script, "BEGIN TRANSACTION\n{call}\nROLLBACK\nGO"),
                 1 => writeln!(script, "BEGIN TRANSACTION\n{call}\nCOMMIT\nGO"),
+                2 => {
+                    let table = self.table();
+                    let id = self.rng.between(1, table.rows);
+                    let (column, data_type, nullable) = *self.rng.pick(&COLUMNS);
+                    let value = data_type.stored(nullable, &mut self.rng);
+                    writeln!(
+                        script,
+                        "BEGIN TRANSACTION\nUPDATE {} WITH (SNAPSHOT) SET {column} = {value} \
+                         WHERE id = {id}\n{call}\nROLLBACK\nGO",
+                        table.name
+                    )
+                }
                 _ => writeln!(script, "{call}\nGO"),
             };
         }
@@ -611,6 +624,14 @@ impl Generator {
             .into_iter()
             .enumerate()
             .map(|(index, aggregate)| {
+                // The kernel's result in an expression (which may
+                // overflow in turn) runs the kernel all the same.
+                let aggregate = match self.rng.below(20) {
+                    0 => format!("ISNULL({aggregate}, 0)"),
+                    1 => format!("{aggregate} + 1"),
+                    2 => format!("-{aggregate}"),
+                    _ => aggregate,
+                };
                 if self.rng.chance(85) {
                     format!("{aggregate} AS a{index}")
                 } else {
@@ -618,10 +639,16 @@ impl Generator {
                 }
             })
             .collect();
+        let top = if self.rng.chance(10) { "TOP (1) " } else { "" };
+        let filter = self.filter(shaped);
+        let having = if self.rng.chance(10) {
+            format!(" HAVING COUNT(*) > {}", self.rng.between(0, 3))
+        } else {
+            String::new()
+        };
         format!(
-            "SELECT {} FROM {table}{}",
-            aggregates.join(", "),
-            self.filter(shaped)
+            "SELECT {top}{} FROM {table}{filter}{having}",
+            aggregates.join(", ")
         )
     }
 
@@ -847,6 +874,11 @@ impl Generator {
                     .map(|(column, _, _)| *column)
                     .collect();
                 self.rng.pick(&columns).to_string()
+            }
+            // No column: not a kernel's condition.
+            11 if !same_type.is_empty() => {
+                let name = self.rng.pick(&same_type).name.clone();
+                return format!("{name} {op} {}", data_type.literal(&mut self.rng));
             }
             10 => {
                 return format!(
