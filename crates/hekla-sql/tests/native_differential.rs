@@ -59,8 +59,8 @@ const WIDE: Table = Table {
     rows: 60,
     padding: 10,
 };
-/// Ends each case, once its procedure's counters are read.
-const DROP: &str = "DROP PROCEDURE dbo.fuzzed\nGO\n";
+/// Ends each case, once its procedures' counters are read.
+const DROP: &str = "DROP PROCEDURE dbo.fuzzed\nGO\nDROP PROCEDURE IF EXISTS dbo.fuzzed_inner\nGO\n";
 /// Mismatches reported before the run stops.
 const MISMATCHES_KEPT: usize = 5;
 
@@ -146,23 +146,23 @@ impl Side {
         side
     }
 
-    /// How often the fuzzed procedure ran a row kernel, and how often one
-    /// of its statements that compiled found no kernel, as
-    /// `sys.dm_hekla_native_modules` says (zeros when it is not there).
+    /// How often the fuzzed procedures ran a row kernel, and how often
+    /// one of their statements that compiled found no kernel, as
+    /// `sys.dm_hekla_native_modules` says (zeros when they are not there).
     fn kernel_executions(&mut self) -> (i64, i64) {
         let answer = common::collect(
             &mut self.session,
-            "SELECT kernel_executions, kernel_misses FROM sys.dm_hekla_native_modules \
-             WHERE name = N'fuzzed'",
+            "SELECT SUM(kernel_executions), SUM(kernel_misses) \
+             FROM sys.dm_hekla_native_modules WHERE name LIKE N'fuzzed%'",
         );
         assert!(answer.errors.is_empty(), "{:?}", answer.errors);
         match answer.rows.as_slice() {
-            [] => (0, 0),
             [row] => match row.as_slice() {
                 [Value::BigInt(runs), Value::BigInt(misses)] => (*runs, *misses),
+                [Value::Null, Value::Null] => (0, 0),
                 other => panic!("unexpected counters {other:?}"),
             },
-            rows => panic!("several modules named fuzzed: {rows:?}"),
+            rows => panic!("one row expected: {rows:?}"),
         }
     }
 
@@ -449,6 +449,15 @@ fn insert(table: &Table, id: i64, rng: &mut Rng) -> String {
     )
 }
 
+/// `CREATE PROCEDURE name parameters` natively compiled, of `body`.
+fn native_procedure(name: &str, parameters: &str, body: &str) -> String {
+    format!(
+        "CREATE PROCEDURE {name} {parameters} WITH NATIVE_COMPILATION, SCHEMABINDING AS \
+         BEGIN ATOMIC WITH (TRANSACTION ISOLATION LEVEL = SNAPSHOT, LANGUAGE = N'us_english')\n\
+         {body}END\nGO\n"
+    )
+}
+
 /// A variable or parameter the procedure can name.
 #[derive(Clone)]
 struct Name {
@@ -463,6 +472,8 @@ struct Generator {
     parameters: Vec<Name>,
     variables: Vec<Name>,
     loops: usize,
+    /// Whether `dbo.fuzzed_inner @x` is there to call.
+    inner: bool,
 }
 
 impl Generator {
@@ -472,10 +483,15 @@ impl Generator {
             parameters: Vec::new(),
             variables: Vec::new(),
             loops: 0,
+            inner: false,
         }
     }
 
     fn case_script(mut self) -> String {
+        let mut script = String::new();
+        if self.rng.chance(25) {
+            script = self.inner_procedure();
+        }
         for index in 0..self.rng.below(4) {
             let data_type = self.integer_mostly();
             self.parameters.push(Name {
@@ -517,12 +533,11 @@ impl Generator {
             .iter()
             .map(|parameter| format!("{} {}", parameter.name, parameter.data_type.sql()))
             .collect();
-        let mut script = format!(
-            "CREATE PROCEDURE dbo.fuzzed {} WITH NATIVE_COMPILATION, SCHEMABINDING AS \
-             BEGIN ATOMIC WITH (TRANSACTION ISOLATION LEVEL = SNAPSHOT, LANGUAGE = N'us_english')\n\
-             {declarations}{body}END\nGO\n",
-            parameters.join(", ")
-        );
+        script.push_str(&native_procedure(
+            "dbo.fuzzed",
+            &parameters.join(", "),
+            &format!("{declarations}{body}"),
+        ));
         for _ in 0..1 + self.rng.below(3) {
             let arguments: Vec<String> = self
                 .parameters
@@ -559,6 +574,27 @@ impl Generator {
             };
         }
         script
+    }
+
+    /// `dbo.fuzzed_inner @x`, of aggregates, for the procedure to call:
+    /// the callee runs its own module's kernels, and the caller's after.
+    fn inner_procedure(&mut self) -> String {
+        let data_type = self.integer_mostly();
+        self.parameters.push(Name {
+            name: "@x".into(),
+            data_type,
+            not_null: false,
+        });
+        let body: String = (0..1 + self.rng.below(2))
+            .map(|_| format!("    {}\n", self.aggregate_select()))
+            .collect();
+        self.parameters.clear();
+        self.inner = true;
+        native_procedure(
+            "dbo.fuzzed_inner",
+            &format!("@x {}", data_type.sql()),
+            &body,
+        )
     }
 
     /// A type for a parameter or variable: an integer type mostly.
@@ -604,6 +640,19 @@ impl Generator {
                 format!(
                     "SET {counter} = 0\n{indent}WHILE {counter} < {rounds}\n{indent}BEGIN\n{inner}{indent}    SET {counter} = {counter} + 1\n{indent}END"
                 )
+            }
+            18..=19 if self.inner => {
+                let names: Vec<Name> = self
+                    .parameters
+                    .iter()
+                    .chain(&self.variables)
+                    .cloned()
+                    .collect();
+                let argument = match names.is_empty() || self.rng.chance(30) {
+                    true => self.integer_mostly().literal(&mut self.rng),
+                    false => self.rng.pick(&names).name.clone(),
+                };
+                format!("EXEC dbo.fuzzed_inner @x = {argument}")
             }
             17 if self.rng.chance(30) => {
                 format!("THROW 50001, N'thrown', {}", 1 + self.rng.below(3))
