@@ -35,7 +35,8 @@ use std::fmt::Write;
 const DEFAULT_CASES: u64 = 300;
 const DEFAULT_SEED: u64 = 19;
 /// A table of the schema: `id`, `padding` nullable int columns (always
-/// NULL: they move the other columns' places and null bits), [`COLUMNS`].
+/// NULL: they move the other columns' places and null bits, and now and
+/// then one is dropped and added again), [`COLUMNS`].
 struct Table {
     name: &'static str,
     rows: i64,
@@ -538,7 +539,19 @@ impl Generator {
             &parameters.join(", "),
             &format!("{declarations}{body}"),
         ));
-        for _ in 0..1 + self.rng.below(3) {
+        for call in 0..1 + self.rng.below(3) {
+            if call > 0 && self.rng.chance(15) {
+                // The padding column moves to the end: dbo.wide's rows get
+                // another layout, so kernels compiled for the old one must
+                // not run (a miss, interpreted), and the module is compiled
+                // again.
+                let padding = self.rng.below(WIDE.padding);
+                let _ = writeln!(
+                    script,
+                    "ALTER TABLE dbo.wide DROP COLUMN pad{padding}\nGO\n\
+                     ALTER TABLE dbo.wide ADD pad{padding} int NULL\nGO"
+                );
+            }
             let arguments: Vec<String> = self
                 .parameters
                 .clone()
@@ -572,6 +585,8 @@ impl Generator {
                 }
                 _ => writeln!(script, "{call}\nGO"),
             };
+            // An error that ends the batch leaves its transaction open.
+            script.push_str("IF @@TRANCOUNT > 0 ROLLBACK\nGO\n");
         }
         script
     }
