@@ -1,11 +1,13 @@
 //! `hekla bench NAME`: benchmark programs. Each prints a readable table and,
 //! with `--json`, one JSON object `{"bench": NAME, "results": [...]}`.
 
+mod bandwidth;
 mod checkpoint;
 mod counting;
 mod durability;
 mod engine;
 pub(crate) mod histogram;
+mod native;
 mod parse;
 mod process;
 mod range_index;
@@ -40,6 +42,8 @@ enum Bench {
     Sql(sql::SqlBenchArgs),
     /// Through the wire protocol: requests/s, latency and server CPU per request against PostgreSQL.
     Server(server::ServerBenchArgs),
+    /// Natively compiled procedures, interpreted vs compiled: scans next to the memory-bandwidth floor, sales orders/s.
+    Native(native::NativeArgs),
     /// YCSB's core workloads A-F, embedded or against a server, with YCSB's report lines.
     Ycsb(ycsb::YcsbArgs),
 }
@@ -56,6 +60,7 @@ pub fn run(args: BenchArgs) -> Result<(), String> {
         Bench::Parse(args) => parse::run(args),
         Bench::Sql(args) => sql::run(args),
         Bench::Server(args) => server::run(args),
+        Bench::Native(args) => native::run(args),
         Bench::Ycsb(args) => ycsb::run(args),
     }
 }

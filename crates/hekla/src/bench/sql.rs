@@ -341,9 +341,7 @@ END";
 fn sales_orders(report: &mut Report, duration: Duration) -> Result<(), String> {
     let db = SqlDatabase::in_memory().map_err(|e| e.message)?;
     let mut session = db.session().map_err(|e| e.message)?;
-    for batch in hekla_parser::script::split_batches(SALES_ORDERS) {
-        execute(&mut session, batch.text)?;
-    }
+    create_sales_orders(&mut session)?;
     execute(&mut session, "SET NOCOUNT ON")?;
     let mut customer = Keys(0x2545_f491_4f6c_dd1d);
     let orders = measure(duration, || {
@@ -365,6 +363,15 @@ fn sales_orders(report: &mut Report, duration: Duration) -> Result<(), String> {
             orders,
             "orders/s",
         );
+    }
+    Ok(())
+}
+
+/// Creates the sales-order workload's schema, its procedure
+/// `Sales.usp_InsertSalesOrder_inmem` and the products and offers it reads.
+pub(super) fn create_sales_orders(session: &mut Session) -> Result<(), String> {
+    for batch in hekla_parser::script::split_batches(SALES_ORDERS) {
+        execute(session, batch.text)?;
     }
     Ok(())
 }
