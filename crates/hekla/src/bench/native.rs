@@ -6,13 +6,13 @@
 //! 1. **scans**: three native procedures over `--rows` SalesOrderDetail-like
 //!    rows of a SCHEMA_ONLY memory-optimized table, on one thread:
 //!    `SUM(UnitPrice)`, `SUM(OrderQty) ... WHERE ProductID = @p` and
-//!    `COUNT(*)`. Each runs once untimed (the first compiled run compiles
-//!    its kernel), then `--repeat` times each way; the best and the median
-//!    are shown, and both ways must return the same value. Next to each,
-//!    the physical floor: the table's bytes (`memory_used_by_table_kb` of
-//!    `sys.dm_db_xtp_table_memory_stats`, the row versions a scan reads)
-//!    streamed once at the memory bandwidth of one thread, measured in the
-//!    same run (`bandwidth.rs`).
+//!    `COUNT(*)`. Each runs once untimed (a warm-up: caches, and any
+//!    compiling left to the first call), then `--repeat` times each way;
+//!    the best and the median are shown, and both ways must return the
+//!    same value. Next to each, the physical floor: the table's bytes
+//!    (`memory_used_by_table_kb` of `sys.dm_db_xtp_table_memory_stats`,
+//!    the row versions a scan reads) streamed once at the memory bandwidth
+//!    of one thread, measured in the same run (`bandwidth.rs`).
 //! 2. **sales orders**: the sample's `Sales.usp_InsertSalesOrder_inmem`
 //!    (workloads/sales_orders.sql) called as a driver calls it, an RPC with
 //!    a 5-line table-valued parameter, on 1 and 2 threads, with delayed
@@ -30,6 +30,7 @@ use clap::Args;
 use hekla_sql::rpc::{RpcParameter, RpcValue};
 use hekla_sql::session::{Session, SqlDatabase};
 use hekla_types::{Collation, DataType, Length, Value};
+use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -375,7 +376,7 @@ fn sales_orders(
     if !report.is_json() {
         println!(
             "\n## sales orders: Sales.usp_InsertSalesOrder_inmem, 5-line TVP, one RPC per order, \
-             {:.1} s each, a fresh durable database each (in {}), best of {rounds}\n\
+             {:.1} s each, a fresh durable database each (under {}), best of {rounds}\n\
              delayed: DELAYED_DURABILITY = FORCED; full: each commit waits for its (group-commit) log flush\n",
             duration.as_secs_f64(),
             work.path.display()
@@ -385,7 +386,6 @@ fn sales_orders(
             "durability", "threads", "interpreted orders/s", "compiled orders/s", "ratio"
         );
     }
-    let mut run = 0;
     for durability in [Durability::Delayed, Durability::Full] {
         for &threads in threads {
             // Interpreted, compiled: the best of the rounds.
@@ -395,9 +395,8 @@ fn sales_orders(
                 // after the other on a machine shared with others.
                 let first = round % 2 == 1;
                 for compiled in [first, !first] {
-                    run += 1;
-                    let dir = work.path.join(format!("db{run}"));
-                    let measured = orders_per_s(&dir, durability, compiled, threads, duration)?;
+                    let measured =
+                        orders_per_s(&work.path, durability, compiled, threads, duration)?;
                     let best = &mut per_s[usize::from(compiled)];
                     *best = best.max(measured);
                 }
@@ -427,17 +426,19 @@ fn sales_orders(
     Ok(())
 }
 
-/// A fresh database in `dir` with the sales-order schema, the procedure
-/// called on `threads` sessions at once for `duration`: orders/s. Fails
-/// unless every call left its header and five lines.
+/// A fresh database under `parent` (removed afterwards: each preallocates
+/// its log and checkpoint files) with the sales-order schema, the
+/// procedure called on `threads` sessions at once for `duration`:
+/// orders/s. Fails unless every call left its header and five lines.
 fn orders_per_s(
-    dir: &std::path::Path,
+    parent: &Path,
     durability: Durability,
     compiled: bool,
     threads: usize,
     duration: Duration,
 ) -> Result<f64, String> {
-    let db = crate::sql::open_database(dir, None)?;
+    let dir = WorkDir::create(Some(parent), "orders", false)?;
+    let db = crate::sql::open_database(&dir.path, None)?;
     let mut session = db.session().map_err(|e| e.message)?;
     super::sql::create_sales_orders(&mut session)?;
     counting::execute(
