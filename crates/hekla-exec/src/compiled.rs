@@ -11,7 +11,7 @@
 //!
 //! A module's kernels are compiled when the module is (at CREATE, or
 //! before its first run after a restart or a schema change: see
-//! `hekla_sql::native_modules`) from its statements' bound plans, and
+//! `hekla_sql::ddl::native_compile`) from its statements' bound plans, and
 //! live in its [`ModuleCode`]: dropping the module frees them. At run
 //! time a statement finds its kernel by the specification its plan gives
 //! now, so a kernel compiled for another table layout is never run.

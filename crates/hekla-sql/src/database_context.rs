@@ -9,7 +9,7 @@
 
 use crate::ddl::alter::SchemaLock;
 use crate::ddl::DdlDatabase;
-use crate::native_modules::NativeModules;
+use crate::native_code::NativeModules;
 use crate::plan_cache::ProcedurePlan;
 use crate::security;
 use crate::security::access::Checks;
@@ -208,7 +208,7 @@ impl SystemContext for SqlDatabase {
         sessions_of(SqlDatabase::engine(self))
     }
 
-    fn native_modules(&self) -> Vec<Arc<crate::native_modules::CompiledModule>> {
+    fn native_modules(&self) -> Vec<Arc<crate::native_code::CompiledModule>> {
         SqlDatabase::native_modules(self).list()
     }
 }

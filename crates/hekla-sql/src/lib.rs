@@ -11,7 +11,7 @@
 pub mod database_context;
 pub mod ddl;
 pub mod interpret;
-pub mod native_modules;
+pub mod native_code;
 pub mod plan_cache;
 pub mod rpc;
 pub mod security;

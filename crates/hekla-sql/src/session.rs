@@ -48,7 +48,7 @@ pub struct SqlDatabase {
     /// tests compare the two).
     native_compilation: AtomicBool,
     /// The machine code of natively compiled procedures.
-    native_modules: crate::native_modules::NativeModules,
+    native_modules: crate::native_code::NativeModules,
     /// Whether calls of natively compiled procedures are counted in
     /// `sys.dm_exec_procedure_stats` (`sys.sp_xtp_control_proc_exec_stats`;
     /// off at startup, as in SQL Server).
@@ -137,7 +137,7 @@ impl SqlDatabase {
     }
 
     /// The machine code of natively compiled procedures.
-    pub fn native_modules(&self) -> &crate::native_modules::NativeModules {
+    pub fn native_modules(&self) -> &crate::native_code::NativeModules {
         &self.native_modules
     }
 

@@ -612,7 +612,7 @@ impl SystemContext for FixedSessions<'_> {
         self.sessions.clone()
     }
 
-    fn native_modules(&self) -> Vec<Arc<hekla_sql::native_modules::CompiledModule>> {
+    fn native_modules(&self) -> Vec<Arc<hekla_sql::native_code::CompiledModule>> {
         self.db.native_modules().list()
     }
 }

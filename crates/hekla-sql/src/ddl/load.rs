@@ -92,8 +92,6 @@ pub fn compile_native_modules(db: &dyn DdlDatabase) {
         .cloned()
         .collect();
     for procedure in native {
-        let _ = db
-            .native_modules()
-            .compile(db, &procedure, db.schema_version());
+        let _ = super::native_compile::compile_procedure(db, &procedure);
     }
 }

@@ -17,7 +17,11 @@
 //! - [`database`]: CREATE and DROP DATABASE; [`database_options`]: ALTER
 //!   DATABASE.
 //! - [`load`]: binding at open what needs the whole catalog (views'
-//!   columns, schema-bound modules' references).
+//!   columns, schema-bound modules' references) and compiling native
+//!   procedures.
+//! - [`native_compile`]: natively compiled procedures compiled whole at
+//!   CREATE (their errors are the CREATE's) into the machine code the
+//!   database keeps (`crate::native_code`).
 //!
 //! Here too are the helpers that write definitions to the catalog's store
 //! ([`store_object`], [`store_module`], [`unstore_object`]). The
@@ -29,6 +33,7 @@ pub mod database;
 pub mod database_options;
 pub mod function;
 pub mod load;
+pub mod native_compile;
 pub mod procedure;
 pub mod schema;
 pub mod select_into;
@@ -61,7 +66,7 @@ pub trait DdlDatabase: StatementDatabase {
     fn temp_tables(&self) -> &TempTables;
     fn schema_lock(&self) -> &alter::SchemaLock;
     /// The compiled code of natively compiled modules.
-    fn native_modules(&self) -> &crate::native_modules::NativeModules;
+    fn native_modules(&self) -> &crate::native_code::NativeModules;
     /// How many times DDL changed the catalog.
     fn schema_version(&self) -> u64;
     /// Compiled batches and procedures (a dropped procedure's go).

@@ -40,7 +40,7 @@ pub fn create(db: &dyn DdlDatabase, create: &ast::CreateProcedure, text: &str) -
         existing(&db.catalog(), create, &name)?;
         let started = std::time::Instant::now();
         Some((
-            crate::native_modules::compile(db, &parameters, &create.body)?,
+            crate::ddl::native_compile::compile(db, &parameters, &create.body)?,
             started,
         ))
     } else {
@@ -89,8 +89,12 @@ pub fn create(db: &dyn DdlDatabase, create: &ast::CreateProcedure, text: &str) -
     catalog.procedures.insert(procedure);
     match compiled {
         Some((compilation, started)) => {
-            db.native_modules()
-                .keep(object_id, compilation, db.schema_version(), started);
+            db.native_modules().keep(
+                object_id,
+                compilation,
+                db.schema_version(),
+                started.elapsed(),
+            );
         }
         None => db.native_modules().remove(object_id),
     }

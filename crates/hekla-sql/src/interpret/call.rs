@@ -161,7 +161,7 @@ impl Interpreter<'_> {
         if !(procedure.native && db.native_compilation()) {
             return None;
         }
-        db.native_modules().code(db, procedure, db.schema_version())
+        crate::ddl::native_compile::code_for(db, procedure)
     }
 
     /// The procedure an EXEC names (Msg 2812 if there is none).

@@ -4,7 +4,7 @@
 //! that holds them. The database implements it (`crate::database_context`);
 //! a test can implement it over a catalog of its own.
 
-use crate::native_modules::CompiledModule;
+use crate::native_code::CompiledModule;
 use crate::plan_cache::ProcedurePlan;
 use crate::security::Principals;
 use crate::session_registry::SessionInfo;

@@ -1,5 +1,5 @@
 //! The compiled code of natively compiled modules
-//! (`crate::native_modules`): `sys.dm_os_loaded_modules`, where SQL
+//! (`crate::native_code`): `sys.dm_os_loaded_modules`, where SQL
 //! Server lists the DLL of each native module, and hekla's own
 //! `sys.dm_hekla_native_modules`, with code sizes and what ran compiled.
 

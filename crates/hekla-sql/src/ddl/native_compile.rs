@@ -1,4 +1,5 @@
-//! Compiling a natively compiled procedure: its body bound and planned
+//! Compiling a natively compiled procedure (see `crate::native_code` for
+//! where the code is kept): its body bound and planned
 //! statement by statement over the variables it declares, as SQL Server
 //! compiles a native module whole at CREATE. A statement that does not
 //! bind is the CREATE's error; the plans' row kernels become the module's
@@ -10,23 +11,48 @@
 //! statements) are bound when they run, as in any procedure.
 
 use crate::ddl::DdlDatabase;
+use crate::native_code::{Compilation, CompiledModule};
 use hekla_exec::compiled::ModuleCode;
 use hekla_parser::ast::{self, StatementKind};
 use hekla_plan::bind::variables::Variables;
+use hekla_plan::catalog::procedure::ProcedureMeta;
 use hekla_plan::catalog::procedure::{ParameterKind, ParameterMeta};
 use hekla_plan::catalog::table::TableMeta;
 use hekla_plan::plan::Planner;
 use hekla_plan::session_options::SetOptions;
 use hekla_types::{SqlError, SqlResult};
 use std::sync::Arc;
+use std::time::Instant;
 
-/// A module's machine code and what the compiler saw of its statements.
-pub struct Compilation {
-    pub code: ModuleCode,
-    /// Statements bound and planned (queries, DML, variables' values).
-    pub statements: usize,
-    /// Statements with at least one compiled row kernel.
-    pub compiled_statements: usize,
+/// Compiles `procedure` and keeps its code as the database's module.
+pub fn compile_procedure(
+    db: &dyn DdlDatabase,
+    procedure: &ProcedureMeta,
+) -> SqlResult<Arc<CompiledModule>> {
+    let started = Instant::now();
+    let schema_version = db.schema_version();
+    let compilation = compile(db, &procedure.parameters, &procedure.body)?;
+    Ok(db.native_modules().keep(
+        procedure.object_id,
+        compilation,
+        schema_version,
+        started.elapsed(),
+    ))
+}
+
+/// The code `procedure` runs now: its module's, compiled again first when
+/// missing (a restart whose compile failed) or when a plan found no
+/// kernel after the schema moved. None if it does not compile now: the
+/// interpreter then runs it and reports the error where it is.
+pub fn code_for(db: &dyn DdlDatabase, procedure: &ProcedureMeta) -> Option<Arc<ModuleCode>> {
+    match db.native_modules().get(procedure.object_id) {
+        Some(module) if !(module.code.missed() && module.schema_version != db.schema_version()) => {
+            Some(Arc::clone(&module.code))
+        }
+        _ => compile_procedure(db, procedure)
+            .ok()
+            .map(|module| Arc::clone(&module.code)),
+    }
 }
 
 /// Compiles the procedure with `parameters` and `body`.
