@@ -765,7 +765,8 @@ impl Generator {
     /// Rows rather than an aggregate, some with a subquery's aggregate.
     fn rows_select(&mut self) -> String {
         let column = self.rng.pick(&COLUMNS).0;
-        let filter = self.filter(false);
+        let shaped = self.rng.chance(50);
+        let filter = self.filter(shaped);
         if self.rng.chance(50) {
             let aggregate = self.aggregates(1, false).remove(0);
             let other = self.rng.pick(&COLUMNS[..10]).0;
@@ -775,7 +776,8 @@ impl Generator {
                  FROM dbo.large AS outer_rows{filter} ORDER BY id"
             )
         } else {
-            format!("SELECT TOP (5) id, {column} FROM dbo.large{filter} ORDER BY id")
+            let table = self.table().name;
+            format!("SELECT TOP (5) id, {column} FROM {table}{filter} ORDER BY id")
         }
     }
 
@@ -815,24 +817,44 @@ impl Generator {
 
     /// A change to a row before the aggregates that follow read it: the
     /// kernel must see the block's own writes, and no rolled-back ones.
+    /// UPDATE and DELETE of a row, or of a few filtered as a SELECT's
+    /// (filter kernels test rows for them too).
     fn write(&mut self) -> String {
         let table = self.table();
         let id = self.rng.between(1, table.rows);
-        match self.rng.below(3) {
-            0 => {
-                let (column, data_type, nullable) = *self.rng.pick(&COLUMNS);
-                // NULL in a NOT NULL column: Msg 515 both ways.
-                let value = if self.rng.chance(20) {
-                    "NULL".into()
-                } else {
-                    data_type.stored(nullable, &mut self.rng)
-                };
+        let (column, data_type, nullable) = *self.rng.pick(&COLUMNS);
+        // NULL in a NOT NULL column: Msg 515 both ways.
+        let value = if self.rng.chance(20) {
+            "NULL".into()
+        } else {
+            data_type.stored(nullable, &mut self.rng)
+        };
+        // The write's own error (515) is the one thing here that fails.
+        self.may_fail = true;
+        match self.rng.below(5) {
+            0 => format!(
+                "UPDATE {} SET {column} = {value} WHERE id = {id}",
+                table.name
+            ),
+            1 if self.rng.chance(50) => {
+                let shaped = self.rng.chance(60);
                 format!(
-                    "UPDATE {} SET {column} = {value} WHERE id = {id}",
-                    table.name
+                    "UPDATE {} SET {column} = {value} WHERE id >= {id} AND id < {} AND {}",
+                    table.name,
+                    id + 5,
+                    self.condition(shaped)
                 )
             }
-            1 => format!(
+            1 => {
+                let shaped = self.rng.chance(60);
+                format!(
+                    "DELETE FROM {} WHERE id >= {id} AND id < {} AND {}",
+                    table.name,
+                    id + 2,
+                    self.condition(shaped)
+                )
+            }
+            2 | 3 => format!(
                 "DELETE FROM {} WHERE id = {id}\n    {}",
                 table.name,
                 insert(table, id, &mut self.rng)
@@ -890,6 +912,11 @@ impl Generator {
         if self.rng.chance(30) {
             return String::new();
         }
+        format!(" WHERE {}", self.condition(kernel_shaped))
+    }
+
+    /// Comparisons joined by AND (or, unless `kernel_shaped`, OR and NOT).
+    fn condition(&mut self, kernel_shaped: bool) -> String {
         let mut condition = self.comparison(kernel_shaped);
         for _ in 0..self.rng.below(3) {
             let joiner = if kernel_shaped || self.rng.chance(85) {
@@ -902,7 +929,7 @@ impl Generator {
         if !kernel_shaped && self.rng.chance(5) {
             condition = format!("NOT ({condition})");
         }
-        format!(" WHERE {condition}")
+        condition
     }
 
     /// A comparison of a column: with a constant or variable of its type
@@ -970,18 +997,19 @@ impl Generator {
         self.compared(column, data_type, op, &operand)
     }
 
-    /// `CAST(column AS type) op value`: to a wider integer type the kernel
-    /// compares the column as stored; to a narrower one the CAST can fail
-    /// on some rows (only when nothing else in the statement can).
+    /// `CAST(column AS type) op value` to a wider integer type (the kernel
+    /// compares the column as stored), or `TRY_CAST` to any (a narrowing
+    /// one gives NULL for the values that do not fit, so it must not be
+    /// compiled as the column). A failing CAST cannot be fuzzed: its
+    /// message names the first value scanned that does not fit.
     fn cast_comparison(&mut self, column: &str, data_type: Type, op: &str) -> String {
         let rank = |data_type: Type| TYPES.iter().position(|other| *other == data_type);
-        let mut target = *self.rng.pick(&TYPES[..4]);
-        let narrowing = rank(target) < rank(data_type);
-        if narrowing && self.may_fail {
-            target = Type::BigInt;
+        let target = *self.rng.pick(&TYPES[..4]);
+        let cast = if rank(target) < rank(data_type) || self.rng.chance(20) {
+            "TRY_CAST"
         } else {
-            self.may_fail |= narrowing;
-        }
+            "CAST"
+        };
         let names: Vec<Name> = self
             .parameters
             .iter()
@@ -995,7 +1023,7 @@ impl Generator {
             Type::Int.literal(&mut self.rng)
         };
         self.compared(
-            &format!("CAST({column} AS {})", target.sql()),
+            &format!("{cast}({column} AS {})", target.sql()),
             target,
             op,
             &value,
