@@ -482,9 +482,9 @@ struct Generator {
     loops: usize,
     /// Whether `dbo.fuzzed_inner @x` is there to call.
     inner: bool,
-    /// Whether the statement being written has something that can fail
-    /// on some rows only (see [`Generator::aggregates`]).
-    may_fail: bool,
+    /// Whether the statement being written has an aggregate that can
+    /// overflow (see [`Generator::aggregates`]).
+    overflowing: bool,
 }
 
 impl Generator {
@@ -495,7 +495,7 @@ impl Generator {
             variables: Vec::new(),
             loops: 0,
             inner: false,
-            may_fail: false,
+            overflowing: false,
         }
     }
 
@@ -642,7 +642,7 @@ impl Generator {
 
     /// A statement of the body, indented by `depth`.
     fn statement(&mut self, depth: usize) -> String {
-        self.may_fail = false;
+        self.overflowing = false;
         let indent = "    ".repeat(depth);
         let nested = depth < 3;
         let text = match self.rng.below(20) {
@@ -829,8 +829,6 @@ impl Generator {
         } else {
             data_type.stored(nullable, &mut self.rng)
         };
-        // The write's own error (515) is the one thing here that fails.
-        self.may_fail = true;
         match self.rng.below(5) {
             0 => format!(
                 "UPDATE {} SET {column} = {value} WHERE id = {id}",
@@ -863,15 +861,15 @@ impl Generator {
         }
     }
 
-    /// `count` aggregate calls, at most one of which can overflow, and
-    /// then only if nothing else in the statement can fail: when two
-    /// things can, which one fails first hangs on the scan order.
+    /// `count` aggregate calls; of a statement's, at most one can
+    /// overflow: when two can, which one overflows first hangs on the
+    /// scan order.
     fn aggregates(&mut self, count: usize, kernel_shaped: bool) -> Vec<String> {
         (0..count)
             .map(|_| loop {
                 let (call, may_overflow) = self.aggregate(kernel_shaped);
-                if !(self.may_fail && may_overflow) {
-                    self.may_fail |= may_overflow;
+                if !(self.overflowing && may_overflow) {
+                    self.overflowing |= may_overflow;
                     break call;
                 }
             })
