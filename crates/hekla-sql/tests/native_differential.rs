@@ -34,6 +34,7 @@ use std::fmt::Write;
 
 const DEFAULT_CASES: u64 = 300;
 const DEFAULT_SEED: u64 = 19;
+
 /// A table of the schema: `id`, `padding` nullable int columns (always
 /// NULL: they move the other columns' places and null bits, and now and
 /// then one is dropped and added again), [`COLUMNS`].
@@ -100,7 +101,9 @@ fn compiled_procedures_answer_as_interpreted_ones() {
             .or_else(|| difference(&interpreted_drop, &compiled_drop));
         if let Some(report) = report {
             mismatches.push(format!(
-                "seed {seed}, case {case}:\n{script}{DROP}\n{report}"
+                "seed {seed}, case {case} (HEKLA_FUZZ_SEED={seed} HEKLA_FUZZ_CASES={} \
+                 reproduces it):\n{script}{DROP}\n{report}",
+                case + 1
             ));
             if mismatches.len() == MISMATCHES_KEPT {
                 break;
