@@ -22,7 +22,7 @@ use hekla_plan::bind::expr::{implicit, Predicate, Scalar};
 use hekla_plan::bind::user_function::UserCall;
 use hekla_plan::bind::variables::Variables;
 use hekla_plan::catalog::binding::{nesting_exceeded, MAX_NESTING};
-use hekla_plan::catalog::function::{FunctionBody, FunctionMeta};
+use hekla_plan::catalog::function::{FunctionBody, FunctionMeta, FunctionParameter};
 use hekla_plan::error::{not_supported_yet, Refused};
 use hekla_plan::plan::context::PlanContext;
 use hekla_plan::plan::value_binder;
@@ -176,10 +176,37 @@ fn bind(
     function: &FunctionMeta,
     options: &SetOptions,
 ) -> SqlResult<BoundBody> {
+    bind_body(
+        db,
+        &function.parameters,
+        &function.body,
+        function.native,
+        options,
+    )
+}
+
+/// Binds a natively compiled scalar function's body at CREATE, as SQL
+/// Server compiles a native module whole: a statement that does not bind
+/// is the CREATE's error. An interpreted function is bound on first call.
+pub fn check_native_body(
+    db: &dyn PlanContext,
+    parameters: &[FunctionParameter],
+    body: &FunctionBody,
+) -> SqlResult<()> {
+    bind_body(db, parameters, body, true, &SetOptions::default()).map(drop)
+}
+
+fn bind_body(
+    db: &dyn PlanContext,
+    parameters: &[FunctionParameter],
+    body: &FunctionBody,
+    native: bool,
+    options: &SetOptions,
+) -> SqlResult<BoundBody> {
     let FunctionBody::Scalar {
         returns,
         statements,
-    } = &function.body
+    } = body
     else {
         return Err(not_supported_yet(
             Refused::Statement,
@@ -191,9 +218,9 @@ fn bind(
         options: options.clone(),
         variables: Variables::default(),
         returns: *returns,
-        native: function.native,
+        native,
     };
-    for parameter in &function.parameters {
+    for parameter in parameters {
         binder
             .variables
             .declare(&parameter.name, parameter.data_type)?;

@@ -51,6 +51,14 @@ pub fn create(db: &dyn DdlDatabase, create: &ast::CreateFunction, text: &str) ->
             query,
             shape.schemabinding,
         )?,
+        FunctionBody::Scalar { .. } if shape.native => {
+            hekla_exec::scalar_function::check_native_body(
+                db.planning(),
+                &shape.parameters,
+                &shape.body,
+            )?;
+            Vec::new()
+        }
         FunctionBody::Scalar { .. } => Vec::new(),
     };
     let mut catalog = db.catalog_mut();

@@ -35,6 +35,29 @@ EXEC dbo.converts_when_run
 GO
 DROP PROCEDURE dbo.converts_when_run
 GO
+-- So is a natively compiled scalar function's body.
+CREATE FUNCTION dbo.f_missing_table (@a int) RETURNS int WITH NATIVE_COMPILATION, SCHEMABINDING AS
+BEGIN ATOMIC WITH (TRANSACTION ISOLATION LEVEL = SNAPSHOT, LANGUAGE = N'us_english')
+  DECLARE @s int = 0
+  SELECT @s = SUM(v) FROM dbo.nope
+  RETURN @s
+END
+GO
+CREATE FUNCTION dbo.f_undeclared (@a int) RETURNS int WITH NATIVE_COMPILATION, SCHEMABINDING AS
+BEGIN ATOMIC WITH (TRANSACTION ISOLATION LEVEL = SNAPSHOT, LANGUAGE = N'us_english')
+  RETURN @b
+END
+GO
+CREATE FUNCTION dbo.f_total (@a int) RETURNS int WITH NATIVE_COMPILATION, SCHEMABINDING AS
+BEGIN ATOMIC WITH (TRANSACTION ISOLATION LEVEL = SNAPSHOT, LANGUAGE = N'us_english')
+  DECLARE @s int = 0
+  SELECT @s = SUM(v) FROM dbo.t WHERE v > @a
+  RETURN @s
+END
+GO
+SELECT name FROM sys.objects WHERE type = 'FN' ORDER BY name
+SELECT dbo.f_total(5) AS above_5, dbo.f_total(15) AS above_15
+GO
 -- Two statements with row kernels, one interpreted (the variable's value).
 CREATE PROCEDURE dbo.totals @p int NOT NULL WITH NATIVE_COMPILATION, SCHEMABINDING AS BEGIN ATOMIC WITH (TRANSACTION ISOLATION LEVEL = SNAPSHOT, LANGUAGE = N'us_english')
   DECLARE @s int = 0
