@@ -415,8 +415,12 @@ impl Transaction {
             if begin == FREE {
                 return ControlFlow::Continue(());
             }
-            let seen = self.observe(version, self.read_ts);
-            if !seen.visible || !same_incarnation(begin, version.begin().load(Acquire)) {
+            let end = version.end().load(Acquire);
+            let visible = match crate::visibility::settled(begin, end, self.read_ts) {
+                Some(visible) => visible,
+                None => self.observe(version, self.read_ts).visible,
+            };
+            if !visible || !same_incarnation(begin, version.begin().load(Acquire)) {
                 return ControlFlow::Continue(());
             }
             self.visit_visible(table, version, &mut visit)
