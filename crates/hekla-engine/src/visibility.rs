@@ -27,23 +27,34 @@ impl Seen {
     }
 }
 
-/// Whether a version whose begin and end words are `begin` and `end`
-/// (loaded in that order) is visible at `at`, when both are timestamps:
-/// no transaction is creating or ending it, the common case in a scan,
-/// decided as [`see`] decides it, without its bookkeeping. None when a
-/// word names a transaction: [`see`] must decide.
+/// What [`see`] decides for a version whose begin and end words are
+/// `begin` and `end` (loaded in that order) when both are timestamps: no
+/// transaction is creating or ending it, the common case, decided without
+/// the bookkeeping transactions' ids need. None when a word names one.
 #[inline]
-pub fn settled(begin: u64, end: u64, at: u64) -> Option<bool> {
+pub(crate) fn settled(begin: u64, end: u64, at: u64) -> Option<Seen> {
     match (Word::decode(begin), Word::decode(end)) {
-        (Word::Timestamp(begin), Word::Timestamp(end)) => {
-            Some(begin != FREE && begin <= at && at < end)
-        }
+        (Word::Timestamp(begin), _) if begin == FREE || begin > at => Some(Seen::invisible()),
+        (Word::Timestamp(_), Word::Timestamp(end)) => Some(Seen {
+            visible: at < end,
+            depends_on: [None; 2],
+            end_ts: (end != INFINITY).then_some(end),
+        }),
         _ => None,
     }
 }
 
 /// Checks `version` for transaction `me` reading as of `at`.
+#[inline]
 pub fn see(txns: &TxnTable, version: VersionPtr, at: u64, me: u64) -> Seen {
+    let begin = version.begin().load(Acquire);
+    let end = version.end().load(Acquire);
+    settled(begin, end, at).unwrap_or_else(|| see_contended(txns, version, at, me))
+}
+
+/// [`see`] when a word of the version names a transaction.
+#[inline(never)]
+fn see_contended(txns: &TxnTable, version: VersionPtr, at: u64, me: u64) -> Seen {
     let mut rereads = 0u64;
     'reread: loop {
         rereads += 1;
@@ -111,18 +122,27 @@ pub fn begin_timestamp(txns: &TxnTable, version: VersionPtr) -> u64 {
 mod tests {
     use super::*;
 
+    fn visible(begin: u64, end: u64, at: u64) -> Option<bool> {
+        settled(begin, end, at).map(|seen| seen.visible)
+    }
+
     #[test]
     fn settled_decides_timestamps_only() {
         let at = 100;
         // Created at or before `at`, ended after it (or never): visible.
-        assert_eq!(settled(100, INFINITY, at), Some(true));
-        assert_eq!(settled(50, 101, at), Some(true));
+        assert_eq!(visible(100, INFINITY, at), Some(true));
+        assert_eq!(visible(50, 101, at), Some(true));
         // Ended at or before `at`, created after it, or a free slot.
-        assert_eq!(settled(50, 100, at), Some(false));
-        assert_eq!(settled(101, INFINITY, at), Some(false));
-        assert_eq!(settled(FREE, INFINITY, at), Some(false));
-        // A transaction's id in either word: `see` decides.
-        assert_eq!(settled(Word::txn(7), INFINITY, at), None);
-        assert_eq!(settled(50, Word::txn(7), at), None);
+        assert_eq!(visible(50, 100, at), Some(false));
+        assert_eq!(visible(101, INFINITY, at), Some(false));
+        assert_eq!(visible(FREE, INFINITY, at), Some(false));
+        // Created after `at`: invisible whoever is ending it.
+        assert_eq!(visible(101, Word::txn(7), at), Some(false));
+        // A transaction's id otherwise: `see` decides.
+        assert_eq!(visible(Word::txn(7), INFINITY, at), None);
+        assert_eq!(visible(50, Word::txn(7), at), None);
+        // The end timestamp is reported when there is one.
+        assert_eq!(settled(50, 80, at).and_then(|seen| seen.end_ts), Some(80));
+        assert_eq!(settled(50, INFINITY, at).and_then(|seen| seen.end_ts), None);
     }
 }

@@ -415,9 +415,11 @@ impl Transaction {
             if begin == FREE {
                 return ControlFlow::Continue(());
             }
+            // Most versions are settled: decided here, without the
+            // dependency bookkeeping of `observe`.
             let end = version.end().load(Acquire);
             let visible = match crate::visibility::settled(begin, end, self.read_ts) {
-                Some(visible) => visible,
+                Some(seen) => seen.visible,
                 None => self.observe(version, self.read_ts).visible,
             };
             if !visible || !same_incarnation(begin, version.begin().load(Acquire)) {
