@@ -9,12 +9,13 @@
 //! Anything else is left to the interpreter (None), which gives the same
 //! results: the kernel's overflow raises the interpreter's 8115.
 //!
-//! A module's kernels are compiled when the module is (at CREATE, or
-//! before its first run after a restart or a schema change: see
-//! `hekla_sql::ddl::native_compile`) from its statements' bound plans, and
-//! live in its [`ModuleCode`]: dropping the module frees them. At run
-//! time a statement finds its kernel by the specification its plan gives
-//! now, so a kernel compiled for another table layout is never run.
+//! A module's kernels are compiled when the module is (at CREATE, and
+//! at database start: see `hekla_sql::ddl::native_compile`) from its
+//! statements' bound plans, and live in its [`ModuleCode`]: dropping the
+//! module frees them. At run time a statement finds its kernel by the
+//! specification its plan gives now, so a kernel compiled for another
+//! table layout is never run; a plan the module has no kernel for (the
+//! layout moved, or the compiler did not see it) gets one compiled then.
 
 use super::access::read_along;
 use super::aggregate::Accumulator;
@@ -31,26 +32,31 @@ use hekla_plan::plan::{Node, QueryPlan, TableRead};
 use hekla_types::{DataType, Money, SqlError, SqlResult, Value};
 use std::collections::HashMap;
 use std::ops::ControlFlow;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 /// Rows between looks at the cancel flag.
 const CANCEL_EVERY: u32 = 4096;
+
+/// Kernels a module compiles at run time at most (see
+/// [`ModuleCode::kernel`]); past it, such reads are interpreted.
+const MAX_LATE_KERNELS: usize = 256;
 
 /// A natively compiled module's machine code: the row kernels of its
 /// statements, by specification, and what running them counted.
 #[derive(Default)]
 pub struct ModuleCode {
+    /// Compiled with the module, from the plans its compiler saw.
     kernels: HashMap<KernelSpec, Arc<Kernel>>,
+    /// Compiled at a statement's first run: plans the module's compiler
+    /// did not see (a subquery in SET) or that changed since (ALTER TABLE
+    /// moved the row layout). Locked only when `kernels` has none.
+    late: Mutex<HashMap<KernelSpec, Arc<Kernel>>>,
     /// Statements of the module run, compiled or not (the interpreter
     /// counts them: see [`ModuleCode::statement_started`]).
     statements_run: AtomicU64,
     /// Kernels run (a statement may run several).
     kernels_run: AtomicU64,
-    /// Aggregates a compiled plan gave that found no kernel: the module
-    /// was compiled for another schema (see [`ModuleCode::missed`]).
-    misses: AtomicU64,
-    missed: AtomicBool,
 }
 
 impl ModuleCode {
@@ -108,27 +114,46 @@ impl ModuleCode {
         Ok(())
     }
 
-    /// The kernel compiled for `spec`, counted as run; None (a miss) if
-    /// the module has none.
-    fn kernel(&self, spec: &KernelSpec) -> Option<&Arc<Kernel>> {
-        let Some(kernel) = self.kernels.get(spec) else {
-            self.misses.fetch_add(1, Ordering::Relaxed);
-            self.missed.store(true, Ordering::Relaxed);
-            return None;
+    /// The kernel for `spec`, counted as run: the module's, or one
+    /// compiled now and kept (None if it does not compile or too many
+    /// were: the read is then interpreted).
+    fn kernel(&self, spec: &KernelSpec) -> Option<Arc<Kernel>> {
+        let kernel = match self.kernels.get(spec) {
+            Some(kernel) => Arc::clone(kernel),
+            None => {
+                let mut late = self.late();
+                match late.get(spec) {
+                    Some(kernel) => Arc::clone(kernel),
+                    None if late.len() < MAX_LATE_KERNELS => {
+                        let kernel = Arc::new(Kernel::compile(spec).ok()?);
+                        late.insert(spec.clone(), Arc::clone(&kernel));
+                        kernel
+                    }
+                    None => return None,
+                }
+            }
         };
         self.kernels_run.fetch_add(1, Ordering::Relaxed);
         Some(kernel)
     }
 
-    /// Its kernels.
-    pub fn kernels(&self) -> usize {
-        self.kernels.len()
+    fn late(&self) -> MutexGuard<'_, HashMap<KernelSpec, Arc<Kernel>>> {
+        self.late
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Its kernels: compiled with it, and since at run time.
+    pub fn kernels(&self) -> (usize, usize) {
+        (self.kernels.len(), self.late().len())
     }
 
     /// Machine-code bytes of its kernels.
     pub fn code_bytes(&self) -> usize {
+        let late = self.late();
         self.kernels
             .values()
+            .chain(late.values())
             .map(|kernel| kernel.code_bytes())
             .sum()
     }
@@ -136,7 +161,12 @@ impl ModuleCode {
     /// Where its machine code starts (its lowest kernel's address); None
     /// without kernels.
     pub fn base_address(&self) -> Option<usize> {
-        self.kernels.values().map(|kernel| kernel.address()).min()
+        let late = self.late();
+        self.kernels
+            .values()
+            .chain(late.values())
+            .map(|kernel| kernel.address())
+            .min()
     }
 
     /// The interpreter starts one of the module's statements.
@@ -144,26 +174,19 @@ impl ModuleCode {
         self.statements_run.fetch_add(1, Ordering::Relaxed);
     }
 
-    /// Statements run, kernels run, and kernels looked for and missed.
-    pub fn counters(&self) -> (u64, u64, u64) {
+    /// Statements run and kernels run.
+    pub fn counters(&self) -> (u64, u64) {
         (
             self.statements_run.load(Ordering::Relaxed),
             self.kernels_run.load(Ordering::Relaxed),
-            self.misses.load(Ordering::Relaxed),
         )
-    }
-
-    /// True once a plan that compiles found no kernel here: the module is
-    /// worth compiling again if the schema moved since it was compiled.
-    pub fn missed(&self) -> bool {
-        self.missed.load(Ordering::Relaxed)
     }
 }
 
 impl std::fmt::Debug for ModuleCode {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ModuleCode")
-            .field("kernels", &self.kernels.len())
+            .field("kernels", &self.kernels())
             .field("code_bytes", &self.code_bytes())
             .finish()
     }
@@ -271,7 +294,7 @@ pub fn row_filter(read: &TableRead, params: &Inputs<'_>) -> SqlResult<Option<Row
         return Ok(None);
     };
     Ok(Some(RowFilter {
-        kernel: Arc::clone(kernel),
+        kernel,
         parameters: plan.parameters(params)?,
         state: [0; SLOTS_PER_AGGREGATE],
     }))

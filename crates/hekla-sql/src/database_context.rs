@@ -122,10 +122,6 @@ impl DdlDatabase for SqlDatabase {
         SqlDatabase::native_modules(self)
     }
 
-    fn schema_version(&self) -> u64 {
-        SqlDatabase::schema_version(self)
-    }
-
     fn plan_cache(&self) -> &crate::plan_cache::PlanCache<ProcedureMeta> {
         SqlDatabase::plan_cache(self)
     }

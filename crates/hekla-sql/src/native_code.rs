@@ -1,8 +1,8 @@
 //! The database's natively compiled modules: each native procedure's
-//! machine code (compiled by `ddl::native_compile` at CREATE, at database
-//! start, and again when a schema change moved what its plans read), by
-//! object id. ALTER replaces a module's code; DROP frees it, once no
-//! running call holds it.
+//! machine code (compiled by `ddl::native_compile` at CREATE and at
+//! database start; a kernel a plan needs later is compiled at its first
+//! run, see `hekla_exec::compiled`), by object id. ALTER replaces a
+//! module's code; DROP frees it, once no running call holds it.
 //!
 //! `sys.dm_os_loaded_modules` lists the modules as SQL Server lists its
 //! native DLLs; `sys.dm_hekla_native_modules` adds their code bytes and
@@ -16,8 +16,6 @@ use std::time::{Duration, SystemTime};
 /// One compiled module.
 pub struct CompiledModule {
     pub object_id: i32,
-    /// The schema version its plans were made at.
-    pub schema_version: u64,
     /// How many times this procedure was compiled (its DLL's version).
     pub generation: u32,
     pub compiled_at: SystemTime,
@@ -43,20 +41,18 @@ pub struct NativeModules {
 }
 
 impl NativeModules {
-    /// Keeps `compilation`, made at `schema_version` in `compile_time`, as
-    /// the code of procedure `object_id`, replacing any before.
+    /// Keeps `compilation`, made in `compile_time`, as the code of
+    /// procedure `object_id`, replacing any before.
     pub fn keep(
         &self,
         object_id: i32,
         compilation: Compilation,
-        schema_version: u64,
         compile_time: Duration,
     ) -> Arc<CompiledModule> {
         let mut modules = self.modules.write().expect("native modules lock");
         let generation = modules.get(&object_id).map_or(1, |m| m.generation + 1);
         let module = Arc::new(CompiledModule {
             object_id,
-            schema_version,
             generation,
             compiled_at: SystemTime::now(),
             compile_time,

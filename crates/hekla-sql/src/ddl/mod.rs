@@ -67,8 +67,6 @@ pub trait DdlDatabase: StatementDatabase {
     fn schema_lock(&self) -> &alter::SchemaLock;
     /// The compiled code of natively compiled modules.
     fn native_modules(&self) -> &crate::native_code::NativeModules;
-    /// How many times DDL changed the catalog.
-    fn schema_version(&self) -> u64;
     /// Compiled batches and procedures (a dropped procedure's go).
     fn plan_cache(&self) -> &crate::plan_cache::PlanCache<ProcedureMeta>;
 }

@@ -30,29 +30,21 @@ pub fn compile_procedure(
     procedure: &ProcedureMeta,
 ) -> SqlResult<Arc<CompiledModule>> {
     let started = Instant::now();
-    let schema_version = db.schema_version();
     let compilation = compile(db, &procedure.parameters, &procedure.body)?;
-    Ok(db.native_modules().keep(
-        procedure.object_id,
-        compilation,
-        schema_version,
-        started.elapsed(),
-    ))
+    Ok(db
+        .native_modules()
+        .keep(procedure.object_id, compilation, started.elapsed()))
 }
 
-/// The code `procedure` runs now: its module's, compiled again first when
-/// missing (a restart whose compile failed) or when a plan found no
-/// kernel after the schema moved. None if it does not compile now: the
+/// The code `procedure` runs: its module's, compiled first if missing
+/// (a restart whose compile failed). None if it does not compile now: the
 /// interpreter then runs it and reports the error where it is.
 pub fn code_for(db: &dyn DdlDatabase, procedure: &ProcedureMeta) -> Option<Arc<ModuleCode>> {
-    match db.native_modules().get(procedure.object_id) {
-        Some(module) if !(module.code.missed() && module.schema_version != db.schema_version()) => {
-            Some(Arc::clone(&module.code))
-        }
-        _ => compile_procedure(db, procedure)
-            .ok()
-            .map(|module| Arc::clone(&module.code)),
-    }
+    let module = match db.native_modules().get(procedure.object_id) {
+        Some(module) => module,
+        None => compile_procedure(db, procedure).ok()?,
+    };
+    Some(Arc::clone(&module.code))
 }
 
 /// Compiles the procedure with `parameters` and `body`.

@@ -89,12 +89,8 @@ pub fn create(db: &dyn DdlDatabase, create: &ast::CreateProcedure, text: &str) -
     catalog.procedures.insert(procedure);
     match compiled {
         Some((compilation, started)) => {
-            db.native_modules().keep(
-                object_id,
-                compilation,
-                db.schema_version(),
-                started.elapsed(),
-            );
+            db.native_modules()
+                .keep(object_id, compilation, started.elapsed());
         }
         None => db.native_modules().remove(object_id),
     }

@@ -93,19 +93,19 @@ fn native_modules_columns() -> Vec<ViewColumn> {
         not_null("statements", DataType::Int),
         not_null("compiled_statements", DataType::Int),
         not_null("kernels", DataType::Int),
+        not_null("late_kernels", DataType::Int),
         not_null("code_bytes", DataType::BigInt),
         not_null("statement_executions", DataType::BigInt),
         not_null("kernel_executions", DataType::BigInt),
-        not_null("kernel_misses", DataType::BigInt),
     ]
 }
 
 /// A row per compiled native procedure: `statements` the compiler bound,
 /// `compiled_statements` those with machine code (the rest run in the
-/// interpreter), and since the module was compiled, the statements it
-/// ran (`statement_executions`), its kernels' runs and the plans that
-/// found no kernel (`kernel_misses`: interpreted instead, until the
-/// module is compiled again for the changed schema).
+/// interpreter), its `kernels`, and since it was compiled: `late_kernels`
+/// (compiled at a statement's first run, for a plan the compiler did not
+/// see or that a schema change moved), the statements it ran
+/// (`statement_executions`) and its kernels' runs.
 fn native_modules_rows(db: &dyn SystemContext) -> SqlResult<Vec<Vec<Value>>> {
     let names: HashMap<i32, String> = db
         .catalog()
@@ -118,7 +118,8 @@ fn native_modules_rows(db: &dyn SystemContext) -> SqlResult<Vec<Vec<Value>>> {
         .iter()
         .filter_map(|module| {
             let name = names.get(&module.object_id)?;
-            let (statements_run, kernels_run, misses) = module.code.counters();
+            let (statements_run, kernels_run) = module.code.counters();
+            let (kernels, late_kernels) = module.code.kernels();
             let micros = u64::try_from(module.compile_time.as_micros()).unwrap_or(u64::MAX);
             Some(vec![
                 int(module.object_id),
@@ -128,11 +129,11 @@ fn native_modules_rows(db: &dyn SystemContext) -> SqlResult<Vec<Vec<Value>>> {
                 bigint(micros),
                 int_count(module.statements as u64),
                 int_count(module.compiled_statements as u64),
-                int_count(module.code.kernels() as u64),
+                int_count(kernels as u64),
+                int_count(late_kernels as u64),
                 bigint(module.code.code_bytes() as u64),
                 bigint(statements_run),
                 bigint(kernels_run),
-                bigint(misses),
             ])
         })
         .collect())

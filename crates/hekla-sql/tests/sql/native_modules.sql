@@ -68,7 +68,7 @@ END
 GO
 SELECT m.name, m.generation, m.statements, m.compiled_statements, m.kernels,
        CASE WHEN m.code_bytes > 0 THEN 'yes' ELSE 'no' END AS has_code,
-       m.statement_executions, m.kernel_executions, m.kernel_misses,
+       m.late_kernels, m.statement_executions, m.kernel_executions,
        s.uses_native_compilation
 FROM sys.dm_hekla_native_modules AS m JOIN sys.sql_modules AS s ON s.object_id = m.object_id
 SELECT COUNT(*) AS loaded FROM sys.dm_os_loaded_modules
@@ -76,17 +76,18 @@ WHERE description = 'XTP Native DLL' AND name LIKE 'xtp[_]p[_]5[_]%[_]1'
 GO
 EXEC dbo.totals 5
 EXEC dbo.totals 15
-SELECT statement_executions, kernel_executions, kernel_misses FROM sys.dm_hekla_native_modules
+SELECT statement_executions, kernel_executions, late_kernels FROM sys.dm_hekla_native_modules
 GO
--- A column added moves the row layout: the compiled kernels no longer fit.
--- The next run finds none and interprets (a miss); the one after runs the
--- module compiled again (generation 2).
+-- A column added moves the row layout: the kernels compiled at CREATE no
+-- longer fit, and are never run again. The next run compiles kernels for
+-- the new layout as its statements first need them (late_kernels); the
+-- run after reuses them.
 ALTER TABLE dbo.t ADD a1 int NULL, a2 int NULL, a3 int NULL, a4 int NULL, a5 int NULL, a6 int NULL, a7 int NULL, a8 int NULL
 GO
 EXEC dbo.totals 5
-SELECT generation, kernel_executions, kernel_misses FROM sys.dm_hekla_native_modules
+SELECT generation, kernels, late_kernels, kernel_executions FROM sys.dm_hekla_native_modules
 EXEC dbo.totals 5
-SELECT generation, kernel_executions, kernel_misses FROM sys.dm_hekla_native_modules
+SELECT generation, kernels, late_kernels, kernel_executions FROM sys.dm_hekla_native_modules
 GO
 -- ALTER PROCEDURE compiles again; DROP frees the code.
 ALTER PROCEDURE dbo.totals @p int NOT NULL WITH NATIVE_COMPILATION, SCHEMABINDING AS BEGIN ATOMIC WITH (TRANSACTION ISOLATION LEVEL = SNAPSHOT, LANGUAGE = N'us_english')
@@ -112,5 +113,5 @@ CREATE PROCEDURE dbo.order_lines @o int WITH NATIVE_COMPILATION, SCHEMABINDING A
 END
 GO
 EXEC dbo.order_lines 7
-SELECT statements, compiled_statements, kernels, kernel_executions, kernel_misses FROM sys.dm_hekla_native_modules
+SELECT statements, compiled_statements, kernels, late_kernels, kernel_executions FROM sys.dm_hekla_native_modules
 GO
