@@ -20,6 +20,14 @@
 //!    its log flush) and full (each commit waits for its group-commit
 //!    flush), compiled and interpreted: orders/s. Each measurement gets a
 //!    fresh database, so none inserts into the hash chains another filled.
+//!    Next to them, the engine's own cost for the same work: the
+//!    procedure's seeks and inserts through the embedded engine API, with
+//!    no SQL layer (`engine_orders.rs`).
+//! 3. **YCSB read and update** as native procedures called as RPCs on one
+//!    thread, interpreted and compiled (`ycsb.rs`).
+
+mod engine_orders;
+mod ycsb;
 
 use super::bandwidth;
 use super::counting::{self, Counting};
@@ -56,11 +64,16 @@ pub struct NativeArgs {
     /// Numbers of threads calling the sales-order procedure at once.
     #[arg(long, value_delimiter = ',', default_values_t = vec![1usize, 2])]
     threads: Vec<usize>,
+    /// Records of YCSB's usertable for the read and update procedures.
+    #[arg(long, default_value_t = 100_000,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    ycsb_records: u64,
     /// MiB of the buffer the memory bandwidth is measured over (much more
     /// than the caches).
     #[arg(long, default_value_t = 1024)]
     bandwidth_mib: usize,
-    /// A short run for smoke tests: 20,000 rows, 2 runs, 0.2 s, 1 round, 128 MiB.
+    /// A short run for smoke tests: 20,000 rows, 2 runs, 0.2 s, 1 round,
+    /// 128 MiB, 1,000 YCSB records.
     #[arg(long)]
     quick: bool,
     /// Print one JSON object instead of a table.
@@ -69,8 +82,8 @@ pub struct NativeArgs {
 }
 
 pub fn run(args: NativeArgs) -> Result<(), String> {
-    let (rows, repeat, seconds, rounds, bandwidth_mib) = if args.quick {
-        (20_000, 2, 0.2, 1, 128)
+    let (rows, repeat, seconds, rounds, bandwidth_mib, ycsb_records) = if args.quick {
+        (20_000, 2, 0.2, 1, 128, 1_000)
     } else {
         (
             args.rows,
@@ -78,6 +91,7 @@ pub fn run(args: NativeArgs) -> Result<(), String> {
             args.seconds,
             args.rounds.max(1),
             args.bandwidth_mib,
+            args.ycsb_records,
         )
     };
     let mut report = Report::new("native", args.json);
@@ -85,6 +99,12 @@ pub fn run(args: NativeArgs) -> Result<(), String> {
     sales_orders(
         &mut report,
         &args.threads,
+        Duration::from_secs_f64(seconds),
+        rounds,
+    )?;
+    ycsb::ycsb(
+        &mut report,
+        ycsb_records,
         Duration::from_secs_f64(seconds),
         rounds,
     )?;
@@ -366,6 +386,27 @@ impl Durability {
     }
 }
 
+/// How an order is made: the procedure interpreted or compiled, or the
+/// engine loop doing its work without the SQL layer.
+#[derive(Clone, Copy, PartialEq)]
+enum Way {
+    Interpreted,
+    Compiled,
+    Engine,
+}
+
+impl Way {
+    const ALL: [Way; 3] = [Way::Interpreted, Way::Compiled, Way::Engine];
+
+    fn name(self) -> &'static str {
+        match self {
+            Way::Interpreted => "interpreted",
+            Way::Compiled => "compiled",
+            Way::Engine => "engine",
+        }
+    }
+}
+
 fn sales_orders(
     report: &mut Report,
     threads: &[usize],
@@ -382,43 +423,72 @@ fn sales_orders(
             work.path.display()
         );
         println!(
-            "{:<10} {:>8} {:>20} {:>20} {:>8}",
-            "durability", "threads", "interpreted orders/s", "compiled orders/s", "ratio"
+            "engine: the procedure's 20 hash seeks and 6 inserts through the engine API, \
+             one transaction per order, no SQL layer\n\
+             comp/interp: compiled orders/s over interpreted; comp/engine: compiled cost per order \
+             over the engine's (engine orders/s over compiled)\n"
+        );
+        println!(
+            "{:<10} {:>8} {:>14} {:>14} {:>14} {:>12} {:>12}",
+            "durability",
+            "threads",
+            "interpreted/s",
+            "compiled/s",
+            "engine/s",
+            "comp/interp",
+            "comp/engine"
         );
     }
     for durability in [Durability::Delayed, Durability::Full] {
         for &threads in threads {
-            // Interpreted, compiled: the best of the rounds.
-            let mut per_s = [0.0f64; 2];
+            // Interpreted, compiled, engine: the best of the rounds.
+            let mut per_s = [0.0f64; Way::ALL.len()];
             for round in 0..rounds {
-                // Taking turns, so that neither way always runs right
-                // after the other on a machine shared with others.
-                let first = round % 2 == 1;
-                for compiled in [first, !first] {
-                    let measured =
-                        orders_per_s(&work.path, durability, compiled, threads, duration)?;
-                    let best = &mut per_s[usize::from(compiled)];
+                // Taking turns to go first, so that no way always runs
+                // right after another on a machine shared with others.
+                let mut ways = Way::ALL;
+                ways.rotate_left(round as usize % Way::ALL.len());
+                for way in ways {
+                    let measured = orders_per_s(&work.path, durability, way, threads, duration)?;
+                    let best = &mut per_s[way as usize];
                     *best = best.max(measured);
                 }
             }
-            for (mode, per_s) in ["interpreted", "compiled"].into_iter().zip(per_s) {
+            let headline = threads == 1 && matches!(durability, Durability::Full);
+            for (way, per_s) in Way::ALL.into_iter().zip(per_s) {
+                let mode = way.name();
                 report.record(
                     format!("sales_order_{mode}_{}_{threads}t_per_s", durability.name()),
                     per_s,
                     "orders/s",
                 );
-                if threads == 1 && matches!(durability, Durability::Full) {
+                if headline {
                     report.record(format!("sales_order_{mode}_per_s"), per_s, "orders/s");
                 }
             }
+            // The compiled procedure's cost per order over the engine's.
+            let [interpreted, compiled, engine] = per_s;
+            report.record(
+                format!(
+                    "sales_order_compiled_vs_engine_{}_{threads}t",
+                    durability.name()
+                ),
+                engine / compiled,
+                "x",
+            );
+            if headline {
+                report.record("sales_order_compiled_vs_engine", engine / compiled, "x");
+            }
             if !report.is_json() {
                 println!(
-                    "{:<10} {:>8} {:>20} {:>20} {:>7.2}x",
+                    "{:<10} {:>8} {:>14} {:>14} {:>14} {:>11.2}x {:>11.2}x",
                     durability.name(),
                     threads,
-                    format_value(per_s[0]),
-                    format_value(per_s[1]),
-                    per_s[1] / per_s[0]
+                    format_value(interpreted),
+                    format_value(compiled),
+                    format_value(engine),
+                    compiled / interpreted,
+                    engine / compiled
                 );
             }
         }
@@ -428,12 +498,13 @@ fn sales_orders(
 
 /// A fresh database under `parent` (removed afterwards: each preallocates
 /// its log and checkpoint files) with the sales-order schema, the
-/// procedure called on `threads` sessions at once for `duration`:
-/// orders/s. Fails unless every call left its header and five lines.
+/// procedure called (or the engine loop run) on `threads` threads at once
+/// for `duration`: orders/s. Fails unless every order left its header and
+/// five lines (and the engine loop the procedure's row contents).
 fn orders_per_s(
     parent: &Path,
     durability: Durability,
-    compiled: bool,
+    way: Way,
     threads: usize,
     duration: Duration,
 ) -> Result<f64, String> {
@@ -448,10 +519,26 @@ fn orders_per_s(
             durability.option()
         ),
     )?;
-    db.set_native_compilation(compiled);
-    let start = Instant::now();
-    let orders = call_orders(&db, threads, start, duration)?;
-    let per_s = orders as f64 / start.elapsed().as_secs_f64();
+    db.set_native_compilation(way == Way::Compiled);
+    let (orders, per_s) = if way == Way::Engine {
+        // One order by the procedure first (untimed), whose rows the
+        // engine loop's must match.
+        let tables = engine_orders::OrderTables::find(&db)?;
+        call_order(&mut session, 0)?;
+        let first_order = first_value(
+            &mut session,
+            "SELECT MAX(SalesOrderID) FROM Sales.SalesOrderHeader_inmem",
+        )?;
+        let start = Instant::now();
+        let orders = engine_orders::insert_orders(&db, &tables, threads, start, duration)?;
+        let per_s = orders as f64 / start.elapsed().as_secs_f64();
+        engine_orders::check_rows(&mut session, &first_order)?;
+        (orders + 1, per_s)
+    } else {
+        let start = Instant::now();
+        let orders = call_orders(&db, threads, start, duration)?;
+        (orders, orders as f64 / start.elapsed().as_secs_f64())
+    };
     for (table, per_order) in [
         ("Sales.SalesOrderHeader_inmem", 1),
         ("Sales.SalesOrderDetail_inmem", ORDER_LINES.len() as u64),
@@ -482,15 +569,7 @@ fn call_orders(
                     let mut calls = 0u64;
                     while start.elapsed() < duration {
                         let customer = (calls * 2 + thread as u64) % 10_000;
-                        let mut sink = Counting::default();
-                        session.call(
-                            "Sales.usp_InsertSalesOrder_inmem",
-                            order_parameters(customer as i32),
-                            &mut sink,
-                        );
-                        if let Some(error) = sink.error {
-                            return Err(format!("Sales.usp_InsertSalesOrder_inmem: {error}"));
-                        }
+                        call_order(&mut session, customer as i32)?;
                         calls += 1;
                     }
                     Ok(calls)
@@ -507,6 +586,20 @@ fn call_orders(
             .collect()
     });
     calls.into_iter().sum()
+}
+
+/// One call of the procedure, for `customer`.
+fn call_order(session: &mut Session, customer: i32) -> Result<(), String> {
+    let mut sink = Counting::default();
+    session.call(
+        "Sales.usp_InsertSalesOrder_inmem",
+        order_parameters(customer),
+        &mut sink,
+    );
+    match sink.error {
+        Some(error) => Err(format!("Sales.usp_InsertSalesOrder_inmem: {error}")),
+        None => Ok(()),
+    }
 }
 
 /// The procedure's parameters as a driver sends them: the order's ID

@@ -17,7 +17,9 @@ use hekla_sql::SqlDatabase;
 use stats::{OperationStats, PhaseReport};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
+pub(super) use workload::{field_type, key_type, FIELDS, FIELD_LENGTH};
 use workload::{Keys, Workload};
 
 #[derive(Args)]
@@ -91,6 +93,19 @@ pub fn run(args: YcsbArgs) -> Result<(), String> {
     report.phase("run", &run);
     report.finish();
     Ok(())
+}
+
+/// `dbo.usertable` created in `db` and loaded with `records` records on
+/// one session, as the load phase does (for `hekla bench native`, which
+/// calls native procedures on it); SCHEMA_ONLY unless `durable`.
+pub(super) fn load_usertable(
+    db: &Arc<SqlDatabase>,
+    records: u64,
+    durable: bool,
+) -> Result<(), String> {
+    let target = Target::Embedded(db.clone());
+    Connection::open(&target)?.batch(&workload::create_table(records, false, durable))?;
+    load(&target, records, 1).map(drop)
 }
 
 /// What a phase measured: its wall time and each operation's figures.

@@ -113,14 +113,14 @@ pub fn create_table(records: u64, ordered: bool, durable: bool) -> String {
     )
 }
 
-fn key_type() -> DataType {
+pub fn key_type() -> DataType {
     DataType::VarChar {
         len: Length::Bounded(255),
         collation: Collation::default(),
     }
 }
 
-fn field_type() -> DataType {
+pub fn field_type() -> DataType {
     DataType::VarChar {
         len: Length::Bounded(FIELD_LENGTH as u32),
         collation: Collation::default(),
