@@ -10,6 +10,7 @@
 
 use hekla_exec::compiled::ModuleCode;
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::{Duration, SystemTime};
 
@@ -25,6 +26,9 @@ pub struct CompiledModule {
     /// Statements with at least one compiled row kernel.
     pub compiled_statements: usize,
     pub code: Arc<ModuleCode>,
+    /// Marked for recompilation (`sp_recompile`): the next EXEC compiles
+    /// the procedure anew.
+    pub stale: AtomicBool,
 }
 
 /// A module's machine code and what the compiler saw of its statements.
@@ -59,6 +63,7 @@ impl NativeModules {
             statements: compilation.statements,
             compiled_statements: compilation.compiled_statements,
             code: Arc::new(compilation.code),
+            stale: AtomicBool::new(false),
         });
         modules.insert(object_id, Arc::clone(&module));
         module
@@ -70,6 +75,14 @@ impl NativeModules {
             .write()
             .expect("native modules lock")
             .remove(&object_id);
+    }
+
+    /// Marks procedure `object_id`'s code for recompilation at its next
+    /// EXEC (`sp_recompile`).
+    pub fn mark_stale(&self, object_id: i32) {
+        if let Some(module) = self.get(object_id) {
+            module.stale.store(true, Ordering::Relaxed);
+        }
     }
 
     /// The module of procedure `object_id`, if compiled.

@@ -37,12 +37,13 @@ pub fn compile_procedure(
 }
 
 /// The code `procedure` runs: its module's, compiled first if missing
-/// (a restart whose compile failed). None if it does not compile now: the
-/// interpreter then runs it and reports the error where it is.
+/// (a restart whose compile failed) or marked for recompilation. None if
+/// it does not compile now: the interpreter then runs it and reports the
+/// error where it is.
 pub fn code_for(db: &dyn DdlDatabase, procedure: &ProcedureMeta) -> Option<Arc<ModuleCode>> {
     let module = match db.native_modules().get(procedure.object_id) {
-        Some(module) => module,
-        None => compile_procedure(db, procedure).ok()?,
+        Some(module) if !module.stale.load(std::sync::atomic::Ordering::Relaxed) => module,
+        _ => compile_procedure(db, procedure).ok()?,
     };
     Some(Arc::clone(&module.code))
 }

@@ -128,7 +128,8 @@ impl Interpreter<'_> {
     /// `sp_recompile [@objname =] 'object'`: SQL Server marks the plans
     /// that use a table, view, procedure or function to be compiled anew;
     /// hekla's schema version is one for the whole catalog, so every
-    /// cached plan is (see [`crate::plan_cache`]).
+    /// cached plan is (see [`crate::plan_cache`]), and a natively compiled
+    /// procedure named is compiled again at its next EXEC.
     fn recompile(&mut self, arguments: &[ast::ExecArg], frame: &Frame) -> SqlResult<String> {
         let argument = match arguments {
             [argument]
@@ -158,6 +159,16 @@ impl Interpreter<'_> {
         match object_type.as_deref() {
             Some("U" | "V" | "P" | "PC" | "FN" | "IF" | "TF" | "TR") => {
                 self.session.db.mark_plans_stale();
+                // A natively compiled procedure's code goes too: its next
+                // EXEC compiles it anew, as SQL Server recompiles it.
+                let procedure = super::call::parse_name(&name).ok().and_then(|name| {
+                    let catalog = self.session.db.catalog();
+                    hekla_plan::catalog::procedure::find(&catalog, &name)
+                        .map(|procedure| procedure.object_id)
+                });
+                if let Some(object_id) = procedure {
+                    self.session.db.native_modules().mark_stale(object_id);
+                }
                 Ok(format!(
                     "Object '{name}' was successfully marked for recompilation."
                 ))

@@ -115,3 +115,9 @@ GO
 EXEC dbo.order_lines 7
 SELECT statements, compiled_statements, kernels, late_kernels, kernel_executions FROM sys.dm_hekla_native_modules
 GO
+-- sp_recompile of a native procedure: its next EXEC compiles it anew.
+EXEC sp_recompile 'dbo.order_lines'
+SELECT generation, statement_executions FROM sys.dm_hekla_native_modules
+EXEC dbo.order_lines 8
+SELECT generation, kernels, statement_executions FROM sys.dm_hekla_native_modules
+GO
