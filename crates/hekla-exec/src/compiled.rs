@@ -22,7 +22,7 @@ use super::aggregate::Accumulator;
 use super::eval::{Evaluate, Inputs};
 use hekla_jit::kernel::{
     Aggregate, CompareOp as KernelOp, Condition, FixedColumn, Kernel, KernelSpec, Operand, Outcome,
-    Stored, SumType, SLOTS_PER_AGGREGATE,
+    RowBatch, Stored, SumType, SLOTS_PER_AGGREGATE,
 };
 use hekla_plan::bind::aggregate::{AggregateCall, AggregateFunction, Grouping};
 use hekla_plan::bind::expr::{CompareOp, Predicate, Scalar, ScalarKind};
@@ -35,8 +35,9 @@ use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-/// Rows between looks at the cancel flag.
-const CANCEL_EVERY: u32 = 4096;
+/// Rows a kernel is given at once (between them, the cancel flag is
+/// looked at).
+const BATCH_ROWS: usize = 256;
 
 /// Kernels a module compiles at run time at most (see
 /// [`ModuleCode::kernel`]); past it, such reads are interpreted.
@@ -222,34 +223,41 @@ pub fn aggregate(
         return Ok(Some(plan.results(grouping, &[0; 0])?));
     };
     let mut state = vec![0i64; plan.spec.aggregates.len() * SLOTS_PER_AGGREGATE];
+    let mut batch = RowBatch::for_kernel(&kernel, BATCH_ROWS);
+    // Runs the kernel on the rows gathered; the cancel flag is looked at
+    // between batches.
+    let run =
+        |batch: &mut RowBatch, state: &mut [i64]| match kernel.run_batch(batch, &parameters, state)
+        {
+            Outcome::Done => params.context.check_cancel().err(),
+            Outcome::Overflow { index } => Some(overflow(&grouping.aggregates[index].1)),
+            Outcome::Misuse => Some(misfit()),
+        };
     let mut failure = None;
-    let mut unchecked = 0u32;
     {
         let table = params.context.table(&read.table);
         let mut tx = params.context.reading(table, read.hint)?;
         read_along(&read.path, &mut tx, table, params, |row| {
-            let stop = match kernel.run(row.payload(), &parameters, &mut state) {
-                Outcome::Done => None,
-                Outcome::Overflow { index } => Some(overflow(&grouping.aggregates[index].1)),
-                Outcome::Misuse => Some(misfit()),
-            };
-            unchecked += 1;
-            let stop = stop.or_else(|| {
-                (unchecked >= CANCEL_EVERY)
-                    .then(|| {
-                        unchecked = 0;
-                        params.context.check_cancel().err()
-                    })
-                    .flatten()
-            });
-            match stop {
-                Some(error) => {
-                    failure = Some(error);
-                    ControlFlow::Break(())
-                }
+            // SAFETY: the batch runs before this read ends (here, or just
+            // below in this block) while the statement's transaction, which
+            // found the row visible, is active: a version visible to an
+            // active transaction is never reclaimed, and a version's
+            // payload never changes, so the payload stays alive as it is.
+            if !unsafe { batch.push(row.payload()) } {
+                failure = Some(misfit());
+                return ControlFlow::Break(());
+            }
+            if batch.is_full() {
+                failure = run(&mut batch, &mut state);
+            }
+            match failure {
+                Some(_) => ControlFlow::Break(()),
                 None => ControlFlow::Continue(()),
             }
         })?;
+        if failure.is_none() && !batch.is_empty() {
+            failure = run(&mut batch, &mut state);
+        }
     }
     if let Some(error) = failure {
         return Err(error);

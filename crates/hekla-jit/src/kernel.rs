@@ -20,7 +20,7 @@ use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, AbiParam, Block, InstBuilder, MemFlagsData, Value};
 use cranelift_codegen::isa::TargetFrontendConfig;
 use cranelift_codegen::settings::{self, Configurable};
-use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{default_libcall_names, Linkage, Module};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -177,7 +177,9 @@ pub enum Outcome {
     Misuse,
 }
 
-type KernelFn = unsafe extern "C" fn(*const u8, *const i64, *mut i64) -> u32;
+/// (payloads, how many, parameters, state) -> 0, or 1 + the index of the
+/// SUM that overflowed.
+type KernelFn = unsafe extern "C" fn(*const *const u8, usize, *const i64, *mut i64) -> u32;
 
 /// A compiled kernel; its code is freed when it is dropped.
 pub struct Kernel {
@@ -204,11 +206,12 @@ impl Kernel {
         let mut module = JITModule::new(JITBuilder::with_isa(isa, default_libcall_names()));
         let pointer = module.target_config().pointer_type();
         let mut context = module.make_context();
-        context
-            .func
-            .signature
-            .params
-            .extend([AbiParam::new(pointer); 3]);
+        context.func.signature.params.extend([
+            AbiParam::new(pointer),
+            AbiParam::new(pointer),
+            AbiParam::new(pointer),
+            AbiParam::new(pointer),
+        ]);
         context
             .func
             .signature
@@ -233,7 +236,7 @@ impl Kernel {
         module.finalize_definitions().map_err(|e| e.to_string())?;
         let address = module.get_finalized_function(id);
         // SAFETY: `address` is the entry of the function just finalized in
-        // `module`, whose signature is (pointer, pointer, pointer) -> i32
+        // `module`, whose signature is (pointer × 4) -> i32
         // in the platform's C calling convention (the module's default),
         // which is `KernelFn`. The code lives as long as `module`, which
         // the kernel owns and frees only when dropped.
@@ -264,25 +267,107 @@ impl Kernel {
     /// `parameters`, adding to `state` ([`SLOTS_PER_AGGREGATE`] slots per
     /// aggregate, zeroed before the first row).
     pub fn run(&self, payload: &[u8], parameters: &[i64], state: &mut [i64]) -> Outcome {
-        if payload.len() < self.payload_needed
-            || parameters.len() < self.parameters_needed
+        if payload.len() < self.payload_needed {
+            return Outcome::Misuse;
+        }
+        self.call(&[payload.as_ptr()], parameters, state)
+    }
+
+    /// Runs the kernel on every row of `batch` in one call (the aggregates'
+    /// state stays in registers meanwhile), then empties the batch. On an
+    /// overflow the state is as before the row that overflowed.
+    pub fn run_batch(
+        &self,
+        batch: &mut RowBatch,
+        parameters: &[i64],
+        state: &mut [i64],
+    ) -> Outcome {
+        if batch.needed < self.payload_needed {
+            return Outcome::Misuse;
+        }
+        let outcome = self.call(&batch.payloads, parameters, state);
+        batch.payloads.clear();
+        outcome
+    }
+
+    /// Calls the code on `payloads`, each known to hold `payload_needed`
+    /// bytes (checked by the callers above).
+    fn call(&self, payloads: &[*const u8], parameters: &[i64], state: &mut [i64]) -> Outcome {
+        if parameters.len() < self.parameters_needed
             || state.len() < self.aggregates * SLOTS_PER_AGGREGATE
         {
             return Outcome::Misuse;
         }
-        // SAFETY: the generated code reads the payload below
-        // `payload_needed`, the parameters below `parameters_needed` and
-        // reads and writes the state below `aggregates * 2` slots, which
-        // the checks above guarantee are in bounds; it keeps no pointer
-        // after it returns.
-        let status =
-            unsafe { (self.function)(payload.as_ptr(), parameters.as_ptr(), state.as_mut_ptr()) };
+        // SAFETY: the generated code reads `payloads.len()` pointers from
+        // `payloads`, and below `payload_needed` bytes of each, which
+        // `run` checked of its slice and `RowBatch::push` of each payload
+        // (whose caller promised it stays alive until the batch runs); it
+        // reads the parameters below `parameters_needed` and reads and
+        // writes the state below `aggregates * 2` slots, checked above;
+        // it keeps no pointer after it returns.
+        let status = unsafe {
+            (self.function)(
+                payloads.as_ptr(),
+                payloads.len(),
+                parameters.as_ptr(),
+                state.as_mut_ptr(),
+            )
+        };
         match status {
             0 => Outcome::Done,
             status => Outcome::Overflow {
                 index: status as usize - 1,
             },
         }
+    }
+
+    /// The bytes of a payload the kernel reads.
+    pub fn payload_needed(&self) -> usize {
+        self.payload_needed
+    }
+}
+
+/// Rows gathered for one call of a kernel ([`Kernel::run_batch`]).
+pub struct RowBatch {
+    payloads: Vec<*const u8>,
+    /// Every payload in the batch holds at least this many bytes.
+    needed: usize,
+}
+
+impl RowBatch {
+    /// An empty batch for `kernel`, of at most `capacity` rows.
+    pub fn for_kernel(kernel: &Kernel, capacity: usize) -> RowBatch {
+        RowBatch {
+            payloads: Vec::with_capacity(capacity),
+            needed: kernel.payload_needed,
+        }
+    }
+
+    /// Adds `payload`; false (not added) if it is shorter than the kernel
+    /// reads.
+    ///
+    /// # Safety
+    /// `payload` must stay alive and unchanged until the batch is run or
+    /// dropped: the batch keeps only its address.
+    pub unsafe fn push(&mut self, payload: &[u8]) -> bool {
+        if payload.len() < self.needed {
+            return false;
+        }
+        self.payloads.push(payload.as_ptr());
+        true
+    }
+
+    pub fn len(&self) -> usize {
+        self.payloads.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.payloads.is_empty()
+    }
+
+    /// True when it holds as many rows as it was made for.
+    pub fn is_full(&self) -> bool {
+        self.payloads.len() == self.payloads.capacity()
     }
 }
 
@@ -307,10 +392,14 @@ impl Drop for Kernel {
     }
 }
 
-/// Emits a kernel's instructions.
+/// Emits a kernel's instructions: a loop over the batch's payloads, the
+/// aggregates' state held in variables (registers) from the first row to
+/// the last and stored back at the end.
 struct Generator<'a> {
     builder: FunctionBuilder<'a>,
     target: TargetFrontendConfig,
+    /// Each aggregate's running value and count.
+    totals: Vec<(Variable, Variable)>,
 }
 
 /// Loads of the kernel's own buffers: aligned or not, never trapping
@@ -321,27 +410,83 @@ fn trusted() -> MemFlagsData {
 
 impl<'a> Generator<'a> {
     fn new(builder: FunctionBuilder<'a>, target: TargetFrontendConfig) -> Generator<'a> {
-        Generator { builder, target }
+        Generator {
+            builder,
+            target,
+            totals: Vec::new(),
+        }
     }
 
     fn generate(mut self, spec: &KernelSpec) {
+        let pointer = self.target.pointer_type();
         let entry = self.builder.create_block();
         self.builder.append_block_params_for_function_params(entry);
         self.builder.switch_to_block(entry);
-        let [payload, parameters, state] = [0, 1, 2].map(|n| self.builder.block_params(entry)[n]);
-        let done = self.builder.create_block();
+        let [payloads, count, parameters, state] =
+            [0, 1, 2, 3].map(|n| self.builder.block_params(entry)[n]);
+        for index in 0..spec.aggregates.len() {
+            let value_slot = (index * SLOTS_PER_AGGREGATE * 8) as i32;
+            let pair = [value_slot, value_slot + 8].map(|slot| {
+                let variable = self.builder.declare_var(types::I64);
+                let loaded = self.builder.ins().load(types::I64, trusted(), state, slot);
+                self.builder.def_var(variable, loaded);
+                variable
+            });
+            self.totals.push((pair[0], pair[1]));
+        }
+        let row = self.builder.declare_var(pointer);
+        let zero = self.builder.ins().iconst(pointer, 0);
+        self.builder.def_var(row, zero);
+        let [header, body, next_row, exit] = [(); 4].map(|()| self.builder.create_block());
+        self.builder.ins().jump(header, &[]);
+
+        self.builder.switch_to_block(header);
+        let index = self.builder.use_var(row);
+        let past_end = self
+            .builder
+            .ins()
+            .icmp(IntCC::UnsignedGreaterThanOrEqual, index, count);
+        self.builder.ins().brif(past_end, exit, &[], body, &[]);
+
+        self.builder.switch_to_block(body);
+        let index = self.builder.use_var(row);
+        let offset = self
+            .builder
+            .ins()
+            .imul_imm_s(index, i64::from(pointer.bytes()));
+        let address = self.builder.ins().iadd(payloads, offset);
+        let payload = self.builder.ins().load(pointer, trusted(), address, 0);
         for condition in &spec.conditions {
-            self.condition(condition, payload, parameters, done);
+            self.condition(condition, payload, parameters, next_row);
         }
         for (index, aggregate) in spec.aggregates.iter().enumerate() {
             self.aggregate(index, aggregate, payload, state);
         }
-        self.builder.ins().jump(done, &[]);
-        self.builder.switch_to_block(done);
+        self.builder.ins().jump(next_row, &[]);
+
+        self.builder.switch_to_block(next_row);
+        let index = self.builder.use_var(row);
+        let following = self.builder.ins().iadd_imm_s(index, 1);
+        self.builder.def_var(row, following);
+        self.builder.ins().jump(header, &[]);
+
+        self.builder.switch_to_block(exit);
+        self.store_totals(state);
         let zero = self.builder.ins().iconst(types::I32, 0);
         self.builder.ins().return_(&[zero]);
         self.builder.seal_all_blocks();
         self.builder.finalize(self.target);
+    }
+
+    /// Writes the aggregates' running values and counts back to `state`.
+    fn store_totals(&mut self, state: Value) {
+        for (index, (value, count)) in self.totals.clone().into_iter().enumerate() {
+            let value_slot = (index * SLOTS_PER_AGGREGATE * 8) as i32;
+            for (variable, slot) in [(value, value_slot), (count, value_slot + 8)] {
+                let current = self.builder.use_var(variable);
+                self.builder.ins().store(trusted(), current, state, slot);
+            }
+        }
     }
 
     /// Goes on in a new block when `column` is not NULL, else to `null`.
@@ -403,19 +548,12 @@ impl<'a> Generator<'a> {
     }
 
     fn aggregate(&mut self, index: usize, aggregate: &Aggregate, payload: Value, state: Value) {
-        let value_slot = (index * SLOTS_PER_AGGREGATE * 8) as i32;
-        let count_slot = value_slot + 8;
+        let (total, seen) = self.totals[index];
         let next = self.builder.create_block();
         let count_one = |generator: &mut Self| {
-            let count = generator
-                .builder
-                .ins()
-                .load(types::I64, trusted(), state, count_slot);
+            let count = generator.builder.use_var(seen);
             let count = generator.builder.ins().iadd_imm_s(count, 1);
-            generator
-                .builder
-                .ins()
-                .store(trusted(), count, state, count_slot);
+            generator.builder.def_var(seen, count);
         };
         match aggregate {
             Aggregate::CountRows => count_one(self),
@@ -426,11 +564,8 @@ impl<'a> Generator<'a> {
             Aggregate::Sum(column, sum_type) => {
                 self.unless_null(column, payload, next);
                 let value = self.load(column, payload);
-                let total = self
-                    .builder
-                    .ins()
-                    .load(types::I64, trusted(), state, value_slot);
-                let sum = self.builder.ins().iadd(total, value);
+                let before = self.builder.use_var(total);
+                let sum = self.builder.ins().iadd(before, value);
                 let overflowed = match sum_type {
                     // Both sides hold int values: the 64-bit sum is exact.
                     SumType::Int => {
@@ -448,7 +583,7 @@ impl<'a> Generator<'a> {
                     }
                     // Overflow iff the sum's sign differs from both sides'.
                     SumType::BigInt => {
-                        let a = self.builder.ins().bxor(total, sum);
+                        let a = self.builder.ins().bxor(before, sum);
                         let b = self.builder.ins().bxor(value, sum);
                         let both = self.builder.ins().band(a, b);
                         self.builder
@@ -461,24 +596,20 @@ impl<'a> Generator<'a> {
                 self.builder
                     .ins()
                     .brif(overflowed, overflow, &[], fits, &[]);
+                // The state as before this row, then the SUM's number.
                 self.builder.switch_to_block(overflow);
+                self.store_totals(state);
                 let status = self.builder.ins().iconst(types::I32, index as i64 + 1);
                 self.builder.ins().return_(&[status]);
                 self.builder.switch_to_block(fits);
-                self.builder.ins().store(trusted(), sum, state, value_slot);
+                self.builder.def_var(total, sum);
                 count_one(self);
             }
             Aggregate::Min(column) | Aggregate::Max(column) => {
                 self.unless_null(column, payload, next);
                 let value = self.load(column, payload);
-                let best = self
-                    .builder
-                    .ins()
-                    .load(types::I64, trusted(), state, value_slot);
-                let count = self
-                    .builder
-                    .ins()
-                    .load(types::I64, trusted(), state, count_slot);
+                let best = self.builder.use_var(total);
+                let count = self.builder.use_var(seen);
                 let code = if matches!(aggregate, Aggregate::Min(_)) {
                     IntCC::SignedLessThan
                 } else {
@@ -488,7 +619,7 @@ impl<'a> Generator<'a> {
                 let first = self.builder.ins().icmp_imm_s(IntCC::Equal, count, 0);
                 let take = self.builder.ins().bor(better, first);
                 let kept = self.builder.ins().select(take, value, best);
-                self.builder.ins().store(trusted(), kept, state, value_slot);
+                self.builder.def_var(total, kept);
                 count_one(self);
             }
         }
@@ -636,6 +767,80 @@ mod tests {
         assert!(
             passing.len() > 1000 && passing.len() < rows.len(),
             "the filter filters"
+        );
+    }
+
+    #[test]
+    fn a_batch_aggregates_as_its_rows_one_by_one() {
+        let spec = KernelSpec {
+            conditions: vec![Condition {
+                column: B,
+                op: CompareOp::Lt,
+                operand: Operand::Parameter(0),
+            }],
+            aggregates: vec![
+                Aggregate::CountRows,
+                Aggregate::Sum(C, SumType::BigInt),
+                Aggregate::Min(A),
+                Aggregate::Max(D),
+            ],
+        };
+        let kernel = Kernel::compile(&spec).expect("compiles");
+        let mut rng = Lcg(11);
+        let payloads: Vec<Vec<u8>> = (0..5_000).map(|_| random_row(&mut rng).payload()).collect();
+        let slots = spec.aggregates.len() * SLOTS_PER_AGGREGATE;
+        let mut one_by_one = vec![0i64; slots];
+        for payload in &payloads {
+            assert_eq!(kernel.run(payload, &[1000], &mut one_by_one), Outcome::Done);
+        }
+        let mut batched = vec![0i64; slots];
+        let mut batch = RowBatch::for_kernel(&kernel, 256);
+        for payload in &payloads {
+            // SAFETY: `payloads` outlives every run of the batch.
+            assert!(unsafe { batch.push(payload) });
+            if batch.is_full() {
+                assert_eq!(
+                    kernel.run_batch(&mut batch, &[1000], &mut batched),
+                    Outcome::Done
+                );
+                assert!(batch.is_empty());
+            }
+        }
+        assert_eq!(
+            kernel.run_batch(&mut batch, &[1000], &mut batched),
+            Outcome::Done
+        );
+        assert_eq!(batched, one_by_one);
+        // A payload shorter than the kernel reads is refused.
+        // SAFETY: the slice is alive while the batch is.
+        assert!(!unsafe { batch.push(&[0u8; 3]) });
+        // An overflow in the middle of a batch: the SUM as before its row.
+        let row = |c: i64| {
+            Row {
+                a: Some(0),
+                b: 0,
+                c: Some(c),
+                d: 0,
+            }
+            .payload()
+        };
+        let (one, big) = (row(1), row(i64::MAX));
+        let mut state = vec![0i64; slots];
+        // SAFETY: `one` and `big` outlive the batch's run.
+        unsafe {
+            assert!(batch.push(&one));
+            assert!(batch.push(&big));
+            assert!(batch.push(&one));
+        }
+        assert_eq!(
+            kernel.run_batch(&mut batch, &[1000], &mut state),
+            Outcome::Overflow { index: 1 }
+        );
+        let sum = SLOTS_PER_AGGREGATE;
+        assert_eq!(
+            (state[sum], state[sum + 1]),
+            (1, 1),
+            "the first row's sum only"
         );
     }
 
