@@ -207,18 +207,7 @@ fn query_stats_worker_time_is_cpu_time_not_wall_time() {
         }
         rows *= 2;
     };
-    assert!(elapsed >= 50_000, "never ran 50 ms: {elapsed} µs");
-    assert!(
-        worker <= elapsed,
-        "worker {worker} µs > elapsed {elapsed} µs"
-    );
-    // The batch's CPU time, read exactly around it, is the statement's
-    // and a little parsing and lookup. On a busy machine both are well
-    // below the elapsed time.
-    assert!(
-        worker <= batch_cpu + 1_000 && worker * 10 >= batch_cpu * 9,
-        "worker {worker} µs, the batch's CPU {batch_cpu} µs, elapsed {elapsed} µs"
-    );
+    worker_time_is_the_cpu_time(worker, elapsed, batch_cpu);
 
     let wait = "WAITFOR DELAY '00:00:00.200'";
     for _ in 0..2 {
@@ -281,18 +270,7 @@ fn procedure_stats_worker_time_is_cpu_time_not_wall_time() {
         }
         loops *= 2;
     };
-    assert!(elapsed >= 50_000, "never ran 50 ms: {elapsed} µs");
-    assert!(
-        worker <= elapsed,
-        "worker {worker} µs > elapsed {elapsed} µs"
-    );
-    // The batch's CPU time, read exactly around it, is the call's and a
-    // little parsing: the call's worker time is that CPU time, not its
-    // elapsed time (well above it on a busy machine).
-    assert!(
-        worker <= batch_cpu + 1_000 && worker * 10 >= batch_cpu * 9,
-        "worker {worker} µs, the batch's CPU {batch_cpu} µs, elapsed {elapsed} µs"
-    );
+    worker_time_is_the_cpu_time(worker, elapsed, batch_cpu);
 
     let out = common::collect(&mut session, "EXEC dbo.waits");
     assert!(out.errors.is_empty(), "{:?}", out.errors);
@@ -301,5 +279,22 @@ fn procedure_stats_worker_time_is_cpu_time_not_wall_time() {
     assert!(
         worker * 5 < elapsed,
         "WAITFOR counted {worker} µs of CPU in {elapsed} µs"
+    );
+}
+
+/// A statement or call of 50 ms or more (`elapsed`) was measured at
+/// `worker` µs of CPU: no more than its elapsed time, and within 10% of
+/// `batch_cpu`, its batch's CPU time read exactly around it (the batch
+/// adds a little parsing and lookup; on a busy machine both are well
+/// below the elapsed time).
+fn worker_time_is_the_cpu_time(worker: i64, elapsed: i64, batch_cpu: i64) {
+    assert!(elapsed >= 50_000, "never ran 50 ms: {elapsed} µs");
+    assert!(
+        worker <= elapsed,
+        "worker {worker} µs > elapsed {elapsed} µs"
+    );
+    assert!(
+        worker <= batch_cpu + 1_000 && worker * 10 >= batch_cpu * 9,
+        "worker {worker} µs, the batch's CPU {batch_cpu} µs, elapsed {elapsed} µs"
     );
 }

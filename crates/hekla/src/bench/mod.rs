@@ -65,6 +65,22 @@ pub fn run(args: BenchArgs) -> Result<(), String> {
     }
 }
 
+/// Runs `run` `repeat` times (at least once): each run's milliseconds,
+/// sorted; the first error stops it.
+fn timed_runs(
+    repeat: u32,
+    mut run: impl FnMut() -> Result<(), String>,
+) -> Result<Vec<f64>, String> {
+    let mut times = Vec::new();
+    for _ in 0..repeat.max(1) {
+        let start = std::time::Instant::now();
+        run()?;
+        times.push(start.elapsed().as_secs_f64() * 1000.0);
+    }
+    times.sort_by(f64::total_cmp);
+    Ok(times)
+}
+
 /// This process's resident set size in bytes (Linux).
 fn resident_bytes() -> u64 {
     process::resident_bytes(std::process::id())

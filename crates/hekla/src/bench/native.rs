@@ -310,16 +310,10 @@ fn timed_value(
     repeat: u32,
 ) -> Result<(Value, Vec<f64>), String> {
     let value = first_value(session, batch)?;
-    let mut times = Vec::new();
-    for _ in 0..repeat.max(1) {
-        let start = Instant::now();
-        let again = first_value(session, batch)?;
-        times.push(start.elapsed().as_secs_f64() * 1000.0);
-        if again != value {
-            return Err(format!("{batch}: {value:?}, then {again:?}"));
-        }
-    }
-    times.sort_by(f64::total_cmp);
+    let times = super::timed_runs(repeat, || match first_value(session, batch)? {
+        again if again == value => Ok(()),
+        again => Err(format!("{batch}: {value:?}, then {again:?}")),
+    })?;
     Ok((value, times))
 }
 

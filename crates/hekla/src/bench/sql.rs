@@ -418,17 +418,10 @@ fn sales_order_scripts(
 /// Runs `query` `repeat` times, checking it returns `rows` rows each time;
 /// the elapsed times, sorted.
 fn timed(session: &mut Session, query: &str, repeat: u32, rows: u64) -> Result<Vec<f64>, String> {
-    let mut times = Vec::new();
-    for _ in 0..repeat.max(1) {
-        let start = Instant::now();
-        let got = execute(session, query)?;
-        times.push(start.elapsed().as_secs_f64() * 1000.0);
-        if got != rows {
-            return Err(format!("{query}\nreturned {got} rows, expected {rows}"));
-        }
-    }
-    times.sort_by(f64::total_cmp);
-    Ok(times)
+    super::timed_runs(repeat, || match execute(session, query)? {
+        got if got == rows => Ok(()),
+        got => Err(format!("{query}\nreturned {got} rows, expected {rows}")),
+    })
 }
 
 fn report_times(report: &mut Report, name: &str, times: &[f64]) {
