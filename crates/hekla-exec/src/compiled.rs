@@ -51,11 +51,10 @@ pub struct ModuleCode {
     kernels: HashMap<KernelSpec, Arc<Kernel>>,
     /// Compiled at a statement's first run: plans the module's compiler
     /// did not see (a subquery in SET) or that changed since (ALTER TABLE
-    /// moved the row layout). Locked only when `kernels` has none.
-    late: Mutex<HashMap<KernelSpec, Arc<Kernel>>>,
-    /// Statements of the module run, compiled or not (the interpreter
-    /// counts them: see [`ModuleCode::statement_started`]).
-    statements_run: AtomicU64,
+    /// moved the row layout); None for one that did not compile (it is
+    /// interpreted, not compiled again each run). Locked only when
+    /// `kernels` has none.
+    late: Mutex<HashMap<KernelSpec, Option<Arc<Kernel>>>>,
     /// Kernels run (a statement may run several).
     kernels_run: AtomicU64,
 }
@@ -124,11 +123,11 @@ impl ModuleCode {
             None => {
                 let mut late = self.late();
                 match late.get(spec) {
-                    Some(kernel) => Arc::clone(kernel),
+                    Some(kept) => Arc::clone(kept.as_ref()?),
                     None if late.len() < MAX_LATE_KERNELS => {
-                        let kernel = Arc::new(Kernel::compile(spec).ok()?);
-                        late.insert(spec.clone(), Arc::clone(&kernel));
-                        kernel
+                        let kernel = Kernel::compile(spec).ok().map(Arc::new);
+                        late.insert(spec.clone(), kernel.clone());
+                        kernel?
                     }
                     None => return None,
                 }
@@ -138,7 +137,7 @@ impl ModuleCode {
         Some(kernel)
     }
 
-    fn late(&self) -> MutexGuard<'_, HashMap<KernelSpec, Arc<Kernel>>> {
+    fn late(&self) -> MutexGuard<'_, HashMap<KernelSpec, Option<Arc<Kernel>>>> {
         self.late
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
@@ -146,7 +145,8 @@ impl ModuleCode {
 
     /// Its kernels: compiled with it, and since at run time.
     pub fn kernels(&self) -> (usize, usize) {
-        (self.kernels.len(), self.late().len())
+        let late = self.late().values().flatten().count();
+        (self.kernels.len(), late)
     }
 
     /// Machine-code bytes of its kernels.
@@ -154,7 +154,7 @@ impl ModuleCode {
         let late = self.late();
         self.kernels
             .values()
-            .chain(late.values())
+            .chain(late.values().flatten())
             .map(|kernel| kernel.code_bytes())
             .sum()
     }
@@ -165,22 +165,14 @@ impl ModuleCode {
         let late = self.late();
         self.kernels
             .values()
-            .chain(late.values())
+            .chain(late.values().flatten())
             .map(|kernel| kernel.address())
             .min()
     }
 
-    /// The interpreter starts one of the module's statements.
-    pub fn statement_started(&self) {
-        self.statements_run.fetch_add(1, Ordering::Relaxed);
-    }
-
-    /// Statements run and kernels run.
-    pub fn counters(&self) -> (u64, u64) {
-        (
-            self.statements_run.load(Ordering::Relaxed),
-            self.kernels_run.load(Ordering::Relaxed),
-        )
+    /// Kernels run since the module was compiled.
+    pub fn kernel_runs(&self) -> u64 {
+        self.kernels_run.load(Ordering::Relaxed)
     }
 }
 

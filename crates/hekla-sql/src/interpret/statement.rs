@@ -32,9 +32,6 @@ impl Interpreter<'_> {
         frame: &mut Frame,
     ) -> Result<Flow, Failure> {
         let text = statement.span.text(frame.source);
-        if let Some(code) = &self.session.state.native_code {
-            code.statement_started();
-        }
         self.session
             .registration
             .begin_request(statement.kind.keywords());

@@ -7,6 +7,7 @@ use super::context::SystemContext;
 use super::shared::{bigint, bit, datetime_at, int, int_count, not_null, nvarchar, sysname, text};
 use super::shared::{varbinary, varchar};
 use super::{Scope, SystemView, ViewColumn};
+use crate::plan_cache::PlanKind;
 use hekla_plan::names::DATABASE_ID;
 use hekla_types::{DataType, SqlResult, Value};
 use std::collections::HashMap;
@@ -104,8 +105,10 @@ fn native_modules_columns() -> Vec<ViewColumn> {
 /// `compiled_statements` those with machine code (the rest run in the
 /// interpreter), its `kernels`, and since it was compiled: `late_kernels`
 /// (compiled at a statement's first run, for a plan the compiler did not
-/// see or that a schema change moved), the statements it ran
-/// (`statement_executions`) and its kernels' runs.
+/// see or that a schema change moved) and its kernels' runs; and the
+/// statements its cached plans ran to completion (`statement_executions`,
+/// the plan cache's own counts, as `sys.dm_exec_query_stats` shows them:
+/// they start again when the plan is compiled again).
 fn native_modules_rows(db: &dyn SystemContext) -> SqlResult<Vec<Vec<Value>>> {
     let names: HashMap<i32, String> = db
         .catalog()
@@ -113,12 +116,20 @@ fn native_modules_rows(db: &dyn SystemContext) -> SqlResult<Vec<Vec<Value>>> {
         .iter()
         .map(|procedure| (procedure.object_id, procedure.name.clone()))
         .collect();
+    let plans = db.cached_plans();
     Ok(db
         .native_modules()
         .iter()
         .filter_map(|module| {
             let name = names.get(&module.object_id)?;
-            let (statements_run, kernels_run) = module.code.counters();
+            let statements_run: u64 = plans
+                .iter()
+                .filter(|plan| {
+                    plan.kind == PlanKind::Proc && plan.module.object_id == module.object_id
+                })
+                .flat_map(|plan| plan.statements.iter())
+                .map(|statement| statement.counters().execution_count)
+                .sum();
             let (kernels, late_kernels) = module.code.kernels();
             let micros = u64::try_from(module.compile_time.as_micros()).unwrap_or(u64::MAX);
             Some(vec![
@@ -133,7 +144,7 @@ fn native_modules_rows(db: &dyn SystemContext) -> SqlResult<Vec<Vec<Value>>> {
                 int_count(late_kernels as u64),
                 bigint(module.code.code_bytes() as u64),
                 bigint(statements_run),
-                bigint(kernels_run),
+                bigint(module.code.kernel_runs()),
             ])
         })
         .collect())

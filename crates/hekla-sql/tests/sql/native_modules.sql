@@ -89,7 +89,9 @@ SELECT generation, kernels, late_kernels, kernel_executions FROM sys.dm_hekla_na
 EXEC dbo.totals 5
 SELECT generation, kernels, late_kernels, kernel_executions FROM sys.dm_hekla_native_modules
 GO
--- ALTER PROCEDURE compiles again; DROP frees the code.
+-- ALTER PROCEDURE compiles again; DROP frees the code. Until its next
+-- EXEC, the cached plan still counts the old text's statements (as
+-- sys.dm_exec_query_stats does): statement_executions shows them.
 ALTER PROCEDURE dbo.totals @p int NOT NULL WITH NATIVE_COMPILATION, SCHEMABINDING AS BEGIN ATOMIC WITH (TRANSACTION ISOLATION LEVEL = SNAPSHOT, LANGUAGE = N'us_english')
   SELECT COUNT(*) AS n FROM dbo.t WHERE v = @p
 END
