@@ -13,6 +13,7 @@ pub mod ddl;
 pub mod interpret;
 pub mod native_code;
 pub mod plan_cache;
+pub mod prepared_statements;
 pub mod rpc;
 pub mod security;
 pub mod session;
@@ -21,6 +22,7 @@ pub mod set_statement;
 pub mod statistics;
 pub mod system_views;
 pub mod text_output;
+pub mod user_transaction;
 
 pub use hekla_exec as exec;
 pub use hekla_plan::{

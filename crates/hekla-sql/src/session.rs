@@ -3,11 +3,10 @@
 //! it and reports what happens to a [`ResultSink`], the way SQL Server
 //! streams results, DONE counts, messages and errors to a client.
 
-use crate::interpret::transaction::UserTransaction;
-use crate::interpret::Interpreter;
-use crate::plan_cache::{PlanCache, PlanKey};
+use crate::plan_cache::PlanCache;
 use crate::security::store::SecurityTables;
 use crate::security::{Identity, Principal};
+use crate::user_transaction::UserTransaction;
 use hekla_engine::{Database, DatabaseConfig, IsolationLevel, StorageConfig};
 use hekla_exec::context::{Context, SessionState};
 use hekla_exec::eval::Evaluate;
@@ -285,7 +284,7 @@ pub struct Session {
     /// The running statement's table reads, for SET STATISTICS IO.
     pub(crate) reads: hekla_exec::table_reads::TableReads,
     /// What sp_prepare and sp_prepexec prepared, by handle.
-    pub(crate) prepared: crate::interpret::prepared::PreparedStatements,
+    pub(crate) prepared: crate::prepared_statements::PreparedStatements,
     /// Whether the sink was last told the transaction is open (see
     /// [`ResultSink::transaction_changed`]).
     pub(crate) transaction_shown: bool,
@@ -296,48 +295,6 @@ pub struct Session {
 }
 
 impl Session {
-    /// Runs one batch (text between `GO` lines). A syntax error stops the
-    /// batch before anything runs; otherwise its statements run with SQL
-    /// Server's control flow and error rules (see [`crate::interpret`]).
-    /// The batch's compiled form comes from the plan cache when the same
-    /// text ran before under the same SET options.
-    pub fn execute(&mut self, batch: &str, sink: &mut dyn ResultSink) {
-        let stopwatch = self
-            .options
-            .statistics_time
-            .then(crate::statistics::Stopwatch::start);
-        let key = PlanKey::adhoc(batch, &self.options);
-        let compiled = self
-            .db
-            .plan_cache
-            .get_or_compile(&key, self.db.schema_version(), || {
-                crate::interpret::compile_batch(batch)
-            });
-        if let Some(stopwatch) = stopwatch {
-            sink.message(&stopwatch.compile_message());
-        }
-        match compiled {
-            Ok(plan) => Interpreter::new(self, sink).run_batch(plan),
-            Err(error) => sink.error(&error),
-        }
-    }
-
-    /// An RPC request: `procedure` is a stored procedure's name (possibly
-    /// schema-qualified) or a system procedure (`sp_executesql`,
-    /// `sp_prepare`, ...), called with `parameters` as EXEC would call it
-    /// with variables holding their values, under the same rules (201,
-    /// 8144, 8145, 8162, 515, ...). Reports to `sink` as
-    /// [`Session::execute`] does, then the return status and the OUTPUT
-    /// parameters' values.
-    pub fn call(
-        &mut self,
-        procedure: &str,
-        parameters: Vec<crate::rpc::RpcParameter>,
-        sink: &mut dyn ResultSink,
-    ) {
-        Interpreter::new(self, sink).run_rpc(procedure, parameters);
-    }
-
     /// sp_reset_connection (a pooled connection handed to its next user):
     /// rolls back an open transaction, drops the session's `#temp`
     /// tables, sets the SET options back to their defaults and forgets the
@@ -412,7 +369,7 @@ impl Session {
     pub(crate) fn running_plan<T>(
         &mut self,
         variables: &Variables,
-        table_variables: crate::interpret::kept_plans::TableVariables,
+        table_variables: Vec<(i32, Arc<hekla_plan::catalog::table::TableMeta>)>,
         body: impl FnOnce(&Context) -> SqlResult<T>,
     ) -> SqlResult<T> {
         self.state.trancount = self.transaction.count();

@@ -12,6 +12,7 @@ mod atomic;
 mod batch_rules;
 mod call;
 mod dynamic;
+mod entry;
 pub mod failure;
 mod identity_insert;
 mod implicit;
@@ -22,7 +23,6 @@ mod rpc;
 mod showplan;
 mod space_used;
 mod statement;
-pub mod transaction;
 mod xtp_control;
 
 use crate::plan_cache::ProcedurePlan as CachedPlan;

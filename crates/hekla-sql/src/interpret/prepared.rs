@@ -13,29 +13,7 @@ use super::{Flow, Frame, Interpreter};
 use crate::plan_cache::ProcedurePlan as CachedPlan;
 use hekla_parser::ast::{self, ExprKind};
 use hekla_types::{SqlError, SqlResult, Value};
-use std::collections::HashMap;
 use std::sync::Arc;
-
-/// A session's prepared statements by handle.
-#[derive(Default)]
-pub struct PreparedStatements {
-    statements: HashMap<i32, Arc<CachedPlan>>,
-    last_handle: i32,
-}
-
-impl PreparedStatements {
-    /// Keeps `statement`; its new handle.
-    fn add(&mut self, statement: Arc<CachedPlan>) -> i32 {
-        self.last_handle = self.last_handle.wrapping_add(1).max(1);
-        self.statements.insert(self.last_handle, statement);
-        self.last_handle
-    }
-
-    /// Forgets every handle (sp_reset_connection).
-    pub fn clear(&mut self) {
-        self.statements.clear();
-    }
-}
 
 /// Which of the procedures an EXEC (or RPC) names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -98,13 +76,9 @@ impl Interpreter<'_> {
                     _ => Err(too_many("sp_unprepare")),
                 };
                 handle
-                    .and_then(|handle| {
-                        self.session
-                            .prepared
-                            .statements
-                            .remove(&handle)
-                            .map(drop)
-                            .ok_or_else(|| unknown_handle(handle))
+                    .and_then(|handle| match self.session.prepared.remove(handle) {
+                        true => Ok(()),
+                        false => Err(unknown_handle(handle)),
                     })
                     .map_err(|error| fail(self, error, frame))?;
                 self.succeeded(exec, statement, frame)
@@ -171,9 +145,7 @@ impl Interpreter<'_> {
         let prepared = self
             .session
             .prepared
-            .statements
-            .get(&handle)
-            .cloned()
+            .get(handle)
             .ok_or_else(|| unknown_handle(handle))?;
         let plan = self.dynamic_plan(&prepared.module.definition, Some(&prepared.parameters))?;
         Ok((plan, &arguments[1..]))
