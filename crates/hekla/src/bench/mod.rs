@@ -81,6 +81,35 @@ fn timed_runs(
     Ok(times)
 }
 
+/// Runs `work` on `threads` threads at once (at least one), each with a
+/// session of its own and its thread number: the sum of what they count.
+fn on_sessions(
+    db: &std::sync::Arc<hekla_sql::session::SqlDatabase>,
+    threads: usize,
+    work: impl Fn(usize, &mut hekla_sql::session::Session) -> Result<u64, String> + Sync,
+) -> Result<u64, String> {
+    let work = &work;
+    let counts: Vec<Result<u64, String>> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads.max(1))
+            .map(|thread| {
+                scope.spawn(move || {
+                    let mut session = db.session().map_err(|e| e.message)?;
+                    work(thread, &mut session)
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|worker| {
+                worker
+                    .join()
+                    .unwrap_or_else(|_| Err("a session panicked".into()))
+            })
+            .collect()
+    });
+    counts.into_iter().sum()
+}
+
 /// This process's resident set size in bytes (Linux).
 fn resident_bytes() -> u64 {
     process::resident_bytes(std::process::id())

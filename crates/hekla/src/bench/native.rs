@@ -555,31 +555,15 @@ fn call_orders(
     start: Instant,
     duration: Duration,
 ) -> Result<u64, String> {
-    let calls: Vec<Result<u64, String>> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads.max(1))
-            .map(|thread| {
-                scope.spawn(move || {
-                    let mut session = db.session().map_err(|e| e.message)?;
-                    let mut calls = 0u64;
-                    while start.elapsed() < duration {
-                        let customer = (calls * 2 + thread as u64) % 10_000;
-                        call_order(&mut session, customer as i32)?;
-                        calls += 1;
-                    }
-                    Ok(calls)
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .map(|worker| {
-                worker
-                    .join()
-                    .unwrap_or_else(|_| Err("a session panicked".into()))
-            })
-            .collect()
-    });
-    calls.into_iter().sum()
+    super::on_sessions(db, threads, |thread, session| {
+        let mut calls = 0u64;
+        while start.elapsed() < duration {
+            let customer = (calls * 2 + thread as u64) % 10_000;
+            call_order(session, customer as i32)?;
+            calls += 1;
+        }
+        Ok(calls)
+    })
 }
 
 /// One call of the procedure, for `customer`.

@@ -384,34 +384,15 @@ fn sales_order_scripts(
     duration: Duration,
 ) -> Result<f64, String> {
     let start = Instant::now();
-    let scripts: Vec<Result<u64, String>> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..sessions)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut session = db.session().map_err(|e| e.message)?;
-                    execute(&mut session, "SET NOCOUNT ON")?;
-                    let mut scripts = 0;
-                    while start.elapsed() < duration {
-                        execute(&mut session, SALES_ORDER_SCRIPT)?;
-                        scripts += 1;
-                    }
-                    Ok(scripts)
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .map(|worker| {
-                worker
-                    .join()
-                    .unwrap_or_else(|_| Err("a session panicked".into()))
-            })
-            .collect()
-    });
-    let mut total = 0;
-    for scripts in scripts {
-        total += scripts?;
-    }
+    let total = super::on_sessions(db, sessions, |_, session| {
+        execute(session, "SET NOCOUNT ON")?;
+        let mut scripts = 0;
+        while start.elapsed() < duration {
+            execute(session, SALES_ORDER_SCRIPT)?;
+            scripts += 1;
+        }
+        Ok(scripts)
+    })?;
     Ok((total * ORDERS_PER_SCRIPT) as f64 / start.elapsed().as_secs_f64())
 }
 
