@@ -30,6 +30,10 @@ pub struct TableType {
     pub columns: Vec<ColumnMeta>,
     /// The IDENTITY column's position, if there is one.
     pub identity_column: Option<usize>,
+    /// `elements` written as T-SQL once, here: emptied tables of this
+    /// type's variables are kept for reuse under it (each call with a
+    /// table-valued parameter would otherwise print the definition).
+    pub elements_text: String,
 }
 
 impl TableType {
@@ -57,12 +61,19 @@ impl TableType {
             return Err(crate::error::next_value_not_allowed());
         }
         Ok(TableType {
+            elements_text: elements_text(&create.elements),
             elements: create.elements.clone(),
             memory_optimized,
             columns: design.columns,
             identity_column: design.identity.map(|identity| identity.column),
         })
     }
+}
+
+/// Table elements as the T-SQL between a CREATE TABLE's parentheses.
+pub fn elements_text(elements: &[ast::TableElement]) -> String {
+    let written: Vec<String> = elements.iter().map(ToString::to_string).collect();
+    written.join(", ")
 }
 
 /// The `sys.objects` name of the table of type `type_name` with `id`.

@@ -10,6 +10,7 @@
 //! does not bind here (EXEC, THROW, RETURN's value, transaction
 //! statements) are bound when they run, as in any procedure.
 
+use crate::ddl::temp::VariableShape;
 use crate::ddl::DdlDatabase;
 use crate::native_code::{Compilation, CompiledModule};
 use hekla_exec::compiled::ModuleCode;
@@ -92,19 +93,19 @@ impl Compiler<'_> {
                     }
                 }
                 ParameterKind::Table(type_id) => {
-                    let elements = {
+                    let table = {
                         let catalog = self.db.catalog();
                         let table_type = catalog
                             .types
                             .by_id(*type_id)
-                            .and_then(|user_type| user_type.as_table());
-                        match table_type {
-                            Some(table_type) => table_type.elements.clone(),
-                            None => return Err(missing_type(&parameter.name)),
-                        }
+                            .and_then(|user_type| user_type.as_table())
+                            .ok_or_else(|| missing_type(&parameter.name))?;
+                        crate::ddl::temp::variable_table(
+                            self.db,
+                            &parameter.name,
+                            &VariableShape::of_type(table_type),
+                        )?
                     };
-                    let table =
-                        crate::ddl::temp::variable_table(self.db, &parameter.name, &elements)?;
                     self.parameter_tables.push(Arc::clone(&table));
                     self.variables
                         .declare_table_parameter(&parameter.name, table, true)?;
@@ -156,9 +157,12 @@ impl Compiler<'_> {
                 }
                 Ok(())
             }
-            StatementKind::DeclareTable { variable, elements } => {
-                crate::ddl::temp::declare_table(self.db, &mut self.variables, variable, elements)
-            }
+            StatementKind::DeclareTable { variable, elements } => crate::ddl::temp::declare_table(
+                self.db,
+                &mut self.variables,
+                variable,
+                &VariableShape::declared(elements),
+            ),
             StatementKind::SetVariable {
                 variable,
                 op,

@@ -8,6 +8,7 @@ use hekla_engine::{Durability, IsolationLevel};
 use hekla_parser::ast::{self, ConstraintKind, TableElement};
 use hekla_plan::bind::variables::Variables;
 use hekla_plan::catalog::table::{TableDesign, TableMeta};
+use hekla_plan::catalog::table_type::{elements_text, TableType};
 use hekla_plan::catalog::temp::{is_global, strip_foreign_keys, MAX_NAME};
 use hekla_plan::catalog::user_type::{self, Resolved};
 use hekla_plan::error::{not_supported_yet, Refused};
@@ -49,7 +50,8 @@ pub fn create(
         span: create.name.span,
     };
     let skipped = strip_foreign_keys(&mut local.elements);
-    let table = match temp.take_spare(&local.to_string()) {
+    let definition = local.to_string();
+    let table = match temp.take_spare(&definition) {
         Some(table) => table,
         None => {
             let object_id = temp.allocate_id()?;
@@ -59,7 +61,7 @@ pub fn create(
                 // A 12-digit number, as SQL Server's suffix.
                 format!("{name:_<MAX_NAME$}{:012X}", -i64::from(object_id))
             };
-            make_table(db, &local, object_id, &engine_name)?
+            make_table(db, &local, object_id, &engine_name, definition)?
         }
     };
     let object_id = table.object_id;
@@ -98,17 +100,43 @@ pub fn drop(
     }
 }
 
+/// What a table variable is made from: its columns, constraints and
+/// indexes, and the same written as T-SQL (the key its emptied tables are
+/// kept for reuse under).
+pub struct VariableShape<'a> {
+    pub elements: &'a [TableElement],
+    pub text: std::borrow::Cow<'a, str>,
+}
+
+impl<'a> VariableShape<'a> {
+    /// `DECLARE @t TABLE (elements)`: written out here.
+    pub fn declared(elements: &'a [TableElement]) -> VariableShape<'a> {
+        VariableShape {
+            elements,
+            text: elements_text(elements).into(),
+        }
+    }
+
+    /// A variable of a table type: written out when the type was made.
+    pub fn of_type(table_type: &'a TableType) -> VariableShape<'a> {
+        VariableShape {
+            elements: &table_type.elements,
+            text: table_type.elements_text.as_str().into(),
+        }
+    }
+}
+
 /// `DECLARE @name TABLE (...)`: a table for the batch, kept in its
 /// variables.
 pub fn declare_table(
     db: &dyn DdlDatabase,
     variables: &mut Variables,
     name: &str,
-    elements: &[TableElement],
+    shape: &VariableShape<'_>,
 ) -> SqlResult<()> {
     variables.check_table_name(name)?;
     let foreign_key = |kind: &ConstraintKind| matches!(kind, ConstraintKind::ForeignKey { .. });
-    let has_foreign_key = elements.iter().any(|element| match element {
+    let has_foreign_key = shape.elements.iter().any(|element| match element {
         TableElement::Column(column) => column.constraints.iter().any(|c| foreign_key(&c.kind)),
         TableElement::Constraint(constraint) => foreign_key(&constraint.kind),
         TableElement::Index(_) => false,
@@ -119,20 +147,24 @@ pub fn declare_table(
             "FOREIGN KEY constraints in table variables",
         ));
     }
-    let table = variable_table(db, name, elements)?;
+    let table = variable_table(db, name, shape)?;
     variables.declare_table(name, table);
     Ok(())
 }
 
-/// The table of a table variable `@name` with `elements`, declared
-/// nowhere yet: what `DECLARE @name TABLE (...)` makes, and where a
-/// table-valued parameter's rows go (`Variables::declare_table_parameter`).
-/// Whoever makes one drops it with [`discard`] unless a batch's end does.
+/// The table of a table variable `@name` of `shape`, declared nowhere
+/// yet: what `DECLARE @name TABLE (...)` makes, and where a table-valued
+/// parameter's rows go (`Variables::declare_table_parameter`). Whoever
+/// makes one drops it with [`discard`] unless a batch's end does.
 pub fn variable_table(
     db: &dyn DdlDatabase,
     name: &str,
-    elements: &[TableElement],
+    shape: &VariableShape<'_>,
 ) -> SqlResult<Arc<TableMeta>> {
+    let definition = format!("@{name} ({})", shape.text);
+    if let Some(table) = db.temp_tables().take_spare(&definition) {
+        return Ok(table);
+    }
     let span = hekla_parser::span::Span::default();
     let create = ast::CreateTable {
         name: ast::ObjectName {
@@ -142,25 +174,23 @@ pub fn variable_table(
             })],
             span,
         },
-        elements: elements.to_vec(),
+        elements: shape.elements.to_vec(),
         options: Vec::new(),
         filegroup: None,
     };
-    if let Some(table) = db.temp_tables().take_spare(&create.to_string()) {
-        return Ok(table);
-    }
     let object_id = db.temp_tables().allocate_id()?;
     let engine_name = format!("#{:08X}", object_id as u32);
-    make_table(db, &create, object_id, &engine_name)
+    make_table(db, &create, object_id, &engine_name, definition)
 }
 
 /// Binds `create` and makes its engine table, schema only, as
-/// `engine_name`.
-pub fn make_table(
+/// `engine_name`; `definition` is the key it is kept under once emptied.
+fn make_table(
     db: &dyn DdlDatabase,
     create: &ast::CreateTable,
     object_id: i32,
     engine_name: &str,
+    definition: String,
 ) -> SqlResult<Arc<TableMeta>> {
     let mut design = {
         let catalog = db.catalog();
@@ -172,7 +202,6 @@ pub fn make_table(
     let mut def = design.engine_def();
     def.name = engine_name.to_string();
     let engine = db.engine().create_table(def)?;
-    let definition = create.to_string();
     Ok(Arc::new(TableMeta::new(
         design,
         object_id,
@@ -261,7 +290,12 @@ pub fn declare_variable(
             "DECLARE of a table variable with a value",
         ));
     }
-    declare_table(db, variables, &declaration.name, &table_type.elements)?;
+    declare_table(
+        db,
+        variables,
+        &declaration.name,
+        &VariableShape::of_type(table_type),
+    )?;
     variables.set_table_type(&declaration.name, user_type.id);
     Ok(true)
 }
@@ -292,6 +326,36 @@ mod tests {
         String::from_utf8(sink.finish().0).expect("UTF-8")
     }
 
+    /// The elements of `DECLARE @v TABLE (...)` in `declaration`.
+    fn declared_elements(declaration: &str) -> Vec<TableElement> {
+        let parsed = hekla_parser::parse_batch(declaration).unwrap();
+        match &parsed.statements[0].kind {
+            ast::StatementKind::DeclareTable { elements, .. } => elements.clone(),
+            _ => panic!("not a table variable"),
+        }
+    }
+
+    #[test]
+    fn an_ended_table_variable_is_reused_only_by_one_of_its_name_and_shape() {
+        let db = SqlDatabase::in_memory().unwrap();
+        let ints = declared_elements("DECLARE @ids TABLE (id int NOT NULL)");
+        let bigints = declared_elements("DECLARE @ids TABLE (id bigint NOT NULL)");
+        let made = |name: &str, elements: &[TableElement]| {
+            variable_table(&*db, name, &VariableShape::declared(elements)).unwrap()
+        };
+        let first = made("ids", &ints);
+        let first_id = first.object_id;
+        release(&*db, first);
+        let again = made("ids", &ints);
+        assert_eq!(again.object_id, first_id, "the emptied table is reused");
+        release(&*db, again);
+        let renamed = made("other", &ints);
+        let reshaped = made("ids", &bigints);
+        assert_ne!(renamed.object_id, first_id);
+        assert_ne!(reshaped.object_id, first_id);
+        assert_eq!(reshaped.columns[0].data_type, hekla_types::DataType::BigInt);
+    }
+
     #[test]
     fn readonly_table_parameters_are_read_but_never_written() {
         let db = SqlDatabase::in_memory().unwrap();
@@ -303,7 +367,7 @@ mod tests {
         let ast::StatementKind::DeclareTable { elements, .. } = &declared.statements[0].kind else {
             panic!("not a table variable");
         };
-        let table = variable_table(&*db, "ids", elements).unwrap();
+        let table = variable_table(&*db, "ids", &VariableShape::declared(elements)).unwrap();
         let spid = session.state.spid;
         let parameter = |readonly: bool| {
             let mut variables = Variables::for_session(spid);

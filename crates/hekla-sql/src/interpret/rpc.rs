@@ -9,6 +9,7 @@
 
 use super::failure::Failure;
 use super::{Flow, Frame, Interpreter};
+use crate::ddl::temp::VariableShape;
 use crate::rpc::{RpcParameter, RpcValue};
 use hekla_parser::ast::{self, ExprKind};
 use hekla_parser::span::Span;
@@ -167,8 +168,8 @@ impl Interpreter<'_> {
                 TypeContext::Declaration { ordinal },
             ));
         };
-        let elements = &user_type.as_table().expect("filtered above").elements;
-        crate::ddl::temp::declare_table(&*db, &mut frame.variables, variable, elements)?;
+        let shape = VariableShape::of_type(user_type.as_table().expect("filtered above"));
+        crate::ddl::temp::declare_table(&*db, &mut frame.variables, variable, &shape)?;
         frame.variables.set_table_type(variable, user_type.id);
         let table = Arc::clone(frame.variables.table(variable).expect("declared above"));
         self.session.in_context(&frame.variables, |context| {

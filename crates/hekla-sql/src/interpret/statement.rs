@@ -9,6 +9,7 @@
 use super::kept_plans::{Kept, TableVariables};
 use super::showplan::show_plan;
 use super::{Flow, Frame, Interpreter};
+use crate::ddl::temp::VariableShape;
 use crate::interpret::failure::Failure;
 use hekla_exec::context::Context;
 use hekla_exec::eval::Evaluate;
@@ -189,7 +190,7 @@ impl Interpreter<'_> {
                         &*db,
                         &mut frame.variables,
                         variable,
-                        elements,
+                        &VariableShape::declared(elements),
                     )?;
                     frame.variables.mark_declared(statement.span);
                 }
