@@ -170,7 +170,8 @@ fn holds(condition: &Predicate, context: &Context) -> SqlResult<bool> {
     Ok(condition.eval(&Inputs::top(context))? == Some(true))
 }
 
-/// Binds the body of `function` (a scalar function).
+/// Binds the body of `function` (a scalar function) for a call: an error
+/// is the calling statement's, on its line.
 fn bind(
     db: &dyn PlanContext,
     function: &FunctionMeta,
@@ -183,11 +184,17 @@ fn bind(
         function.native,
         options,
     )
+    .map_err(|error| SqlError {
+        line: None,
+        ..error
+    })
 }
 
 /// Binds a natively compiled scalar function's body at CREATE, as SQL
 /// Server compiles a native module whole: a statement that does not bind
-/// is the CREATE's error. An interpreted function is bound on first call.
+/// is the CREATE's error, placed on the line of the statement it belongs
+/// to (counted from the first line of the text `body`'s spans point
+/// into). An interpreted function is bound on first call.
 pub fn check_native_body(
     db: &dyn PlanContext,
     parameters: &[FunctionParameter],
@@ -253,7 +260,18 @@ impl BodyBinder<'_> {
         Planner::new(self.db, &self.variables, self.options.clone())
     }
 
+    /// Binds `statement` into `steps`; its error is placed on its line
+    /// (the innermost statement's, for one inside a block).
     fn statement(&mut self, statement: &ast::Statement, steps: &mut Vec<Step>) -> SqlResult<()> {
+        self.bind_statement(statement, steps)
+            .map_err(|error| error.at_line(statement.span.line))
+    }
+
+    fn bind_statement(
+        &mut self,
+        statement: &ast::Statement,
+        steps: &mut Vec<Step>,
+    ) -> SqlResult<()> {
         match &statement.kind {
             StatementKind::Declare(declarations) => {
                 for (ordinal, declaration) in declarations.iter().enumerate() {

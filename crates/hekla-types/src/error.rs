@@ -10,6 +10,11 @@ pub struct SqlError {
     pub severity: u8,
     pub state: u8,
     pub message: String,
+    /// The line of the part of the running statement the error belongs to,
+    /// counted from that statement's first line (1), when it is not the
+    /// statement's own line: a statement of a module body compiled at
+    /// CREATE, which SQL Server reports on that statement's line.
+    pub line: Option<u32>,
 }
 
 impl SqlError {
@@ -19,7 +24,15 @@ impl SqlError {
             severity,
             state,
             message: message.into(),
+            line: None,
         }
+    }
+
+    /// The error placed on `line` of the running statement (see
+    /// [`SqlError::line`]), unless an inner statement placed it already.
+    pub fn at_line(mut self, line: u32) -> Self {
+        self.line.get_or_insert(line);
+        self
     }
 
     /// Msg 206: a value of one type family offered where another is required.

@@ -49,7 +49,9 @@ pub fn code_for(db: &dyn DdlDatabase, procedure: &ProcedureMeta) -> Option<Arc<M
     Some(Arc::clone(&module.code))
 }
 
-/// Compiles the procedure with `parameters` and `body`.
+/// Compiles the procedure with `parameters` and `body`. An error is
+/// placed on the line of the statement it belongs to, counted from the
+/// first line of the text `body`'s spans point into (the definition).
 pub fn compile(
     db: &dyn DdlDatabase,
     parameters: &[ParameterMeta],
@@ -122,7 +124,14 @@ impl Compiler<'_> {
             .try_for_each(|statement| self.statement(statement))
     }
 
+    /// Binds and plans `statement`; its error is placed on its line (the
+    /// innermost statement's, for one inside a block).
     fn statement(&mut self, statement: &ast::Statement) -> SqlResult<()> {
+        self.bind_statement(statement)
+            .map_err(|error| error.at_line(statement.span.line))
+    }
+
+    fn bind_statement(&mut self, statement: &ast::Statement) -> SqlResult<()> {
         match &statement.kind {
             StatementKind::Block(statements)
             | StatementKind::AtomicBlock {

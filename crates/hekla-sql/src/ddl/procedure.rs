@@ -28,10 +28,13 @@ pub fn create(db: &dyn DdlDatabase, create: &ast::CreateProcedure, text: &str) -
     }
     let name = create.name.name().value.clone();
     let parameters = parameters(&create.params, "CREATE PROCEDURE", &db.catalog())?;
+    let definition = super::view::stored_text(text, create.alter, create.or_alter);
+    // The body's spans point into the stored text, whose first line is
+    // the CREATE's: the lines its errors are placed on count from there.
+    let body = parse_definition(&definition)?.body;
     let names = create.params.iter().map(|p| p.name.as_str());
-    if let Some((error, _)) = hekla_plan::bind::variables::first_redeclaration(names, &create.body)
-    {
-        return Err(error);
+    if let Some((error, line)) = hekla_plan::bind::variables::first_redeclaration(names, &body) {
+        return Err(error.at_line(line));
     }
     let compiled = if native {
         // Checked first, so that a name in use is that error, not the
@@ -40,7 +43,7 @@ pub fn create(db: &dyn DdlDatabase, create: &ast::CreateProcedure, text: &str) -
         existing(&db.catalog(), create, &name)?;
         let started = std::time::Instant::now();
         Some((
-            crate::ddl::native_compile::compile(db, &parameters, &create.body)?,
+            crate::ddl::native_compile::compile(db, &parameters, &body)?,
             started,
         ))
     } else {
@@ -54,10 +57,7 @@ pub fn create(db: &dyn DdlDatabase, create: &ast::CreateProcedure, text: &str) -
     } else {
         Vec::new()
     };
-    let definition = super::view::stored_text(text, create.alter, create.or_alter);
     let name = existing.as_ref().map_or(name, |p| p.name.clone());
-    // The body's spans must point into the stored text.
-    let body = parse_definition(&definition)?.body;
     let object = super::store_module(
         db,
         &mut catalog,

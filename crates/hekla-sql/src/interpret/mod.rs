@@ -360,8 +360,14 @@ impl<'s> Interpreter<'s> {
 
     /// An error of `statement`, classified by what it ends.
     pub fn failure(&self, error: SqlError, statement: &ast::Statement, frame: &Frame) -> Failure {
+        // An error placed on a line of the statement (a CREATEd module's
+        // body statement) is reported on that line of the batch.
+        let line = match error.line {
+            Some(line) => statement.span.line.saturating_add(line.saturating_sub(1)),
+            None => statement.span.line,
+        };
         let event = ErrorEvent {
-            line: statement.span.line,
+            line,
             procedure: frame
                 .procedure
                 .clone()

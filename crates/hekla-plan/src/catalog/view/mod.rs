@@ -132,12 +132,13 @@ impl Options {
 }
 
 /// The procedure SQL Server's messages name for an error of `statement`:
-/// the view or function a CREATE or ALTER defines (its body is compiled
-/// as that module).
+/// the view, function or procedure a CREATE or ALTER defines (its body is
+/// compiled as that module).
 pub fn procedure_of(statement: &StatementKind) -> Option<String> {
     match statement {
         StatementKind::CreateView(create) => Some(create.name.name().value.clone()),
         StatementKind::CreateFunction(create) => Some(create.name.name().value.clone()),
+        StatementKind::CreateProcedure(create) => Some(create.name.name().value.clone()),
         _ => None,
     }
 }

@@ -1,0 +1,84 @@
+-- A natively compiled module is bound at CREATE: an error of its body is
+-- the CREATE's, reported as SQL Server reports it, naming the module and
+-- the line of the offending statement within the batch (comments before
+-- the CREATE count).
+CREATE TABLE dbo.t (id int NOT NULL PRIMARY KEY NONCLUSTERED, v int NOT NULL) WITH (MEMORY_OPTIMIZED = ON)
+GO
+-- an unknown table, on the batch's fifth line
+CREATE PROCEDURE dbo.p_table WITH NATIVE_COMPILATION, SCHEMABINDING
+AS BEGIN ATOMIC WITH (TRANSACTION ISOLATION LEVEL = SNAPSHOT, LANGUAGE = N'us_english')
+  DECLARE @x int = 1
+  SELECT id FROM dbo.nosuch WHERE id = @x
+END
+GO
+CREATE PROCEDURE dbo.p_column WITH NATIVE_COMPILATION, SCHEMABINDING
+AS BEGIN ATOMIC WITH (TRANSACTION ISOLATION LEVEL = SNAPSHOT, LANGUAGE = N'us_english')
+  DECLARE @x int = 1
+  WHILE @x < 3
+  BEGIN
+    SET @x += 1
+
+    IF @x = 2
+      DELETE FROM dbo.t WHERE nocol = @x
+  END
+END
+GO
+CREATE PROCEDURE dbo.p_variable WITH NATIVE_COMPILATION, SCHEMABINDING
+AS BEGIN ATOMIC WITH (TRANSACTION ISOLATION LEVEL = SNAPSHOT, LANGUAGE = N'us_english')
+  DECLARE @x int = 1
+  BEGIN TRY
+    SET @y = @x
+  END TRY
+  BEGIN CATCH
+    THROW
+  END CATCH
+END
+GO
+-- A condition's error is on the IF's line.
+CREATE PROCEDURE dbo.p_condition WITH NATIVE_COMPILATION, SCHEMABINDING
+AS BEGIN ATOMIC WITH (TRANSACTION ISOLATION LEVEL = SNAPSHOT, LANGUAGE = N'us_english')
+  IF @z = 1
+    SELECT 1 AS one
+END
+GO
+-- A variable declared twice: Msg 134 on the second declaration's line.
+CREATE PROCEDURE dbo.p_twice WITH NATIVE_COMPILATION, SCHEMABINDING
+AS BEGIN ATOMIC WITH (TRANSACTION ISOLATION LEVEL = SNAPSHOT, LANGUAGE = N'us_english')
+  DECLARE @x int = 1
+  DECLARE @x int = 2
+END
+GO
+-- ALTER PROCEDURE binds the new body the same way, and keeps the old one.
+CREATE PROCEDURE dbo.p_good WITH NATIVE_COMPILATION, SCHEMABINDING
+AS BEGIN ATOMIC WITH (TRANSACTION ISOLATION LEVEL = SNAPSHOT, LANGUAGE = N'us_english')
+  SELECT COUNT(*) AS n FROM dbo.t
+END
+GO
+
+ALTER PROCEDURE dbo.p_good WITH NATIVE_COMPILATION, SCHEMABINDING
+AS BEGIN ATOMIC WITH (TRANSACTION ISOLATION LEVEL = SNAPSHOT, LANGUAGE = N'us_english')
+  SELECT COUNT(*) AS n FROM dbo.t
+  SELECT v FROM dbo.t2
+END
+GO
+EXEC dbo.p_good
+GO
+-- Natively compiled scalar functions too.
+CREATE FUNCTION dbo.f_table (@a int) RETURNS int WITH NATIVE_COMPILATION, SCHEMABINDING
+AS BEGIN ATOMIC WITH (TRANSACTION ISOLATION LEVEL = SNAPSHOT, LANGUAGE = N'us_english')
+  DECLARE @s int = 0
+  IF @a > 0
+  BEGIN
+    SELECT @s = SUM(v) FROM dbo.nosuch
+  END
+  RETURN @s
+END
+GO
+CREATE FUNCTION dbo.f_variable (@a int) RETURNS int WITH NATIVE_COMPILATION, SCHEMABINDING
+AS BEGIN ATOMIC WITH (TRANSACTION ISOLATION LEVEL = SNAPSHOT, LANGUAGE = N'us_english')
+
+  RETURN @a + @b
+END
+GO
+SELECT name FROM sys.objects WHERE type IN ('P', 'FN') ORDER BY name
+GO
