@@ -2,9 +2,10 @@
 //!
 //! An aggregate without GROUP BY over one table's rows (a scan, or a hash
 //! or range index seek), whose
-//! filter ANDs comparisons of fixed-width integer columns with constants
-//! or variables of the same type, and whose aggregates are COUNT, SUM, MIN
-//! and MAX of fixed-width integer or money columns, becomes a row kernel
+//! filter ANDs comparisons of columns with constants or variables of the
+//! same type, among the types whose values compare as their stored
+//! integers (integers, money, smallmoney, bit, date, datetime2), and whose
+//! aggregates are COUNT, SUM, MIN and MAX of such columns, becomes a row kernel
 //! (`hekla_jit::kernel`) run on each stored row, without decoding it.
 //! Anything else is left to the interpreter (None), which gives the same
 //! results: the kernel's overflow raises the interpreter's 8115.
@@ -29,7 +30,7 @@ use hekla_plan::bind::expr::{CompareOp, Predicate, Scalar, ScalarKind};
 use hekla_plan::catalog::table::TableMeta;
 use hekla_plan::plan::change::{Reading, RowSource};
 use hekla_plan::plan::{Node, QueryPlan, TableRead};
-use hekla_types::{DataType, Money, SqlError, SqlResult, Value};
+use hekla_types::{DataType, Date, DateTime2, Money, SqlError, SqlResult, Value};
 use std::collections::HashMap;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -382,12 +383,13 @@ impl KernelPlan {
                     (None, Some(column)) => (column.checked_sub(offset)?, left, flipped(*op)),
                     _ => return None,
                 };
-                // Both sides are compared as one integer type: the
-                // kernel's 64-bit comparison of the two is the same.
+                // Both sides are of one type whose values compare as
+                // their stored integers: the kernel's 64-bit comparison
+                // of the two is the same.
                 if other.data_type != left.data_type
                     || left.data_type != right.data_type
-                    || !is_integer(&left.data_type)
-                    || !is_integer(&table.columns.get(column)?.data_type)
+                    || !compares_as_integer(&left.data_type)
+                    || !compares_as_integer(&table.columns.get(column)?.data_type)
                 {
                     return None;
                 }
@@ -440,9 +442,8 @@ impl KernelPlan {
                     (DataType::TinyInt | DataType::SmallInt | DataType::Int, DataType::Int) => {
                         SumType::Int
                     }
-                    (DataType::BigInt, DataType::BigInt) | (DataType::Money, DataType::Money) => {
-                        SumType::BigInt
-                    }
+                    (DataType::BigInt, DataType::BigInt)
+                    | (DataType::Money | DataType::SmallMoney, DataType::Money) => SumType::BigInt,
                     _ => return None,
                 };
                 Aggregate::Sum(fixed(table, column)?, sum_type)
@@ -528,16 +529,21 @@ fn is_value(scalar: &Scalar) -> bool {
     }
 }
 
-/// True if every value of integer type `from` is one of `to`.
+/// True if converting `from` to `to` keeps every value's stored integer
+/// (a larger integer type; smallmoney to money, both in ten-thousandths).
 fn widens(from: &DataType, to: &DataType) -> bool {
+    // (family, rank in it): within a family a value's integer is the same.
     let rank = |data_type: &DataType| match data_type {
-        DataType::TinyInt => Some(0),
-        DataType::SmallInt => Some(1),
-        DataType::Int => Some(2),
-        DataType::BigInt => Some(3),
+        DataType::TinyInt => Some((0, 0)),
+        DataType::SmallInt => Some((0, 1)),
+        DataType::Int => Some((0, 2)),
+        DataType::BigInt => Some((0, 3)),
+        DataType::SmallMoney => Some((1, 0)),
+        DataType::Money => Some((1, 1)),
         _ => None,
     };
-    matches!((rank(from), rank(to)), (Some(from), Some(to)) if from <= to)
+    matches!((rank(from), rank(to)),
+        (Some((from_family, from)), Some((to_family, to))) if from_family == to_family && from <= to)
 }
 
 /// `left op right` as `right op' left`.
@@ -551,14 +557,25 @@ fn flipped(op: CompareOp) -> CompareOp {
     }
 }
 
-fn is_integer(data_type: &DataType) -> bool {
+/// Whether two values of `data_type` compare as their stored integers
+/// do ([`integer`]): integers, money and smallmoney (ten-thousandths),
+/// bit, date (days) and datetime2 (ticks, of one scale).
+fn compares_as_integer(data_type: &DataType) -> bool {
     matches!(
         data_type,
-        DataType::TinyInt | DataType::SmallInt | DataType::Int | DataType::BigInt
+        DataType::TinyInt
+            | DataType::SmallInt
+            | DataType::Int
+            | DataType::BigInt
+            | DataType::Money
+            | DataType::SmallMoney
+            | DataType::Bit
+            | DataType::Date
+            | DataType::DateTime2 { .. }
     )
 }
 
-/// A value of an integer type (or money, in ten-thousandths) as 64 bits.
+/// A value as the 64-bit integer its column stores (see [`fixed`]).
 fn integer(value: &Value) -> Option<i64> {
     match value {
         Value::TinyInt(v) => Some(i64::from(*v)),
@@ -566,6 +583,9 @@ fn integer(value: &Value) -> Option<i64> {
         Value::Int(v) => Some(i64::from(*v)),
         Value::BigInt(v) => Some(*v),
         Value::Money(money) => Some(money.0),
+        Value::Bit(bit) => Some(i64::from(*bit)),
+        Value::Date(date) => Some(i64::from(date.0)),
+        Value::DateTime2(moment) => Some(moment.to_ticks()),
         _ => None,
     }
 }
@@ -576,7 +596,9 @@ fn typed(data_type: &DataType, value: i64) -> Value {
         DataType::TinyInt => Value::TinyInt(value as u8),
         DataType::SmallInt => Value::SmallInt(value as i16),
         DataType::Int => Value::Int(value as i32),
-        DataType::Money => Value::Money(Money(value)),
+        DataType::Money | DataType::SmallMoney => Value::Money(Money(value)),
+        DataType::Date => Value::Date(Date(value as i32)),
+        DataType::DateTime2 { .. } => Value::DateTime2(DateTime2::from_ticks(value)),
         _ => Value::BigInt(value),
     }
 }
@@ -584,10 +606,10 @@ fn typed(data_type: &DataType, value: i64) -> Value {
 /// Where `column` of `table` is stored, if the kernel can read it.
 fn fixed(table: &TableMeta, column: usize) -> Option<FixedColumn> {
     let stored = match table.columns.get(column)?.data_type {
-        DataType::TinyInt => Stored::U8,
+        DataType::TinyInt | DataType::Bit => Stored::U8,
         DataType::SmallInt => Stored::I16,
-        DataType::Int => Stored::I32,
-        DataType::BigInt | DataType::Money => Stored::I64,
+        DataType::Int | DataType::SmallMoney | DataType::Date => Stored::I32,
+        DataType::BigInt | DataType::Money | DataType::DateTime2 { .. } => Stored::I64,
         _ => return None,
     };
     let place = table.engine.fixed_place(column)?;

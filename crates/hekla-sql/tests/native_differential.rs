@@ -8,8 +8,8 @@
 //!
 //! The generator aims at the edge of what compiles (see
 //! `hekla-exec/src/compiled.rs`): aggregates over a full scan filtered by
-//! ANDed comparisons of integer columns with constants, variables and
-//! parameters, next to near misses that must be interpreted (comparisons
+//! ANDed comparisons of integer, money, smallmoney, bit, date and datetime2
+//! columns with constants, variables and parameters, next to near misses that must be interpreted (comparisons
 //! across types, OR, NOT, GROUP BY, expressions in aggregates, AVG,
 //! DISTINCT, NULL variables, assignment SELECTs, subqueries, IF and WHILE,
 //! writes before the aggregate in the same atomic block). The columns hold
@@ -297,16 +297,30 @@ enum Type {
     BigInt,
     Money,
     Varchar,
+    SmallMoney,
+    Bit,
+    Date,
+    DateTime2,
 }
 
-const TYPES: [Type; 6] = [
+/// The integer types first (`TYPES[..4]`).
+const TYPES: [Type; 10] = [
     Type::TinyInt,
     Type::SmallInt,
     Type::Int,
     Type::BigInt,
     Type::Money,
     Type::Varchar,
+    Type::SmallMoney,
+    Type::Bit,
+    Type::Date,
+    Type::DateTime2,
 ];
+
+/// datetime2's 100 ns ticks in a day.
+const TICKS_PER_DAY: i64 = 864_000_000_000;
+/// 2000-01-01 as days since 0001-01-01: where dates cluster.
+const DAY_2000: i64 = 730_119;
 
 impl Type {
     fn sql(self) -> &'static str {
@@ -317,18 +331,49 @@ impl Type {
             Type::BigInt => "bigint",
             Type::Money => "money",
             Type::Varchar => "varchar(20)",
+            Type::SmallMoney => "smallmoney",
+            Type::Bit => "bit",
+            Type::Date => "date",
+            Type::DateTime2 => "datetime2",
         }
     }
 
-    /// The type's range (money in ten-thousandths; a varchar's length).
+    /// The type's range (money in ten-thousandths; a varchar's length;
+    /// dates in days and datetime2 in ticks since 0001-01-01).
     fn range(self) -> (i64, i64) {
         match self {
             Type::TinyInt => (0, 255),
             Type::SmallInt => (i16::MIN.into(), i16::MAX.into()),
-            Type::Int => (i32::MIN.into(), i32::MAX.into()),
+            Type::Int | Type::SmallMoney => (i32::MIN.into(), i32::MAX.into()),
             Type::BigInt | Type::Money => (i64::MIN, i64::MAX),
             Type::Varchar => (0, 5),
+            Type::Bit => (0, 1),
+            Type::Date => (0, 3_652_058),
+            Type::DateTime2 => (0, 3_652_059 * TICKS_PER_DAY - 1),
         }
+    }
+
+    /// Where most values are, and how far apart: (middle, step, steps
+    /// either side).
+    fn cluster(self) -> (i64, i64, i64) {
+        match self {
+            Type::Money | Type::SmallMoney => (0, 1, 200_000),
+            Type::Date => (DAY_2000, 1, 20),
+            // Seconds, and now and then a tick: datetime2(7) keeps both.
+            Type::DateTime2 => (DAY_2000 * TICKS_PER_DAY, 10_000_000, 20),
+            _ => (0, 1, 20),
+        }
+    }
+
+    /// Whether SUM and AVG take the type (else Msg 8117).
+    fn is_summable(self) -> bool {
+        self.is_integer() || matches!(self, Type::Money | Type::SmallMoney)
+    }
+
+    /// Whether the kernels compare values of the type (as the integers
+    /// stored).
+    fn compiles_in_comparisons(self) -> bool {
+        self != Type::Varchar
     }
 
     /// A value of the type as a literal: mostly small (so that equality
@@ -337,8 +382,12 @@ impl Type {
         self.literal_of(self.value(rng), rng)
     }
 
-    /// A value for a column, of the column's sign: see [`COLUMNS`].
+    /// A value for a column, of the column's sign if it is summed: see
+    /// [`COLUMNS`].
     fn stored(self, nullable: bool, rng: &mut Rng) -> String {
+        if !self.is_summable() {
+            return self.literal(rng);
+        }
         let magnitude = self.value(rng).checked_abs().unwrap_or(i64::MAX);
         let value = if nullable { magnitude } else { -magnitude };
         let (low, high) = self.range();
@@ -347,12 +396,13 @@ impl Type {
 
     fn value(self, rng: &mut Rng) -> i64 {
         let (low, high) = self.range();
-        let small = if self == Type::Money { 200_000 } else { 20 };
+        let (middle, step, steps) = self.cluster();
         match rng.below(10) {
             0 => high - rng.between(0, 2),
             1 => low + rng.between(0, 2),
             2 => rng.between(low, high),
-            _ => rng.between(-small, small).clamp(low, high),
+            3 if self == Type::DateTime2 => middle + rng.between(-2, 2),
+            _ => (middle + rng.between(-steps, steps) * step).clamp(low, high),
         }
     }
 
@@ -366,10 +416,23 @@ impl Type {
                     .collect();
                 format!("'{text}'")
             }
-            Type::Money => {
+            Type::Money | Type::SmallMoney => {
                 let sign = if value < 0 { "-" } else { "" };
                 let magnitude = i128::from(value).unsigned_abs();
                 format!("{sign}{}.{:04}", magnitude / 10_000, magnitude % 10_000)
+            }
+            Type::Date => format!("'{}'", calendar_date(value)),
+            Type::DateTime2 => {
+                let (days, ticks) = (value / TICKS_PER_DAY, value % TICKS_PER_DAY);
+                let seconds = ticks / 10_000_000;
+                format!(
+                    "'{} {:02}:{:02}:{:02}.{:07}'",
+                    calendar_date(days),
+                    seconds / 3600,
+                    seconds / 60 % 60,
+                    seconds % 60,
+                    ticks % 10_000_000
+                )
             }
             _ => value.to_string(),
         }
@@ -382,10 +445,18 @@ impl Type {
     /// whether such an error or a SUM's overflow comes first would differ
     /// as well. A string meets only strings; a bigint (which can be past
     /// money's range) no money.
+    /// Dates meet only their own type too, and a smallmoney no int or
+    /// bigint (past its range).
     fn compares_without_error(self, other: Type) -> bool {
+        let numeric =
+            |data_type: Type| !matches!(data_type, Type::Varchar | Type::Date | Type::DateTime2);
         let pair = [self, other];
-        (self == Type::Varchar) == (other == Type::Varchar)
-            && !(pair.contains(&Type::BigInt) && pair.contains(&Type::Money))
+        self == other
+            || (numeric(self)
+                && numeric(other)
+                && !(pair.contains(&Type::BigInt) && pair.contains(&Type::Money))
+                && !(pair.contains(&Type::SmallMoney)
+                    && (pair.contains(&Type::Int) || pair.contains(&Type::BigInt))))
     }
 
     fn is_integer(self) -> bool {
@@ -401,7 +472,7 @@ impl Type {
 /// so that whether a SUM overflows does not hang on the order rows are
 /// scanned in (see [`Type::compares_without_error`]), and a statement has
 /// at most one SUM that can overflow ([`Generator::aggregates`]).
-const COLUMNS: [(&str, Type, bool); 11] = [
+const COLUMNS: [(&str, Type, bool); 17] = [
     ("t", Type::TinyInt, true),
     ("tn", Type::TinyInt, false),
     ("s", Type::SmallInt, true),
@@ -412,8 +483,40 @@ const COLUMNS: [(&str, Type, bool); 11] = [
     ("bn", Type::BigInt, false),
     ("m", Type::Money, true),
     ("mn", Type::Money, false),
+    ("sm", Type::SmallMoney, true),
+    ("smn", Type::SmallMoney, false),
+    ("bit", Type::Bit, true),
+    ("d", Type::Date, true),
+    ("dn", Type::Date, false),
+    ("dt", Type::DateTime2, false),
     ("v", Type::Varchar, true),
 ];
+
+/// The columns but the varchar one (the last).
+fn non_string_columns() -> &'static [(&'static str, Type, bool)] {
+    &COLUMNS[..COLUMNS.len() - 1]
+}
+
+/// Days since 0001-01-01 as `yyyy-mm-dd` (the proleptic Gregorian
+/// calendar, as date's).
+fn calendar_date(days: i64) -> String {
+    // Days since 0000-03-01, in 400-year eras of 146,097 days.
+    let shifted = days + 306;
+    let era = shifted.div_euclid(146_097);
+    let day_of_era = shifted.rem_euclid(146_097);
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let month_index = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * month_index + 2) / 5 + 1;
+    let month = if month_index < 10 {
+        month_index + 3
+    } else {
+        month_index - 9
+    };
+    let year = era * 400 + year_of_era + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}")
+}
 
 /// The tables, filled with the same rows on both sides.
 fn schema_script(rng: &mut Rng) -> String {
@@ -773,7 +876,7 @@ impl Generator {
         let filter = self.filter(shaped);
         if self.rng.chance(50) {
             let aggregate = self.aggregates(1, false).remove(0);
-            let other = self.rng.pick(&COLUMNS[..10]).0;
+            let other = self.rng.pick(non_string_columns()).0;
             format!(
                 "SELECT TOP (3) id, {column}, (SELECT {aggregate} FROM dbo.small AS inner_rows \
                  WHERE inner_rows.{other} >= outer_rows.{other}) AS sub \
@@ -793,7 +896,7 @@ impl Generator {
         let value = match self.rng.below(4) {
             0 => target.data_type.literal(&mut self.rng),
             1 => "NULL".into(),
-            2 if target.data_type != Type::Varchar => {
+            2 if target.data_type.is_summable() || target.data_type == Type::Bit => {
                 format!("{} + {}", target.name, self.rng.between(-2, 2))
             }
             _ => {
@@ -884,10 +987,21 @@ impl Generator {
     /// a near miss; and whether it can overflow (a SUM or AVG of a column
     /// whose values can add up past its type).
     fn aggregate(&mut self, kernel_shaped: bool) -> (String, bool) {
-        let (column, data_type, _) = *self.rng.pick(&COLUMNS[..10]);
+        let (column, data_type, _) = *self.rng.pick(non_string_columns());
         let choices = if kernel_shaped { 9 } else { 16 };
         let wide = matches!(data_type, Type::Int | Type::BigInt | Type::Money);
-        match self.rng.below(choices) {
+        let choice = self.rng.below(choices);
+        // Of a bit only counts, of a date no sums (else Msg 8117).
+        if data_type == Type::Bit
+            || !data_type.is_summable() && matches!(choice, 4..=6 | 9..=11 | 14)
+        {
+            let function = match data_type {
+                Type::Bit => *self.rng.pick(&["COUNT", "COUNT_BIG"]),
+                _ => *self.rng.pick(&["MIN", "MAX", "COUNT"]),
+            };
+            return (format!("{function}({column})"), false);
+        }
+        match choice {
             0 => ("COUNT(*)".into(), false),
             1 => ("COUNT_BIG(*)".into(), false),
             2 => (format!("COUNT({column})"), false),
@@ -1041,7 +1155,7 @@ impl Generator {
             .parameters
             .iter()
             .chain(&self.variables)
-            .filter(|name| name.data_type.is_integer())
+            .filter(|name| name.data_type.compiles_in_comparisons())
             .cloned()
             .collect();
         if !names.is_empty() && self.rng.chance(60) {

@@ -119,3 +119,38 @@ EXEC dbo.filters NULL, 4
 EXEC dbo.filters 9, NULL
 SELECT id, order_id, qty, price FROM dbo.lines ORDER BY id
 GO
+-- Money, smallmoney, bit, date and datetime2 compare as the integers they
+-- are stored as (smallmoney widened to money; datetime2 of one scale). A
+-- smallint column against a smallmoney value is converted to smallmoney,
+-- in ten-thousandths: interpreted.
+CREATE TABLE dbo.orders (
+    id int NOT NULL PRIMARY KEY NONCLUSTERED,
+    qty smallint NOT NULL, discount smallmoney NULL, rush bit NULL,
+    due date NOT NULL, placed datetime2 NULL, total money NOT NULL
+) WITH (MEMORY_OPTIMIZED = ON)
+INSERT INTO dbo.orders VALUES
+    (1, 5, 0.1, 1, '2026-11-27', '2026-11-27 08:00:00.1234567', 10),
+    (2, 2, NULL, 0, '2026-12-01', '2026-11-27 08:00:00.1234568', 2.5),
+    (3, 7, 5, NULL, '2025-01-01', NULL, 100),
+    (4, 1, -3.25, 1, '0001-01-01', '9999-12-31 23:59:59.9999999', 0.01)
+GO
+CREATE PROCEDURE dbo.typed_filters @day date, @at datetime2, @rush bit, @cut smallmoney, @least money
+WITH NATIVE_COMPILATION, SCHEMABINDING AS BEGIN ATOMIC WITH (TRANSACTION ISOLATION LEVEL = SNAPSHOT, LANGUAGE = N'us_english')
+    SELECT COUNT(*) AS n, MIN(due) AS first_due, MAX(placed) AS last_placed, SUM(discount) AS discounts FROM dbo.orders WHERE due >= @day
+    SELECT COUNT(*) AS n, SUM(total) AS total FROM dbo.orders WHERE placed > @at AND rush = @rush
+    SELECT COUNT(*) AS n, MAX(total) AS top_total, MIN(discount) AS least_discount FROM dbo.orders WHERE discount < @cut AND total >= @least
+    SELECT COUNT(*) AS n FROM dbo.orders WHERE discount >= @least
+    SELECT COUNT(*) AS n FROM dbo.orders WHERE qty = @cut
+END
+GO
+EXEC dbo.typed_filters '2026-11-27', '2026-11-27 08:00:00.1234567', 1, 5, 0.01
+DECLARE @day date = '2026-11-27', @at datetime2 = '2026-11-27 08:00:00.1234567', @rush bit = 1, @cut smallmoney = 5, @least money = 0.01
+SELECT COUNT(*) AS n, MIN(due) AS first_due, MAX(placed) AS last_placed, SUM(discount) AS discounts FROM dbo.orders WHERE due >= @day
+SELECT COUNT(*) AS n, SUM(total) AS total FROM dbo.orders WHERE placed > @at AND rush = @rush
+SELECT COUNT(*) AS n, MAX(total) AS top_total, MIN(discount) AS least_discount FROM dbo.orders WHERE discount < @cut AND total >= @least
+SELECT COUNT(*) AS n FROM dbo.orders WHERE discount >= @least
+SELECT COUNT(*) AS n FROM dbo.orders WHERE qty = @cut
+GO
+EXEC dbo.typed_filters '0001-01-01', '2026-11-27 08:00:00.1234568', 0, -3.25, 100
+EXEC dbo.typed_filters NULL, NULL, NULL, NULL, NULL
+GO
