@@ -653,6 +653,51 @@ INSERT INTO ##everyone VALUES (7)
 /// continues; a definition that refers to objects made after the table
 /// (a foreign key's table, a DEFAULT's sequence) still restores.
 #[test]
+fn native_module_bindings_survive_restarts() {
+    let dir = scratch("native-bindings");
+    {
+        let db = open(&dir);
+        let setup = "
+CREATE TABLE dbo.acct (id int NOT NULL PRIMARY KEY NONCLUSTERED, balance int NOT NULL, spare int NULL)
+    WITH (MEMORY_OPTIMIZED = ON)
+GO
+CREATE PROCEDURE dbo.balance_of @id int WITH NATIVE_COMPILATION, SCHEMABINDING
+AS BEGIN ATOMIC WITH (TRANSACTION ISOLATION LEVEL = SNAPSHOT, LANGUAGE = N'us_english')
+    SELECT balance FROM dbo.acct WHERE id = @id
+END
+GO
+CREATE PROCEDURE dbo.caller WITH NATIVE_COMPILATION, SCHEMABINDING
+AS BEGIN ATOMIC WITH (TRANSACTION ISOLATION LEVEL = SNAPSHOT, LANGUAGE = N'us_english')
+    EXEC dbo.balance_of 1
+END
+";
+        assert_eq!(run_in(&db, setup), "");
+    }
+    let db = open(&dir);
+    // What the modules name and read is bound again at open.
+    let out = run_in(&db, "DROP PROCEDURE dbo.balance_of");
+    assert!(
+        out.starts_with("Msg 3729,") && out.contains("'caller'"),
+        "{out}"
+    );
+    let out = run_in(&db, "ALTER TABLE dbo.acct DROP COLUMN balance");
+    assert!(
+        out.starts_with("Msg 5074,") && out.contains("'balance_of'") && out.contains("Msg 4922,"),
+        "{out}"
+    );
+    assert_eq!(run_in(&db, "ALTER TABLE dbo.acct DROP COLUMN spare"), "");
+    assert_eq!(
+        run_in(
+            &db,
+            "DROP PROCEDURE dbo.caller, dbo.balance_of\nALTER TABLE dbo.acct DROP COLUMN balance"
+        ),
+        ""
+    );
+    drop(db);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn altered_tables_survive_restarts() {
     let dir = scratch("altered");
     let objects = "SELECT name, object_id, parent_object_id FROM sys.objects ORDER BY object_id";

@@ -271,12 +271,14 @@ impl Catalog {
     }
 
     /// The object `schema.name` a schema-bound module can depend on: a
-    /// table, a view or a function.
+    /// table, a view, a function or (one a native procedure calls) a
+    /// procedure.
     pub fn bindable(&self, schema: SchemaId, name: &str) -> Option<i32> {
         self.table(schema, name)
             .map(|table| table.object_id)
             .or_else(|| self.views.get(schema, name).map(|view| view.object_id))
             .or_else(|| self.functions.get(schema, name).map(|f| f.object_id))
+            .or_else(|| self.procedures.get(schema, name).map(|p| p.object_id))
     }
 
     /// Adds a table, reserving the object ids its constraints use.
@@ -369,6 +371,22 @@ impl Catalog {
             return function.name.clone();
         }
         object_id.to_string()
+    }
+
+    /// The definition of the view, function or procedure with `object_id`.
+    pub fn module_definition(&self, object_id: i32) -> Option<&str> {
+        let view = || self.views.by_id(object_id).map(|v| v.definition.as_str());
+        let function = || {
+            self.functions
+                .by_id(object_id)
+                .map(|f| f.definition.as_str())
+        };
+        let procedure = || {
+            self.procedures
+                .by_id(object_id)
+                .map(|p| p.definition.as_str())
+        };
+        view().or_else(function).or_else(procedure)
     }
 
     /// `sys.hekla_counters`.

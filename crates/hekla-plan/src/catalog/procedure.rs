@@ -285,15 +285,7 @@ pub fn bound_objects(catalog: &Catalog, text: &str) -> Vec<i32> {
     let Ok(tokens) = hekla_parser::lexer::tokenize(text) else {
         return Vec::new();
     };
-    let word = |index: usize| -> Option<String> {
-        let token = tokens.get(index)?;
-        let written = token.span.text(text);
-        match token.kind {
-            TokenKind::Word if !token.reserved => Some(written.to_string()),
-            TokenKind::QuotedIdent => Some(written[1..written.len() - 1].to_string()),
-            _ => None,
-        }
-    };
+    let word = |index: usize| super::dependency::identifier(tokens.get(index)?, text);
     let is_dot = |index: usize| tokens.get(index).is_some_and(|t| t.kind == TokenKind::Dot);
     let mut found = Vec::new();
     for index in 0..tokens.len() {
@@ -303,10 +295,10 @@ pub fn bound_objects(catalog: &Catalog, text: &str) -> Vec<i32> {
         let (Some(schema), Some(name)) = (word(index), word(index + 2)) else {
             continue;
         };
-        let Some(schema_id) = catalog.schema_id(&schema) else {
+        let Some(schema_id) = catalog.schema_id(schema) else {
             continue;
         };
-        found.extend(catalog.bindable(schema_id, &name));
+        found.extend(catalog.bindable(schema_id, name));
     }
     found
 }

@@ -125,7 +125,7 @@ fn existing(
 }
 
 /// DROP PROCEDURE: each name in turn (Msg 3701 for a missing one unless IF
-/// EXISTS).
+/// EXISTS, 3729 for one a schema-bound module calls).
 pub fn drop(db: &dyn DdlDatabase, names: &[ast::ObjectName], if_exists: bool) -> SqlResult<()> {
     for name in names {
         let mut catalog = db.catalog_mut();
@@ -139,6 +139,7 @@ pub fn drop(db: &dyn DdlDatabase, names: &[ast::ObjectName], if_exists: bool) ->
                 &hekla_plan::catalog::sequence::written(name),
             ));
         };
+        super::view::refuse_if_bound(&catalog, procedure.object_id, "DROP PROCEDURE", name)?;
         super::unstore_object(db, procedure.object_id)?;
         catalog.procedures.remove(procedure.object_id);
         catalog.bindings.remove(procedure.object_id);

@@ -268,7 +268,8 @@ pub fn refuse_drop_table(catalog: &Catalog, name: &ast::ObjectName) -> SqlResult
 }
 
 /// Msg 3729 when an object created WITH SCHEMABINDING references
-/// `object_id`, which `action` (`DROP TABLE`, `DROP VIEW`) would remove.
+/// `object_id`, which `action` (`DROP TABLE`, `DROP VIEW`, `DROP FUNCTION`,
+/// `DROP PROCEDURE`) would remove.
 pub fn refuse_if_bound(
     catalog: &Catalog,
     object_id: i32,

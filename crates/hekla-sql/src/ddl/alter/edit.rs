@@ -15,7 +15,7 @@ use super::{Failure, Outcome};
 use hekla_engine::IndexKind;
 use hekla_parser::ast::{self, ConstraintKind, TableElement};
 use hekla_plan::catalog::table::{KeyConstraint, TableMeta};
-use hekla_plan::catalog::Catalog;
+use hekla_plan::catalog::{dependency, Catalog};
 use hekla_plan::error::{not_supported_yet, Refused};
 use hekla_types::SqlError;
 
@@ -631,11 +631,19 @@ impl<'a> Editor<'a> {
                 found.push(msg::object_depends(&key.name, column));
             }
         }
-        // Schema binding is recorded per table, not per column: any object
-        // bound to the table holds every column (stricter than SQL Server).
-        if let Some(bound) = self.catalog.bindings.first_referencing(table.object_id) {
-            if let Some(view) = self.catalog.views.by_id(bound) {
-                found.push(msg::object_depends(&view.name, column));
+        let schema = self.catalog.schema_name(table.schema_id).unwrap_or("dbo");
+        for bound in self.catalog.bindings.referencing(table.object_id) {
+            let reads = self
+                .catalog
+                .module_definition(bound)
+                .is_some_and(|definition| {
+                    dependency::reads_column(definition, schema, &table.name, column)
+                });
+            if reads {
+                found.push(msg::object_depends(
+                    &self.catalog.object_name(bound),
+                    column,
+                ));
             }
         }
         for statistics in self.catalog.statistics_of(table.object_id) {
