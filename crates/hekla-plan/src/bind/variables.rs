@@ -84,6 +84,20 @@ impl Variables {
         }
     }
 
+    /// No variables yet, with room for `expected` of them without
+    /// growing (a procedure's parameters and declarations): a call's
+    /// frame would otherwise grow its vectors one step at a time.
+    pub fn with_room(spid: i16, expected: usize) -> Self {
+        Variables {
+            names: Vec::with_capacity(expected),
+            types: Vec::with_capacity(expected),
+            values: Vec::with_capacity(expected),
+            not_null: Vec::with_capacity(expected),
+            session: spid,
+            ..Variables::default()
+        }
+    }
+
     /// The session running the batch, whose `#temp` tables it sees.
     pub fn session(&self) -> i16 {
         self.session

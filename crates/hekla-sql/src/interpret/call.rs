@@ -14,6 +14,10 @@ use hekla_parser::ast::{self, ExprKind};
 use hekla_plan::catalog::procedure::{ParameterKind, ProcedureMeta};
 use hekla_plan::permission::Permission;
 use hekla_types::{SqlError, SqlResult, Value};
+
+/// Variables a procedure's frame has room for besides its parameters
+/// before it grows: most bodies declare no more.
+const EXPECTED_DECLARATIONS: usize = 8;
 use std::sync::Arc;
 
 /// How deep procedure calls may nest (SQL Server's limit).
@@ -344,7 +348,10 @@ impl Interpreter<'_> {
     ) -> Result<(i32, Vec<(usize, Value)>), Failure> {
         let procedure = &plan.module;
         let mut callee = Frame {
-            variables: hekla_plan::bind::variables::Variables::for_session(self.session.state.spid),
+            variables: hekla_plan::bind::variables::Variables::with_room(
+                self.session.state.spid,
+                procedure.parameters.len() + EXPECTED_DECLARATIONS,
+            ),
             level,
             procedure: procedure.shown_name(),
             source: &procedure.definition,

@@ -25,7 +25,8 @@ impl Interpreter<'_> {
     /// Runs `procedure` with `parameters`, reporting as a batch does.
     pub fn run_rpc(&mut self, procedure: &str, mut parameters: Vec<RpcParameter>) {
         let mut frame = Frame {
-            variables: Variables::for_session(self.session.state.spid),
+            // The parameters and the return status.
+            variables: Variables::with_room(self.session.state.spid, parameters.len() + 1),
             level: 0,
             procedure: None,
             source: "",
