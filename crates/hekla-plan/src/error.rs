@@ -86,6 +86,27 @@ pub fn already_declared(name: &str) -> SqlError {
     )
 }
 
+/// Msg 137: `@name` (given without the `@`) is not declared.
+pub fn undeclared_variable(name: &str) -> SqlError {
+    SqlError::new(
+        137,
+        15,
+        2,
+        format!("Must declare the scalar variable \"@{name}\"."),
+    )
+}
+
+/// Msg 1087: the table variable `@name` (given without the `@`) is not
+/// declared.
+pub fn undeclared_table_variable(name: &str) -> SqlError {
+    SqlError::new(
+        1087,
+        15,
+        2,
+        format!("Must declare the table variable \"@{name}\"."),
+    )
+}
+
 /// Msg 11719: `NEXT VALUE FOR` where SQL Server allows none.
 pub fn next_value_not_allowed() -> SqlError {
     SqlError::new(

@@ -7,5 +7,6 @@ pub mod functions;
 pub mod literal;
 pub mod server;
 pub mod subquery;
+pub mod undeclared;
 pub mod user_function;
 pub mod variables;

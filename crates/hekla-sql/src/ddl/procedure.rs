@@ -32,8 +32,10 @@ pub fn create(db: &dyn DdlDatabase, create: &ast::CreateProcedure, text: &str) -
     // The body's spans point into the stored text, whose first line is
     // the CREATE's: the lines its errors are placed on count from there.
     let body = parse_definition(&definition)?.body;
-    let names = create.params.iter().map(|p| p.name.as_str());
-    if let Some((error, line)) = hekla_plan::bind::variables::first_redeclaration(names, &body) {
+    let names = || create.params.iter().map(|p| p.name.as_str());
+    let misused = hekla_plan::bind::variables::first_redeclaration(names(), &body)
+        .or_else(|| hekla_plan::bind::undeclared::first_undeclared(names(), &body, &definition));
+    if let Some((error, line)) = misused {
         return Err(error.at_line(line));
     }
     let compiled = if native {
