@@ -31,7 +31,13 @@ pub fn create(db: &dyn DdlDatabase, create: &ast::CreateFunction, text: &str) ->
     let shape = Shape::of(parse_definition(&definition)?, &db.catalog())?;
     match &shape.body {
         FunctionBody::Scalar { statements, .. } => {
-            rules::check_scalar_body(statements, &definition)?
+            rules::check_scalar_body(statements, &definition)?;
+            let parameters = shape.parameters.iter().map(|p| p.name.as_str());
+            let undeclared =
+                hekla_plan::bind::undeclared::first_undeclared(parameters, statements, &definition);
+            if let Some((error, line)) = undeclared {
+                return Err(error.at_line(line));
+            }
         }
         FunctionBody::Inline(query) if shape.schemabinding => super::view::refuse_wildcard(query)?,
         FunctionBody::Inline(_) => {}

@@ -53,3 +53,23 @@ EXEC dbo.deferred
 GO
 SELECT name FROM sys.procedures ORDER BY name
 GO
+-- A scalar function's body is checked the same way at CREATE FUNCTION.
+CREATE FUNCTION dbo.f_undeclared (@a int) RETURNS int AS
+BEGIN
+  DECLARE @r int = @a
+  IF @a > 0
+    SET @r = @r + @b
+  RETURN @r
+END
+GO
+CREATE FUNCTION dbo.f_fine (@a int) RETURNS int AS
+BEGIN
+  IF @a > 0
+  BEGIN
+    DECLARE @r int = @a * 2
+  END
+  RETURN @r
+END
+GO
+SELECT dbo.f_fine(4) AS doubled, OBJECT_ID('dbo.f_undeclared') AS missing
+GO
