@@ -1,10 +1,12 @@
 //! What SQL Server refuses about a batch as a whole before it runs any of
 //! it: CREATE VIEW, PROCEDURE, FUNCTION and SCHEMA must start their batch
 //! (Msg 111; everything after such a statement belongs to it), SET
-//! SHOWPLAN must be alone in its batch (Msg 1067), and a variable may be
-//! declared once (Msg 134).
+//! SHOWPLAN must be alone in its batch (Msg 1067), a variable may be
+//! declared once (Msg 134) and, in a client's batch, must be declared
+//! before it is used (Msg 137 or 1087).
 
 use hekla_parser::ast::{Statement, StatementKind};
+use hekla_plan::bind::undeclared::first_undeclared;
 use hekla_plan::bind::variables::first_redeclaration;
 use hekla_types::SqlError;
 
@@ -34,6 +36,22 @@ pub(super) fn violation(statements: &[Statement]) -> Option<(SqlError, u32)> {
         Some((not_first(what), statement.span.line))
     });
     misplaced.or_else(|| first_redeclaration([], statements))
+}
+
+/// The first variable a client's batch of `statements` (parsed from
+/// `text`) uses undeclared, with its line. A batch that CREATEs a module
+/// is the module's: its body is checked as the module's
+/// (`ddl::procedure`, `ddl::function`). Dynamic SQL is not checked here:
+/// its lines count from its own text, so such an error is reported where
+/// it runs, inside it.
+pub(super) fn undeclared_variable(statements: &[Statement], text: &str) -> Option<(SqlError, u32)> {
+    let defines_module = statements
+        .first()
+        .is_some_and(|statement| must_start_batch(&statement.kind).is_some());
+    if defines_module {
+        return None;
+    }
+    first_undeclared([], statements, text)
 }
 
 /// How Msg 111 names a statement that must start its batch.

@@ -419,7 +419,9 @@ impl<'s> Interpreter<'s> {
 /// batch rules, or the error that keeps it from running at all.
 pub fn compile_batch(text: &str) -> Result<Arc<ProcedureMeta>, ErrorEvent> {
     let batch = hekla_parser::parse_batch(text).map_err(ErrorEvent::from_syntax)?;
-    if let Some((error, line)) = batch_rules::violation(&batch.statements) {
+    let refused = batch_rules::violation(&batch.statements)
+        .or_else(|| batch_rules::undeclared_variable(&batch.statements, text));
+    if let Some((error, line)) = refused {
         return Err(ErrorEvent {
             error,
             line,

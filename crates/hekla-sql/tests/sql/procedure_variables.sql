@@ -73,3 +73,16 @@ END
 GO
 SELECT dbo.f_fine(4) AS doubled, OBJECT_ID('dbo.f_undeclared') AS missing
 GO
+-- A client's batch is compiled whole before any of it runs: a variable
+-- it uses undeclared stops all of it, the statements before included.
+PRINT 'not printed'
+SELECT @nowhere AS n
+GO
+-- A variable lives for its batch only.
+DECLARE @gone int = 1
+GO
+PRINT 'not printed either'
+DELETE FROM @gone_table
+GO
+PRINT 'the next batch runs'
+GO
