@@ -218,14 +218,9 @@ impl Variables {
 
     /// The table variable `@name` (given without the `@`), or Msg 1087.
     pub fn declared_table(&self, name: &str) -> SqlResult<Arc<TableMeta>> {
-        self.table(name).cloned().ok_or_else(|| {
-            SqlError::new(
-                1087,
-                15,
-                2,
-                format!("Must declare the table variable \"@{name}\"."),
-            )
-        })
+        self.table(name)
+            .cloned()
+            .ok_or_else(|| crate::error::undeclared_table_variable(name))
     }
 
     /// The table variable `@name` (given without the `@`) as the target of
@@ -283,14 +278,8 @@ impl Variables {
 
     /// The slot of `@name`, or Msg 137.
     pub fn resolve(&self, name: &str) -> SqlResult<usize> {
-        self.slot(name).ok_or_else(|| {
-            SqlError::new(
-                137,
-                15,
-                2,
-                format!("Must declare the scalar variable \"@{name}\"."),
-            )
-        })
+        self.slot(name)
+            .ok_or_else(|| crate::error::undeclared_variable(name))
     }
 
     /// The name of the variable in `slot`, without the `@`.

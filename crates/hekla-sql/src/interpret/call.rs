@@ -493,12 +493,7 @@ fn table_argument(
     let Some(table) = frame.variables.table(name) else {
         return match frame.variables.slot(name) {
             Some(slot) => Err(clash(frame.variables.data_type(slot).sql_name())),
-            None => Err(SqlError::new(
-                137,
-                15,
-                2,
-                format!("Must declare the scalar variable \"@{name}\"."),
-            )),
+            None => Err(hekla_plan::error::undeclared_variable(name)),
         };
     };
     let declared = frame.variables.table_type(name);
