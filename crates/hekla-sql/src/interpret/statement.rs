@@ -693,6 +693,11 @@ impl Interpreter<'_> {
                 return Ok(value.clone());
             }
         }
+        // So does a NULL or a small integer literal (a parameter's usual
+        // default: `@Status tinyint = 1`, `@Comment nvarchar(128) = NULL`).
+        if let Some(value) = literal_read(expr, data_type) {
+            return Ok(value);
+        }
         let scalar = implicit(self.bound(expr, frame)?, data_type)?;
         self.evaluate(&scalar, frame)
     }
@@ -1045,6 +1050,26 @@ fn statement_command(kind: &StatementKind) -> StatementCommand {
 /// A bare `@variable` declared in the frame: its value and type, read as
 /// binding and evaluating it would (an undeclared one is left to the
 /// binder, for its error).
+/// `expr` as a value of `data_type` if it is a literal no conversion rule
+/// could make anything else of: NULL (of any type), or digits in the range
+/// of the integer type wanted. Anything else is bound and converted.
+fn literal_read(expr: &ast::Expr, data_type: &DataType) -> Option<Value> {
+    match &expr.kind {
+        ast::ExprKind::Literal(ast::Literal::Null) => Some(Value::Null),
+        ast::ExprKind::Literal(ast::Literal::Integer(digits)) => {
+            let number: i64 = digits.parse().ok()?;
+            match data_type {
+                DataType::TinyInt => u8::try_from(number).ok().map(Value::TinyInt),
+                DataType::SmallInt => i16::try_from(number).ok().map(Value::SmallInt),
+                DataType::Int => i32::try_from(number).ok().map(Value::Int),
+                DataType::BigInt => Some(Value::BigInt(number)),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
 fn variable_read<'f>(expr: &ast::Expr, frame: &'f Frame) -> Option<(&'f Value, DataType)> {
     let ast::ExprKind::Variable(name) = &expr.kind else {
         return None;

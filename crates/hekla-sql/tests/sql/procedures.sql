@@ -144,3 +144,13 @@ SELECT * FROM #dynamic
 GO
 SELECT COUNT(*) AS outer_rows FROM #outer
 GO
+-- Literal arguments and defaults: NULL and integers that fit are passed as
+-- they are, and a literal of another kind is converted.
+CREATE PROCEDURE dbo.literal_arguments @small tinyint = 1, @note nvarchar(10) = NULL, @big bigint = 9223372036854775807, @price money = 2
+AS SELECT @small AS small, @note AS note, @big AS big, @price AS price
+GO
+EXEC dbo.literal_arguments
+EXEC dbo.literal_arguments 255, NULL, 0, 3
+GO
+EXEC dbo.literal_arguments @small = 0, @note = 12
+GO
