@@ -67,5 +67,8 @@ pub use memory::default_memory_limit;
 pub use range_index::RangeIndexStats;
 pub use stats::{AbortReason, DatabaseStats};
 pub use table::{IndexStats, Table, TableMemoryStats};
-pub use transaction::{Dependencies, IsolationLevel, KeyRange, Row, RowId, Savepoint, Transaction};
+pub use transaction::{
+    Dependencies, IsolationLevel, KeyRange, Payloads, Row, RowId, Savepoint, Transaction,
+    SCAN_BATCH_ROWS,
+};
 pub use txn_table::{ActiveTransaction, TxnState, MAX_TRANSACTIONS};

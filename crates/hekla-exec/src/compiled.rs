@@ -21,6 +21,7 @@
 use super::access::read_along;
 use super::aggregate::Accumulator;
 use super::eval::{Evaluate, Inputs};
+use hekla_engine::Transaction;
 use hekla_jit::kernel::{
     Aggregate, CompareOp as KernelOp, Condition, FixedColumn, Kernel, KernelSpec, Operand, Outcome,
     RowBatch, Stored, SumType, SLOTS_PER_AGGREGATE,
@@ -28,6 +29,7 @@ use hekla_jit::kernel::{
 use hekla_plan::bind::aggregate::{AggregateCall, AggregateFunction, Grouping};
 use hekla_plan::bind::expr::{CompareOp, Predicate, Scalar, ScalarKind};
 use hekla_plan::catalog::table::TableMeta;
+use hekla_plan::plan::access::AccessPath;
 use hekla_plan::plan::change::{Reading, RowSource};
 use hekla_plan::plan::{Node, QueryPlan, TableRead};
 use hekla_types::{DataType, Date, DateTime2, Money, SqlError, SqlResult, Value};
@@ -36,8 +38,9 @@ use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-/// Rows a kernel is given at once (between them, the cancel flag is
-/// looked at).
+/// Rows a kernel is given at once from a seek (between them, the cancel
+/// flag is looked at); a scan's batches are the engine's
+/// (`hekla_engine::SCAN_BATCH_ROWS`).
 const BATCH_ROWS: usize = 256;
 
 /// Kernels a module compiles at run time at most (see
@@ -216,32 +219,93 @@ pub fn aggregate(
         return Ok(Some(plan.results(grouping, &[0; 0])?));
     };
     let mut state = vec![0i64; plan.spec.aggregates.len() * SLOTS_PER_AGGREGATE];
-    let mut batch = RowBatch::for_kernel(&kernel, BATCH_ROWS);
-    // Runs the kernel on the rows gathered; the cancel flag is looked at
+    // The error a kernel's run ends with; the cancel flag is looked at
     // between batches.
-    let run =
-        |batch: &mut RowBatch, state: &mut [i64]| match kernel.run_batch(batch, &parameters, state)
-        {
-            Outcome::Done => params.context.check_cancel().err(),
-            Outcome::Overflow { index } => Some(overflow(&grouping.aggregates[index].1)),
-            Outcome::Misuse => Some(misfit()),
-        };
-    let mut failure = None;
-    {
+    let failed = |outcome: Outcome| match outcome {
+        Outcome::Done => params.context.check_cancel().err(),
+        Outcome::Overflow { index } => Some(overflow(&grouping.aggregates[index].1)),
+        Outcome::Misuse => Some(misfit()),
+    };
+    let failure = {
         let table = params.context.table(&read.table);
         let mut tx = params.context.reading(table, read.hint)?;
-        read_along(&read.path, &mut tx, table, params, |row| {
+        let run = KernelRun {
+            kernel: &kernel,
+            parameters: &parameters,
+            failed: &failed,
+        };
+        match &read.path {
+            AccessPath::Scan => run.over_scan(&mut tx, table, &mut state)?,
+            path => run.along(path, &mut tx, table, params, &mut state)?,
+        }
+    };
+    if let Some(error) = failure {
+        return Err(error);
+    }
+    plan.results(grouping, &state).map(Some)
+}
+
+/// A kernel run over a read's rows, adding to its aggregates' state: the
+/// error it stopped with, if any.
+struct KernelRun<'a> {
+    kernel: &'a Kernel,
+    parameters: &'a [i64],
+    /// The error an outcome of the kernel is, if any.
+    failed: &'a dyn Fn(Outcome) -> Option<SqlError>,
+}
+
+impl KernelRun<'_> {
+    /// Over a scan, in the batches of payloads the engine gathers.
+    fn over_scan(
+        &self,
+        tx: &mut Transaction,
+        table: &TableMeta,
+        state: &mut [i64],
+    ) -> SqlResult<Option<SqlError>> {
+        let mut failure = None;
+        tx.scan_payloads(&table.engine, |payloads| {
+            // SAFETY: each payload holds `prefix_len` bytes, and stays
+            // alive and unchanged while the statement's transaction, which
+            // is scanning, is active (`Payloads::starts`).
+            let outcome = unsafe {
+                self.kernel.run_starts(
+                    payloads.starts(),
+                    payloads.prefix_len(),
+                    self.parameters,
+                    state,
+                )
+            };
+            failure = (self.failed)(outcome);
+            match failure {
+                Some(_) => ControlFlow::Break(()),
+                None => ControlFlow::Continue(()),
+            }
+        })?;
+        Ok(failure)
+    }
+
+    /// Over the rows found along `path` (a seek or an index's order),
+    /// gathered into batches here.
+    fn along(
+        &self,
+        path: &AccessPath,
+        tx: &mut Transaction,
+        table: &TableMeta,
+        params: &Inputs<'_>,
+        state: &mut [i64],
+    ) -> SqlResult<Option<SqlError>> {
+        let mut failure = None;
+        let mut batch = RowBatch::for_kernel(self.kernel, BATCH_ROWS);
+        read_along(path, tx, table, params, |row| {
             // SAFETY: the batch runs before this read ends (here, or just
-            // below in this block) while the statement's transaction, which
-            // found the row visible, is active: a version visible to an
-            // active transaction is never reclaimed, and a version's
-            // payload never changes, so the payload stays alive as it is.
+            // below) while the statement's transaction, which found the row
+            // visible, is active: a version visible to an active
+            // transaction is never reclaimed, and a version's payload never
+            // changes, so the payload stays alive as it is.
             if !unsafe { batch.push(row.payload()) } {
                 failure = Some(misfit());
-                return ControlFlow::Break(());
-            }
-            if batch.is_full() {
-                failure = run(&mut batch, &mut state);
+            } else if batch.is_full() {
+                failure = (self.failed)(self.kernel.run_batch(&mut batch, self.parameters, state));
             }
             match failure {
                 Some(_) => ControlFlow::Break(()),
@@ -249,13 +313,10 @@ pub fn aggregate(
             }
         })?;
         if failure.is_none() && !batch.is_empty() {
-            failure = run(&mut batch, &mut state);
+            failure = (self.failed)(self.kernel.run_batch(&mut batch, self.parameters, state));
         }
+        Ok(failure)
     }
-    if let Some(error) = failure {
-        return Err(error);
-    }
-    plan.results(grouping, &state).map(Some)
 }
 
 /// A read's WHERE clause as compiled code: tests each stored row before

@@ -282,12 +282,33 @@ impl Kernel {
         parameters: &[i64],
         state: &mut [i64],
     ) -> Outcome {
-        if batch.needed < self.payload_needed {
-            return Outcome::Misuse;
-        }
-        let outcome = self.call(&batch.payloads, parameters, state);
+        // SAFETY: every payload in the batch holds `needed` bytes and
+        // stays alive and unchanged until the batch runs (`push`'s
+        // contract).
+        let outcome = unsafe { self.run_starts(&batch.payloads, batch.needed, parameters, state) };
         batch.payloads.clear();
         outcome
+    }
+
+    /// Runs the kernel on the payloads starting at `starts`, as
+    /// [`Self::run_batch`] does on a batch's: for rows gathered elsewhere
+    /// (`hekla_engine::Payloads`, a scan's batch), without copying their
+    /// addresses.
+    ///
+    /// # Safety
+    /// Each of `starts` must point to at least `holding` readable bytes
+    /// that do not change during the call.
+    pub unsafe fn run_starts(
+        &self,
+        starts: &[*const u8],
+        holding: usize,
+        parameters: &[i64],
+        state: &mut [i64],
+    ) -> Outcome {
+        if holding < self.payload_needed {
+            return Outcome::Misuse;
+        }
+        self.call(starts, parameters, state)
     }
 
     /// Calls the code on `payloads`, each known to hold `payload_needed`
@@ -300,8 +321,8 @@ impl Kernel {
         }
         // SAFETY: the generated code reads `payloads.len()` pointers from
         // `payloads`, and below `payload_needed` bytes of each, which
-        // `run` checked of its slice and `RowBatch::push` of each payload
-        // (whose caller promised it stays alive until the batch runs); it
+        // `run` checked of its slice and `run_starts` of the bytes its
+        // caller promised each payload holds (alive during the call); it
         // reads the parameters below `parameters_needed` and reads and
         // writes the state below `aggregates * 2` slots, checked above;
         // it keeps no pointer after it returns.
@@ -811,6 +832,26 @@ mod tests {
             Outcome::Done
         );
         assert_eq!(batched, one_by_one);
+        // The same rows by their addresses, all at once.
+        let starts: Vec<*const u8> = payloads.iter().map(|payload| payload.as_ptr()).collect();
+        let shortest = payloads.iter().map(Vec::len).min().unwrap_or(0);
+        let mut at_once = vec![0i64; slots];
+        // SAFETY: each payload holds `shortest` bytes, and `payloads`
+        // outlives the call.
+        let outcome = unsafe { kernel.run_starts(&starts, shortest, &[1000], &mut at_once) };
+        assert_eq!((outcome, at_once), (Outcome::Done, one_by_one));
+        // Fewer bytes than the kernel reads: refused, nothing read.
+        let mut untouched = vec![0i64; slots];
+        // SAFETY: as above (and nothing is read).
+        let outcome = unsafe {
+            kernel.run_starts(
+                &starts,
+                kernel.payload_needed() - 1,
+                &[1000],
+                &mut untouched,
+            )
+        };
+        assert_eq!((outcome, untouched), (Outcome::Misuse, vec![0i64; slots]));
         // A payload shorter than the kernel reads is refused.
         // SAFETY: the slice is alive while the batch is.
         assert!(!unsafe { batch.push(&[0u8; 3]) });

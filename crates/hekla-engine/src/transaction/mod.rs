@@ -21,10 +21,12 @@
 mod commit;
 mod dependencies;
 mod ordered;
+mod payloads;
 mod write;
 
 pub use dependencies::Dependencies;
 pub use ordered::KeyRange;
+pub use payloads::{Payloads, SCAN_BATCH_ROWS};
 
 use crate::database::SharedRef;
 use crate::errors;
@@ -406,6 +408,16 @@ impl Transaction {
         table: &Arc<Table>,
         mut visit: impl FnMut(Row<'_>) -> ControlFlow<B>,
     ) -> SqlResult<Option<B>> {
+        self.for_each_visible(table, |tx, version| visit(tx.row_of(table, version)))
+    }
+
+    /// Walks the table's heap and shows `visit` every version visible to
+    /// this transaction, recorded in the read set as it is shown.
+    fn for_each_visible<B>(
+        &mut self,
+        table: &Arc<Table>,
+        mut visit: impl FnMut(&Self, VersionPtr) -> ControlFlow<B>,
+    ) -> SqlResult<Option<B>> {
         self.check_usable()?;
         self.check_table(table)?;
         let guard = crossbeam_epoch::pin();
@@ -425,7 +437,8 @@ impl Transaction {
             if !visible || !same_incarnation(begin, version.begin().load(Acquire)) {
                 return ControlFlow::Continue(());
             }
-            self.visit_visible(table, version, &mut visit)
+            self.record_read(version);
+            visit(self, version)
         });
         drop(guard);
         if self.read_isolation == IsolationLevel::Serializable {
@@ -441,6 +454,14 @@ impl Transaction {
         version: VersionPtr,
         visit: &mut impl FnMut(Row<'_>) -> ControlFlow<B>,
     ) -> ControlFlow<B> {
+        self.record_read(version);
+        visit(self.row_of(table, version))
+    }
+
+    /// Adds a version about to be shown to the read set, if this read's
+    /// isolation level validates it at commit.
+    #[inline]
+    fn record_read(&mut self, version: VersionPtr) {
         // Versions this transaction created need no validation: nobody else
         // can see them, let alone change them.
         if self.read_isolation != IsolationLevel::Snapshot
@@ -448,7 +469,6 @@ impl Transaction {
         {
             self.reads.push(version);
         }
-        visit(self.row_of(table, version))
     }
 }
 
