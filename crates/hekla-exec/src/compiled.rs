@@ -5,7 +5,9 @@
 //! filter ANDs comparisons of columns with constants or variables of the
 //! same type, among the types whose values compare as their stored
 //! integers (integers, money, smallmoney, bit, date, datetime2), and whose
-//! aggregates are COUNT, SUM, MIN and MAX of such columns, becomes a row kernel
+//! aggregates are COUNT, SUM, MIN and MAX of such columns (or of integer
+//! columns and constants joined by +, - and * in the aggregate's type),
+//! becomes a row kernel
 //! (`hekla_jit::kernel`) run on each stored row, without decoding it.
 //! Anything else is left to the interpreter (None), which gives the same
 //! results: the kernel's overflow raises the interpreter's 8115.
@@ -23,8 +25,8 @@ use super::aggregate::Accumulator;
 use super::eval::{Evaluate, Inputs};
 use hekla_engine::Transaction;
 use hekla_jit::kernel::{
-    Aggregate, CompareOp as KernelOp, Condition, FixedColumn, Kernel, KernelSpec, Operand, Outcome,
-    RowBatch, Stored, SumType, SLOTS_PER_AGGREGATE,
+    Aggregate, Argument, ArithmeticOp, CompareOp as KernelOp, Condition, FixedColumn, Kernel,
+    KernelSpec, Operand, Outcome, RowBatch, Stored, SumType, SLOTS_PER_AGGREGATE,
 };
 use hekla_plan::bind::aggregate::{AggregateCall, AggregateFunction, Grouping};
 use hekla_plan::bind::expr::{CompareOp, Predicate, Scalar, ScalarKind};
@@ -32,6 +34,7 @@ use hekla_plan::catalog::table::TableMeta;
 use hekla_plan::plan::access::AccessPath;
 use hekla_plan::plan::change::{Reading, RowSource};
 use hekla_plan::plan::{Node, QueryPlan, TableRead};
+use hekla_types::ops::ArithOp;
 use hekla_types::{DataType, Date, DateTime2, Money, SqlError, SqlResult, Value};
 use std::collections::HashMap;
 use std::ops::ControlFlow;
@@ -211,6 +214,11 @@ pub fn aggregate(
     let Some(plan) = KernelPlan::of(read, grouping, params.row.len()) else {
         return Ok(None);
     };
+    // With SET ARITHABORT OFF and ANSI_WARNINGS OFF an overflow in an
+    // argument is NULL and a warning, which the interpreter gives.
+    if plan.spec.computes() && params.context.options.arithmetic_errors_are_null() {
+        return Ok(None);
+    }
     let Some(kernel) = code.kernel(&plan.spec) else {
         return Ok(None);
     };
@@ -484,22 +492,24 @@ impl KernelPlan {
         if call.distinct {
             return None;
         }
-        let column = match &call.argument {
+        let argument = match &call.argument {
             None => None,
-            Some(Scalar {
-                kind: ScalarKind::Column(column),
-                ..
-            }) => Some(*column),
-            Some(_) => return None,
+            Some(scalar) => Some((kernel_argument(table, scalar)?, scalar.data_type)),
         };
-        let column_type = column.map(|column| table.columns[column].data_type);
-        let aggregate = match (call.function, column) {
-            (AggregateFunction::Count | AggregateFunction::CountBig, None) => Aggregate::CountRows,
-            (AggregateFunction::Count | AggregateFunction::CountBig, Some(column)) => {
-                Aggregate::Count(fixed(table, column)?)
+        if let Some((Argument::Arithmetic { .. }, data_type)) = &argument {
+            // The kernel's overflow is raised in the aggregate's result
+            // type: the same error only if the argument is of that type.
+            if *data_type != call.result_type {
+                return None;
             }
-            (AggregateFunction::Sum, Some(column)) => {
-                let sum_type = match (column_type?, call.result_type) {
+        }
+        let aggregate = match (call.function, argument) {
+            (AggregateFunction::Count | AggregateFunction::CountBig, None) => Aggregate::CountRows,
+            (AggregateFunction::Count | AggregateFunction::CountBig, Some((argument, _))) => {
+                Aggregate::Count(argument)
+            }
+            (AggregateFunction::Sum, Some((argument, data_type))) => {
+                let sum_type = match (data_type, call.result_type) {
                     (DataType::TinyInt | DataType::SmallInt | DataType::Int, DataType::Int) => {
                         SumType::Int
                     }
@@ -507,17 +517,17 @@ impl KernelPlan {
                     | (DataType::Money | DataType::SmallMoney, DataType::Money) => SumType::BigInt,
                     _ => return None,
                 };
-                Aggregate::Sum(fixed(table, column)?, sum_type)
+                Aggregate::Sum(argument, sum_type)
             }
-            (AggregateFunction::Min | AggregateFunction::Max, Some(column))
-                if call.result_type == column_type? =>
+            (AggregateFunction::Min, Some((argument, data_type)))
+                if call.result_type == data_type =>
             {
-                let column = fixed(table, column)?;
-                if call.function == AggregateFunction::Min {
-                    Aggregate::Min(column)
-                } else {
-                    Aggregate::Max(column)
-                }
+                Aggregate::Min(argument)
+            }
+            (AggregateFunction::Max, Some((argument, data_type)))
+                if call.result_type == data_type =>
+            {
+                Aggregate::Max(argument)
             }
             _ => return None,
         };
@@ -556,6 +566,51 @@ impl KernelPlan {
 /// The interpreter's error for a SUM past its result type.
 fn overflow(call: &AggregateCall) -> SqlError {
     SqlError::arithmetic_overflow("expression", &call.result_type.sql_name())
+}
+
+/// `scalar` as what a kernel reads of each of `table`'s rows: a stored
+/// column (widened as [`stored_column`] allows), or integer constants and
+/// columns joined by +, - and * in an integer type (computed exactly, then
+/// checked against the type's range, as the interpreter does).
+fn kernel_argument(table: &TableMeta, scalar: &Scalar) -> Option<Argument> {
+    if let Some(column) = stored_column(scalar) {
+        return Some(Argument::Column(fixed(table, column)?));
+    }
+    let range = integer_range(&scalar.data_type)?;
+    match &scalar.kind {
+        ScalarKind::Constant(value) => Some(Argument::Constant(value.as_i64()?)),
+        ScalarKind::Arithmetic { op, left, right } => {
+            let op = match op {
+                ArithOp::Add => ArithmeticOp::Add,
+                ArithOp::Subtract => ArithmeticOp::Subtract,
+                ArithOp::Multiply => ArithmeticOp::Multiply,
+                _ => return None,
+            };
+            let operand = |side: &Scalar| {
+                // Of an integer type too: money is held in ten-thousandths.
+                integer_range(&side.data_type)?;
+                kernel_argument(table, side)
+            };
+            Some(Argument::Arithmetic {
+                op,
+                left: Box::new(operand(left)?),
+                right: Box::new(operand(right)?),
+                range,
+            })
+        }
+        _ => None,
+    }
+}
+
+/// The values of integer type `data_type`.
+fn integer_range(data_type: &DataType) -> Option<(i64, i64)> {
+    match data_type {
+        DataType::TinyInt => Some((0, u8::MAX.into())),
+        DataType::SmallInt => Some((i16::MIN.into(), i16::MAX.into())),
+        DataType::Int => Some((i32::MIN.into(), i32::MAX.into())),
+        DataType::BigInt => Some((i64::MIN, i64::MAX)),
+        _ => None,
+    }
 }
 
 /// The column `scalar` reads, as stored or widened to a larger integer

@@ -13,8 +13,9 @@
 //! running value and the count of values seen). A condition on a NULL
 //! column rejects the row (UNKNOWN in a WHERE clause); NULL parameters are
 //! the caller's to handle (a comparison with NULL holds for no row). A SUM
-//! that leaves its result type's range stops with [`Outcome::Overflow`],
-//! for the caller to raise SQL Server's 8115.
+//! that leaves its result type's range, or an aggregate's computed
+//! argument ([`Argument::Arithmetic`]) its type's, stops with
+//! [`Outcome::Overflow`], for the caller to raise SQL Server's 8115.
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, AbiParam, Block, InstBuilder, MemFlagsData, Value};
@@ -106,15 +107,71 @@ pub enum SumType {
     BigInt,
 }
 
+/// What an aggregate reads from each row.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Argument {
+    Column(FixedColumn),
+    Constant(i64),
+    /// `left op right` on integers, NULL if either side is. Both sides are
+    /// computed (the left first) whether or not the other is NULL; when
+    /// neither is, a result outside `range` (the result type's, inclusive)
+    /// is an overflow, as SQL Server's 8115.
+    Arithmetic {
+        op: ArithmeticOp,
+        left: Box<Argument>,
+        right: Box<Argument>,
+        range: (i64, i64),
+    },
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ArithmeticOp {
+    Add,
+    Subtract,
+    Multiply,
+}
+
+impl From<FixedColumn> for Argument {
+    fn from(column: FixedColumn) -> Argument {
+        Argument::Column(column)
+    }
+}
+
+impl Argument {
+    /// Every stored column the argument reads.
+    fn columns(&self, found: &mut Vec<FixedColumn>) {
+        match self {
+            Argument::Column(column) => found.push(*column),
+            Argument::Constant(_) => {}
+            Argument::Arithmetic { left, right, .. } => {
+                left.columns(found);
+                right.columns(found);
+            }
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Aggregate {
     /// COUNT(*): every row that passes.
     CountRows,
-    /// COUNT(column): its non-NULL values.
-    Count(FixedColumn),
-    Sum(FixedColumn, SumType),
-    Min(FixedColumn),
-    Max(FixedColumn),
+    /// COUNT(argument): its non-NULL values.
+    Count(Argument),
+    Sum(Argument, SumType),
+    Min(Argument),
+    Max(Argument),
+}
+
+impl Aggregate {
+    fn argument(&self) -> Option<&Argument> {
+        match self {
+            Aggregate::CountRows => None,
+            Aggregate::Count(argument)
+            | Aggregate::Sum(argument, _)
+            | Aggregate::Min(argument)
+            | Aggregate::Max(argument) => Some(argument),
+        }
+    }
 }
 
 /// What to compile.
@@ -127,22 +184,16 @@ pub struct KernelSpec {
 impl KernelSpec {
     /// The shortest payload every read of the kernel stays inside.
     fn payload_needed(&self) -> usize {
-        let columns = self
+        let mut columns: Vec<FixedColumn> = self
             .conditions
             .iter()
             .map(|condition| condition.column)
-            .chain(
-                self.aggregates
-                    .iter()
-                    .filter_map(|aggregate| match aggregate {
-                        Aggregate::CountRows => None,
-                        Aggregate::Count(column)
-                        | Aggregate::Sum(column, _)
-                        | Aggregate::Min(column)
-                        | Aggregate::Max(column) => Some(*column),
-                    }),
-            );
+            .collect();
+        for argument in self.aggregates.iter().filter_map(Aggregate::argument) {
+            argument.columns(&mut columns);
+        }
         columns
+            .iter()
             .map(|column| {
                 let value_end = (column.offset + column.stored.width()) as usize;
                 let bitmap_end = column.null_bit.map_or(0, |bit| bit as usize / 8 + 1);
@@ -150,6 +201,16 @@ impl KernelSpec {
             })
             .max()
             .unwrap_or(0)
+    }
+
+    /// Whether an aggregate computes its argument (whose overflow SET
+    /// ARITHABORT OFF with ANSI_WARNINGS OFF would make NULL instead of an
+    /// error: the caller's to know).
+    pub fn computes(&self) -> bool {
+        self.aggregates
+            .iter()
+            .filter_map(Aggregate::argument)
+            .any(|argument| matches!(argument, Argument::Arithmetic { .. }))
     }
 
     fn parameters_needed(&self) -> usize {
@@ -169,8 +230,8 @@ impl KernelSpec {
 pub enum Outcome {
     /// Added to the aggregates, or rejected by the conditions.
     Done,
-    /// The SUM that is aggregate `index` left its result type's range (its
-    /// state is as before the row).
+    /// Aggregate `index`'s SUM or computed argument left its type's range
+    /// (the statement's error; the state is not to be used).
     Overflow { index: usize },
     /// The payload, parameters or state given are too short for the
     /// kernel (nothing was read).
@@ -178,7 +239,7 @@ pub enum Outcome {
 }
 
 /// (payloads, how many, parameters, state) -> 0, or 1 + the index of the
-/// SUM that overflowed.
+/// aggregate that overflowed.
 type KernelFn = unsafe extern "C" fn(*const *const u8, usize, *const i64, *mut i64) -> u32;
 
 /// A compiled kernel; its code is freed when it is dropped.
@@ -568,6 +629,112 @@ impl<'a> Generator<'a> {
         self.builder.switch_to_block(next);
     }
 
+    /// `argument`'s value in a new block reached only when it is not NULL
+    /// (else on to `null`). An overflow in computing it leaves the kernel
+    /// as aggregate `index`'s.
+    fn argument(
+        &mut self,
+        argument: &Argument,
+        payload: Value,
+        null: Block,
+        index: usize,
+        state: Value,
+    ) -> Value {
+        if let Argument::Column(column) = argument {
+            self.unless_null(column, payload, null);
+            return self.load(column, payload);
+        }
+        let (value, is_null) = self.computed(argument, payload, index, state);
+        let present = self.builder.create_block();
+        self.builder.ins().brif(is_null, null, &[], present, &[]);
+        self.builder.switch_to_block(present);
+        value
+    }
+
+    /// `argument`'s value and whether it is NULL (an `i8`), computed as
+    /// the interpreter computes it: both sides of an operator, the left
+    /// first, and the range checked only of a result that is not NULL.
+    fn computed(
+        &mut self,
+        argument: &Argument,
+        payload: Value,
+        index: usize,
+        state: Value,
+    ) -> (Value, Value) {
+        match argument {
+            Argument::Column(column) => {
+                let is_null = match column.null_bit {
+                    Some(bit) => {
+                        let byte = self.builder.ins().uload8(
+                            types::I32,
+                            trusted(),
+                            payload,
+                            (bit / 8) as i32,
+                        );
+                        let set = self.builder.ins().band_imm_u(byte, 1 << (bit % 8));
+                        self.builder.ins().icmp_imm_s(IntCC::NotEqual, set, 0)
+                    }
+                    None => self.builder.ins().iconst(types::I8, 0),
+                };
+                (self.load(column, payload), is_null)
+            }
+            Argument::Constant(constant) => (
+                self.builder.ins().iconst(types::I64, *constant),
+                self.builder.ins().iconst(types::I8, 0),
+            ),
+            Argument::Arithmetic {
+                op,
+                left,
+                right,
+                range,
+            } => {
+                let (left, left_null) = self.computed(left, payload, index, state);
+                let (right, right_null) = self.computed(right, payload, index, state);
+                let ins = self.builder.ins();
+                let (result, wrapped) = match op {
+                    ArithmeticOp::Add => ins.sadd_overflow(left, right),
+                    ArithmeticOp::Subtract => ins.ssub_overflow(left, right),
+                    ArithmeticOp::Multiply => ins.smul_overflow(left, right),
+                };
+                let is_null = self.builder.ins().bor(left_null, right_null);
+                let outside = self.outside(result, *range);
+                let out = self.builder.ins().bor(wrapped, outside);
+                let present = self.builder.ins().icmp_imm_s(IntCC::Equal, is_null, 0);
+                let overflowed = self.builder.ins().band(out, present);
+                self.overflow_exit(overflowed, index, state);
+                (result, is_null)
+            }
+        }
+    }
+
+    /// Whether `value` is outside `range` (inclusive): an `i8`.
+    fn outside(&mut self, value: Value, (low, high): (i64, i64)) -> Value {
+        let below = self
+            .builder
+            .ins()
+            .icmp_imm_s(IntCC::SignedLessThan, value, low);
+        let above = self
+            .builder
+            .ins()
+            .icmp_imm_s(IntCC::SignedGreaterThan, value, high);
+        self.builder.ins().bor(below, above)
+    }
+
+    /// Leaves the kernel as aggregate `index`'s overflow when `overflowed`
+    /// (the state stored as it stands), else goes on in a new block.
+    fn overflow_exit(&mut self, overflowed: Value, index: usize, state: Value) {
+        let overflow = self.builder.create_block();
+        let fits = self.builder.create_block();
+        self.builder
+            .ins()
+            .brif(overflowed, overflow, &[], fits, &[]);
+        self.builder.switch_to_block(overflow);
+        self.store_totals(state);
+        let status = self.builder.ins().iconst(types::I32, index as i64 + 1);
+        self.builder.ins().return_(&[status]);
+        self.builder.switch_to_block(fits);
+    }
+
     fn aggregate(&mut self, index: usize, aggregate: &Aggregate, payload: Value, state: Value) {
         let (total, seen) = self.totals[index];
         let next = self.builder.create_block();
@@ -578,30 +745,17 @@ impl<'a> Generator<'a> {
         };
         match aggregate {
             Aggregate::CountRows => count_one(self),
-            Aggregate::Count(column) => {
-                self.unless_null(column, payload, next);
+            Aggregate::Count(argument) => {
+                self.argument(argument, payload, next, index, state);
                 count_one(self);
             }
-            Aggregate::Sum(column, sum_type) => {
-                self.unless_null(column, payload, next);
-                let value = self.load(column, payload);
+            Aggregate::Sum(argument, sum_type) => {
+                let value = self.argument(argument, payload, next, index, state);
                 let before = self.builder.use_var(total);
                 let sum = self.builder.ins().iadd(before, value);
                 let overflowed = match sum_type {
                     // Both sides hold int values: the 64-bit sum is exact.
-                    SumType::Int => {
-                        let low = self.builder.ins().icmp_imm_s(
-                            IntCC::SignedLessThan,
-                            sum,
-                            i64::from(i32::MIN),
-                        );
-                        let high = self.builder.ins().icmp_imm_s(
-                            IntCC::SignedGreaterThan,
-                            sum,
-                            i64::from(i32::MAX),
-                        );
-                        self.builder.ins().bor(low, high)
-                    }
+                    SumType::Int => self.outside(sum, (i32::MIN.into(), i32::MAX.into())),
                     // Overflow iff the sum's sign differs from both sides'.
                     SumType::BigInt => {
                         let a = self.builder.ins().bxor(before, sum);
@@ -612,23 +766,12 @@ impl<'a> Generator<'a> {
                             .icmp_imm_s(IntCC::SignedLessThan, both, 0)
                     }
                 };
-                let overflow = self.builder.create_block();
-                let fits = self.builder.create_block();
-                self.builder
-                    .ins()
-                    .brif(overflowed, overflow, &[], fits, &[]);
-                // The state as before this row, then the SUM's number.
-                self.builder.switch_to_block(overflow);
-                self.store_totals(state);
-                let status = self.builder.ins().iconst(types::I32, index as i64 + 1);
-                self.builder.ins().return_(&[status]);
-                self.builder.switch_to_block(fits);
+                self.overflow_exit(overflowed, index, state);
                 self.builder.def_var(total, sum);
                 count_one(self);
             }
-            Aggregate::Min(column) | Aggregate::Max(column) => {
-                self.unless_null(column, payload, next);
-                let value = self.load(column, payload);
+            Aggregate::Min(argument) | Aggregate::Max(argument) => {
+                let value = self.argument(argument, payload, next, index, state);
                 let best = self.builder.use_var(total);
                 let count = self.builder.use_var(seen);
                 let code = if matches!(aggregate, Aggregate::Min(_)) {
@@ -738,12 +881,12 @@ mod tests {
             ],
             aggregates: vec![
                 Aggregate::CountRows,
-                Aggregate::Count(C),
-                Aggregate::Sum(A, SumType::Int),
-                Aggregate::Sum(C, SumType::BigInt),
-                Aggregate::Min(B),
-                Aggregate::Max(C),
-                Aggregate::Sum(D, SumType::Int),
+                Aggregate::Count(C.into()),
+                Aggregate::Sum(A.into(), SumType::Int),
+                Aggregate::Sum(C.into(), SumType::BigInt),
+                Aggregate::Min(B.into()),
+                Aggregate::Max(C.into()),
+                Aggregate::Sum(D.into(), SumType::Int),
             ],
         };
         let kernel = Kernel::compile(&spec).expect("compiles");
@@ -801,9 +944,9 @@ mod tests {
             }],
             aggregates: vec![
                 Aggregate::CountRows,
-                Aggregate::Sum(C, SumType::BigInt),
-                Aggregate::Min(A),
-                Aggregate::Max(D),
+                Aggregate::Sum(C.into(), SumType::BigInt),
+                Aggregate::Min(A.into()),
+                Aggregate::Max(D.into()),
             ],
         };
         let kernel = Kernel::compile(&spec).expect("compiles");
@@ -891,8 +1034,8 @@ mod tests {
             conditions: vec![],
             aggregates: vec![
                 Aggregate::CountRows,
-                Aggregate::Sum(A, SumType::Int),
-                Aggregate::Sum(C, SumType::BigInt),
+                Aggregate::Sum(A.into(), SumType::Int),
+                Aggregate::Sum(C.into(), SumType::BigInt),
             ],
         };
         let kernel = Kernel::compile(&spec).expect("compiles");
@@ -971,7 +1114,7 @@ mod tests {
     fn many_kernels_compile_run_and_drop_one_after_another() {
         let spec = KernelSpec {
             conditions: vec![],
-            aggregates: vec![Aggregate::Sum(B, SumType::Int)],
+            aggregates: vec![Aggregate::Sum(B.into(), SumType::Int)],
         };
         for _ in 0..2_000 {
             let kernel = Kernel::compile(&spec).expect("compiles");
@@ -986,5 +1129,112 @@ mod tests {
             assert_eq!(kernel.run(&payload, &[], &mut state), Outcome::Done);
             assert_eq!(state[0], 5);
         }
+    }
+
+    /// `left op right` in a type of range `range`.
+    fn computed(op: ArithmeticOp, left: Argument, right: Argument, range: (i64, i64)) -> Argument {
+        Argument::Arithmetic {
+            op,
+            left: Box::new(left),
+            right: Box::new(right),
+            range,
+        }
+    }
+
+    #[test]
+    fn computed_arguments_check_their_range_only_when_not_null() {
+        const TINYINT: (i64, i64) = (0, 255);
+        const INT: (i64, i64) = (i32::MIN as i64, i32::MAX as i64);
+        // MIN(d - 10) in tinyint, SUM(a * b) in int, MAX(c * c) in bigint.
+        let spec = KernelSpec {
+            conditions: vec![],
+            aggregates: vec![
+                Aggregate::Min(computed(
+                    ArithmeticOp::Subtract,
+                    D.into(),
+                    Argument::Constant(10),
+                    TINYINT,
+                )),
+                Aggregate::Sum(
+                    computed(ArithmeticOp::Multiply, A.into(), B.into(), INT),
+                    SumType::Int,
+                ),
+                Aggregate::Max(computed(
+                    ArithmeticOp::Multiply,
+                    C.into(),
+                    C.into(),
+                    (i64::MIN, i64::MAX),
+                )),
+            ],
+        };
+        let kernel = Kernel::compile(&spec).expect("compiles");
+        let run = |row: Row| {
+            let mut state = vec![0i64; 6];
+            let outcome = kernel.run(&row.payload(), &[], &mut state);
+            (outcome, state)
+        };
+        // NULL a and c (stored as 0): no overflow, nothing summed.
+        let (outcome, state) = run(Row {
+            a: None,
+            b: 7,
+            c: None,
+            d: 12,
+        });
+        assert_eq!(outcome, Outcome::Done);
+        assert_eq!((state[0], state[1]), (2, 1));
+        assert_eq!((state[3], state[5]), (0, 0));
+        // A NULL is NULL whatever its bytes hold: 70000 * 32767 is not
+        // computed when a's null bit is set.
+        let mut payload = Row {
+            a: Some(70_000),
+            b: 32_767,
+            c: None,
+            d: 10,
+        }
+        .payload();
+        payload[0] |= 1;
+        let mut state = vec![0i64; 6];
+        assert_eq!(kernel.run(&payload, &[], &mut state), Outcome::Done);
+        assert_eq!(state[3], 0);
+        // 3 - 10 is below tinyint: the first aggregate's overflow.
+        let (outcome, _) = run(Row {
+            a: None,
+            b: 7,
+            c: None,
+            d: 3,
+        });
+        assert_eq!(outcome, Outcome::Overflow { index: 0 });
+        // 70000 * 32767 is past int, computed exactly in 64 bits.
+        let (outcome, _) = run(Row {
+            a: Some(70_000),
+            b: 32_767,
+            c: None,
+            d: 10,
+        });
+        assert_eq!(outcome, Outcome::Overflow { index: 1 });
+        let (outcome, state) = run(Row {
+            a: Some(-65_536),
+            b: 32_767,
+            c: None,
+            d: 10,
+        });
+        assert_eq!(outcome, Outcome::Done);
+        assert_eq!((state[2], state[3]), (-65_536 * 32_767, 1));
+        // 2^32 squared wraps 64 bits: caught by the multiply's own flag.
+        let (outcome, _) = run(Row {
+            a: None,
+            b: 0,
+            c: Some(1 << 32),
+            d: 10,
+        });
+        assert_eq!(outcome, Outcome::Overflow { index: 2 });
+        let (outcome, state) = run(Row {
+            a: None,
+            b: 0,
+            c: Some(-3_037_000_499),
+            d: 10,
+        });
+        assert_eq!(outcome, Outcome::Done);
+        assert_eq!(state[4], 3_037_000_499i64 * 3_037_000_499);
     }
 }

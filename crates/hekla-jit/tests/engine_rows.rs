@@ -86,10 +86,10 @@ fn kernels_read_the_engines_payloads() {
         }],
         aggregates: vec![
             Aggregate::CountRows,
-            Aggregate::Sum(quantity, SumType::Int),
-            Aggregate::Sum(price, SumType::BigInt),
-            Aggregate::Count(price),
-            Aggregate::Max(price),
+            Aggregate::Sum(quantity.into(), SumType::Int),
+            Aggregate::Sum(price.into(), SumType::BigInt),
+            Aggregate::Count(price.into()),
+            Aggregate::Max(price.into()),
         ],
     };
     let kernel = Kernel::compile(&spec).expect("compiles");

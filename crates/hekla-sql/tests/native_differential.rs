@@ -9,7 +9,8 @@
 //! The generator aims at the edge of what compiles (see
 //! `hekla-exec/src/compiled.rs`): aggregates over a full scan filtered by
 //! ANDed comparisons of integer, money, smallmoney, bit, date and datetime2
-//! columns with constants, variables and parameters, next to near misses that must be interpreted (comparisons
+//! columns with constants, variables and parameters, aggregates of integer
+//! columns and constants joined by +, - and *, next to near misses that must be interpreted (comparisons
 //! across types, OR, NOT, GROUP BY, expressions in aggregates, AVG,
 //! DISTINCT, NULL variables, assignment SELECTs, subqueries, IF and WHILE,
 //! writes before the aggregate in the same atomic block). The columns hold
@@ -990,6 +991,9 @@ impl Generator {
         let (column, data_type, _) = *self.rng.pick(non_string_columns());
         let choices = if kernel_shaped { 9 } else { 16 };
         let wide = matches!(data_type, Type::Int | Type::BigInt | Type::Money);
+        if data_type.is_integer() && self.rng.chance(25) {
+            return self.computed_aggregate(column, data_type);
+        }
         let choice = self.rng.below(choices);
         // Of a bit only counts, of a date no sums (else Msg 8117).
         if data_type == Type::Bit
@@ -1021,6 +1025,26 @@ impl Generator {
             _ if data_type.is_integer() => ("MAX(id)".into(), false),
             _ => (format!("MIN({column})"), false),
         }
+    }
+
+    /// An aggregate of `column` joined by +, - or * to another column of
+    /// its type or a small constant: computed in the kernel when the
+    /// result type is the aggregate's. It can overflow (in the argument's
+    /// type: a tinyint difference below 0, an int product).
+    fn computed_aggregate(&mut self, column: &str, data_type: Type) -> (String, bool) {
+        let others: Vec<&str> = COLUMNS
+            .iter()
+            .filter(|(_, other, _)| *other == data_type)
+            .map(|(name, _, _)| *name)
+            .collect();
+        let other = if self.rng.chance(50) {
+            self.rng.pick(&others).to_string()
+        } else {
+            self.rng.between(0, 3).to_string()
+        };
+        let op = *self.rng.pick(&["+", "-", "*"]);
+        let function = *self.rng.pick(&["SUM", "MIN", "MAX", "COUNT"]);
+        (format!("{function}({column} {op} {other})"), true)
     }
 
     /// ` WHERE ...` or nothing.

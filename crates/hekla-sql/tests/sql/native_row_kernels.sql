@@ -154,3 +154,26 @@ GO
 EXEC dbo.typed_filters '0001-01-01', '2026-11-27 08:00:00.1234568', 0, -3.25, 100
 EXEC dbo.typed_filters NULL, NULL, NULL, NULL, NULL
 GO
+-- An aggregate of integer columns and constants joined by +, - and * is
+-- computed in the kernel, in the argument's type (the aggregate's): a
+-- result past it is the interpreter's 8115, and a NULL side makes it NULL.
+-- With SET ARITHABORT OFF and ANSI_WARNINGS OFF such an overflow is NULL
+-- and a warning: the interpreter's, as the kernel does not run.
+CREATE PROCEDURE dbo.computed WITH NATIVE_COMPILATION, SCHEMABINDING AS BEGIN ATOMIC WITH (TRANSACTION ISOLATION LEVEL = SNAPSHOT, LANGUAGE = N'us_english')
+    SELECT SUM(qty * order_id) AS weighted, MIN(id - qty) AS least, MAX(qty + 1) AS most, COUNT(id * 2) AS n FROM dbo.lines
+    SELECT SUM(i * 2) AS doubled, MAX(b - 1) AS b_less FROM dbo.k WHERE i < 1000
+    SELECT MIN(i * 2) AS doubled FROM dbo.k
+END
+GO
+EXEC dbo.computed
+SELECT SUM(qty * order_id) AS weighted, MIN(id - qty) AS least, MAX(qty + 1) AS most, COUNT(id * 2) AS n FROM dbo.lines
+SELECT SUM(i * 2) AS doubled, MAX(b - 1) AS b_less FROM dbo.k WHERE i < 1000
+GO
+SELECT MIN(i * 2) AS doubled FROM dbo.k
+GO
+SET ARITHABORT OFF
+SET ANSI_WARNINGS OFF
+EXEC dbo.computed
+SET ANSI_WARNINGS ON
+SET ARITHABORT ON
+GO
