@@ -6,7 +6,8 @@
 //! same type, among the types whose values compare as their stored
 //! integers (integers, money, smallmoney, bit, date, datetime2), and whose
 //! aggregates are COUNT, SUM, MIN and MAX of such columns (or of integer
-//! columns and constants joined by +, - and * in the aggregate's type),
+//! columns and constants joined by +, - and *, money ones by + and -, in
+//! the aggregate's type),
 //! becomes a row kernel
 //! (`hekla_jit::kernel`) run on each stored row, without decoding it.
 //! Anything else is left to the interpreter (None), which gives the same
@@ -569,27 +570,30 @@ fn overflow(call: &AggregateCall) -> SqlError {
 }
 
 /// `scalar` as what a kernel reads of each of `table`'s rows: a stored
-/// column (widened as [`stored_column`] allows), or integer constants and
-/// columns joined by +, - and * in an integer type (computed exactly, then
-/// checked against the type's range, as the interpreter does).
+/// column (widened as [`stored_column`] allows), or columns and constants
+/// joined by +, - and * in an integer type, or by + and - in money or
+/// smallmoney (ten-thousandths), computed exactly and then checked against
+/// the type's range, as the interpreter computes them.
 fn kernel_argument(table: &TableMeta, scalar: &Scalar) -> Option<Argument> {
     if let Some(column) = stored_column(scalar) {
         return Some(Argument::Column(fixed(table, column)?));
     }
-    let range = integer_range(&scalar.data_type)?;
+    let (family, range) = arithmetic_type(&scalar.data_type)?;
     match &scalar.kind {
-        ScalarKind::Constant(value) => Some(Argument::Constant(value.as_i64()?)),
+        ScalarKind::Constant(value) => Some(Argument::Constant(integer(value)?)),
         ScalarKind::Arithmetic { op, left, right } => {
-            let op = match op {
-                ArithOp::Add => ArithmeticOp::Add,
-                ArithOp::Subtract => ArithmeticOp::Subtract,
-                ArithOp::Multiply => ArithmeticOp::Multiply,
+            let op = match (op, family) {
+                (ArithOp::Add, _) => ArithmeticOp::Add,
+                (ArithOp::Subtract, _) => ArithmeticOp::Subtract,
+                // Money's product is rounded to ten-thousandths.
+                (ArithOp::Multiply, Family::Integer) => ArithmeticOp::Multiply,
                 _ => return None,
             };
-            let operand = |side: &Scalar| {
-                // Of an integer type too: money is held in ten-thousandths.
-                integer_range(&side.data_type)?;
-                kernel_argument(table, side)
+            // Each side of the result's family: an int side of a money
+            // sum would be in units, not ten-thousandths.
+            let operand = |side: &Scalar| match arithmetic_type(&side.data_type) {
+                Some((side_family, _)) if side_family == family => kernel_argument(table, side),
+                _ => None,
             };
             Some(Argument::Arithmetic {
                 op,
@@ -602,13 +606,24 @@ fn kernel_argument(table: &TableMeta, scalar: &Scalar) -> Option<Argument> {
     }
 }
 
-/// The values of integer type `data_type`.
-fn integer_range(data_type: &DataType) -> Option<(i64, i64)> {
+/// The kinds of type a kernel computes in.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Family {
+    Integer,
+    /// money and smallmoney, in ten-thousandths.
+    Money,
+}
+
+/// `data_type`'s family and the range of its values (as stored integers).
+fn arithmetic_type(data_type: &DataType) -> Option<(Family, (i64, i64))> {
+    let integer = |range: (i64, i64)| Some((Family::Integer, range));
     match data_type {
-        DataType::TinyInt => Some((0, u8::MAX.into())),
-        DataType::SmallInt => Some((i16::MIN.into(), i16::MAX.into())),
-        DataType::Int => Some((i32::MIN.into(), i32::MAX.into())),
-        DataType::BigInt => Some((i64::MIN, i64::MAX)),
+        DataType::TinyInt => integer((0, u8::MAX.into())),
+        DataType::SmallInt => integer((i16::MIN.into(), i16::MAX.into())),
+        DataType::Int => integer((i32::MIN.into(), i32::MAX.into())),
+        DataType::BigInt => integer((i64::MIN, i64::MAX)),
+        DataType::SmallMoney => Some((Family::Money, (i32::MIN.into(), i32::MAX.into()))),
+        DataType::Money => Some((Family::Money, (i64::MIN, i64::MAX))),
         _ => None,
     }
 }

@@ -991,7 +991,9 @@ impl Generator {
         let (column, data_type, _) = *self.rng.pick(non_string_columns());
         let choices = if kernel_shaped { 9 } else { 16 };
         let wide = matches!(data_type, Type::Int | Type::BigInt | Type::Money);
-        if data_type.is_integer() && self.rng.chance(25) {
+        let computes =
+            data_type.is_integer() || matches!(data_type, Type::Money | Type::SmallMoney);
+        if computes && self.rng.chance(25) {
             return self.computed_aggregate(column, data_type);
         }
         let choice = self.rng.below(choices);
@@ -1027,10 +1029,11 @@ impl Generator {
         }
     }
 
-    /// An aggregate of `column` joined by +, - or * to another column of
-    /// its type or a small constant: computed in the kernel when the
-    /// result type is the aggregate's. It can overflow (in the argument's
-    /// type: a tinyint difference below 0, an int product).
+    /// An aggregate of `column` joined by +, - or * (money: + or -) to
+    /// another column of its type or a small constant: computed in the
+    /// kernel when the result type is the aggregate's. It can overflow (in
+    /// the argument's type: a tinyint difference below 0, an int product,
+    /// a money sum near its limit).
     fn computed_aggregate(&mut self, column: &str, data_type: Type) -> (String, bool) {
         let others: Vec<&str> = COLUMNS
             .iter()
@@ -1040,9 +1043,18 @@ impl Generator {
         let other = if self.rng.chance(50) {
             self.rng.pick(&others).to_string()
         } else {
-            self.rng.between(0, 3).to_string()
+            let constant = self.rng.between(0, 3);
+            match data_type {
+                Type::Money | Type::SmallMoney => {
+                    data_type.literal_of(constant * 2_500, &mut self.rng)
+                }
+                _ => constant.to_string(),
+            }
         };
-        let op = *self.rng.pick(&["+", "-", "*"]);
+        let op = match data_type {
+            Type::Money | Type::SmallMoney => *self.rng.pick(&["+", "-"]),
+            _ => *self.rng.pick(&["+", "-", "*"]),
+        };
         let function = *self.rng.pick(&["SUM", "MIN", "MAX", "COUNT"]);
         (format!("{function}({column} {op} {other})"), true)
     }

@@ -177,3 +177,17 @@ EXEC dbo.computed
 SET ANSI_WARNINGS ON
 SET ARITHABORT ON
 GO
+-- Money and smallmoney add and subtract in ten-thousandths, past money's
+-- range the same 8115.
+CREATE PROCEDURE dbo.computed_money WITH NATIVE_COMPILATION, SCHEMABINDING AS BEGIN ATOMIC WITH (TRANSACTION ISOLATION LEVEL = SNAPSHOT, LANGUAGE = N'us_english')
+    SELECT SUM(price + $0.50) AS raised, MIN(price - $1) AS lowered, COUNT(price - price) AS priced FROM dbo.lines
+    SELECT MAX(discount + discount) AS doubled, SUM(total - $0.01) AS less FROM dbo.orders
+    SELECT MAX(m + m) AS doubled FROM dbo.k
+END
+GO
+EXEC dbo.computed_money
+SELECT SUM(price + $0.50) AS raised, MIN(price - $1) AS lowered, COUNT(price - price) AS priced FROM dbo.lines
+SELECT MAX(discount + discount) AS doubled, SUM(total - $0.01) AS less FROM dbo.orders
+GO
+SELECT MAX(m + m) AS doubled FROM dbo.k
+GO
