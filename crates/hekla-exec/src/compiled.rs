@@ -224,6 +224,11 @@ pub fn aggregate(
         return Ok(None);
     };
     let Some(parameters) = plan.parameters(params)? else {
+        if plan.spec.computes() {
+            // Every row's computed sides are still computed, and may
+            // overflow: the interpreter's to do.
+            return Ok(None);
+        }
         // A comparison with NULL holds for no row.
         return Ok(Some(plan.results(grouping, &[0; 0])?));
     };
@@ -232,7 +237,7 @@ pub fn aggregate(
     // between batches.
     let failed = |outcome: Outcome| match outcome {
         Outcome::Done => params.context.check_cancel().err(),
-        Outcome::Overflow { index } => Some(overflow(&grouping.aggregates[index].1)),
+        Outcome::Overflow { index } => Some(plan.overflow(index, &grouping.aggregates)),
         Outcome::Misuse => Some(misfit()),
     };
     let failure = {
@@ -332,6 +337,7 @@ impl KernelRun<'_> {
 /// it is decoded, in place of the interpreted filter (all of it).
 pub struct RowFilter {
     kernel: Arc<Kernel>,
+    plan: KernelPlan,
     /// None: a variable is NULL, and no row passes.
     parameters: Option<Vec<i64>>,
     state: [i64; SLOTS_PER_AGGREGATE],
@@ -347,7 +353,8 @@ impl RowFilter {
         let passed = self.state[1];
         match self.kernel.run(payload, parameters, &mut self.state) {
             Outcome::Done => Ok(self.state[1] != passed),
-            Outcome::Overflow { .. } | Outcome::Misuse => Err(misfit()),
+            Outcome::Overflow { index } => Err(self.plan.overflow(index, &[])),
+            Outcome::Misuse => Err(misfit()),
         }
     }
 }
@@ -361,12 +368,23 @@ pub fn row_filter(read: &TableRead, params: &Inputs<'_>) -> SqlResult<Option<Row
     let Some(plan) = KernelPlan::filter(read) else {
         return Ok(None);
     };
+    // A computed side's overflow is NULL under ARITHABORT OFF with
+    // ANSI_WARNINGS OFF, and computed for every row even when a variable
+    // is NULL: the interpreter's cases.
+    if plan.spec.computes() && params.context.options.arithmetic_errors_are_null() {
+        return Ok(None);
+    }
+    let parameters = plan.parameters(params)?;
+    if parameters.is_none() && plan.spec.computes() {
+        return Ok(None);
+    }
     let Some(kernel) = code.kernel(&plan.spec) else {
         return Ok(None);
     };
     Ok(Some(RowFilter {
         kernel,
-        parameters: plan.parameters(params)?,
+        plan,
+        parameters,
         state: [0; SLOTS_PER_AGGREGATE],
     }))
 }
@@ -376,6 +394,8 @@ struct KernelPlan {
     spec: KernelSpec,
     /// The variable each parameter of the kernel is, in order.
     variables: Vec<Scalar>,
+    /// The type each condition compares in (its overflow's, if computed).
+    compared: Vec<DataType>,
 }
 
 impl KernelPlan {
@@ -394,6 +414,7 @@ impl KernelPlan {
         let mut plan = KernelPlan {
             spec: KernelSpec::default(),
             variables: Vec::new(),
+            compared: Vec::new(),
         };
         if let Some(filter) = &read.filter {
             plan.conditions(table, 0, filter)?;
@@ -418,6 +439,7 @@ impl KernelPlan {
         let mut plan = KernelPlan {
             spec: KernelSpec::default(),
             variables: Vec::new(),
+            compared: Vec::new(),
         };
         plan.conditions(&read.table, read.offset, read.filter.as_ref()?)?;
         plan.spec.aggregates.push(Aggregate::CountRows);
@@ -448,31 +470,30 @@ impl KernelPlan {
             Predicate::Compare {
                 op, left, right, ..
             } => {
-                let (column, other, op) = match (stored_column(left), stored_column(right)) {
-                    (Some(column), None) => (column.checked_sub(offset)?, right, *op),
-                    (None, Some(column)) => (column.checked_sub(offset)?, left, flipped(*op)),
+                // One side a value the statement computes once, the other
+                // what the kernel reads (or computes) of each row.
+                let (read, other, op) = match (is_value(left), is_value(right)) {
+                    (false, true) => (left, right, *op),
+                    (true, false) => (right, left, flipped(*op)),
                     _ => return None,
                 };
                 // Both sides are of one type whose values compare as
                 // their stored integers: the kernel's 64-bit comparison
                 // of the two is the same.
-                if other.data_type != left.data_type
-                    || left.data_type != right.data_type
-                    || !compares_as_integer(&left.data_type)
-                    || !compares_as_integer(&table.columns.get(column)?.data_type)
-                {
+                if other.data_type != read.data_type || !compares_as_integer(&read.data_type) {
                     return None;
                 }
+                let argument = kernel_argument(table, offset, read)?;
                 let operand = match &other.kind {
                     ScalarKind::Constant(value) => Operand::Constant(integer(value)?),
-                    _ if is_value(other) => {
+                    _ => {
                         self.variables.push(other.clone());
                         Operand::Parameter((self.variables.len() - 1) as u32)
                     }
-                    _ => return None,
                 };
+                self.compared.push(read.data_type);
                 self.spec.conditions.push(Condition {
-                    column: fixed(table, column)?,
+                    left: argument,
                     op: match op {
                         CompareOp::Eq => KernelOp::Eq,
                         CompareOp::Ne => KernelOp::Ne,
@@ -495,7 +516,7 @@ impl KernelPlan {
         }
         let argument = match &call.argument {
             None => None,
-            Some(scalar) => Some((kernel_argument(table, scalar)?, scalar.data_type)),
+            Some(scalar) => Some((kernel_argument(table, 0, scalar)?, scalar.data_type)),
         };
         if let Some((Argument::Arithmetic { .. }, data_type)) = &argument {
             // The kernel's overflow is raised in the aggregate's result
@@ -564,9 +585,21 @@ impl KernelPlan {
     }
 }
 
-/// The interpreter's error for a SUM past its result type.
-fn overflow(call: &AggregateCall) -> SqlError {
-    SqlError::arithmetic_overflow("expression", &call.result_type.sql_name())
+impl KernelPlan {
+    /// The interpreter's error for the kernel's overflow at `index` (see
+    /// `Outcome::Overflow`): aggregate `index`'s (of `aggregates`, the
+    /// statement's calls) in its result type, or past the aggregates a
+    /// condition's computed side in the type it compares in.
+    fn overflow(&self, index: usize, aggregates: &[(String, AggregateCall)]) -> SqlError {
+        let data_type = match index.checked_sub(self.spec.aggregates.len()) {
+            Some(condition) => self.compared.get(condition),
+            None => aggregates.get(index).map(|(_, call)| &call.result_type),
+        };
+        match data_type {
+            Some(data_type) => SqlError::arithmetic_overflow("expression", &data_type.sql_name()),
+            None => misfit(),
+        }
+    }
 }
 
 /// `scalar` as what a kernel reads of each of `table`'s rows: a stored
@@ -574,9 +607,9 @@ fn overflow(call: &AggregateCall) -> SqlError {
 /// joined by +, - and * in an integer type, or by + and - in money or
 /// smallmoney (ten-thousandths), computed exactly and then checked against
 /// the type's range, as the interpreter computes them.
-fn kernel_argument(table: &TableMeta, scalar: &Scalar) -> Option<Argument> {
+fn kernel_argument(table: &TableMeta, offset: usize, scalar: &Scalar) -> Option<Argument> {
     if let Some(column) = stored_column(scalar) {
-        return Some(Argument::Column(fixed(table, column)?));
+        return Some(Argument::Column(fixed(table, column.checked_sub(offset)?)?));
     }
     let (family, range) = arithmetic_type(&scalar.data_type)?;
     match &scalar.kind {
@@ -592,7 +625,9 @@ fn kernel_argument(table: &TableMeta, scalar: &Scalar) -> Option<Argument> {
             // Each side of the result's family: an int side of a money
             // sum would be in units, not ten-thousandths.
             let operand = |side: &Scalar| match arithmetic_type(&side.data_type) {
-                Some((side_family, _)) if side_family == family => kernel_argument(table, side),
+                Some((side_family, _)) if side_family == family => {
+                    kernel_argument(table, offset, side)
+                }
                 _ => None,
             };
             Some(Argument::Arithmetic {

@@ -90,10 +90,10 @@ pub enum Operand {
     Constant(i64),
 }
 
-/// `column op operand`; the conditions of a kernel are ANDed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// `left op operand`; the conditions of a kernel are ANDed, in order.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Condition {
-    pub column: FixedColumn,
+    pub left: Argument,
     pub op: CompareOp,
     pub operand: Operand,
 }
@@ -184,12 +184,8 @@ pub struct KernelSpec {
 impl KernelSpec {
     /// The shortest payload every read of the kernel stays inside.
     fn payload_needed(&self) -> usize {
-        let mut columns: Vec<FixedColumn> = self
-            .conditions
-            .iter()
-            .map(|condition| condition.column)
-            .collect();
-        for argument in self.aggregates.iter().filter_map(Aggregate::argument) {
+        let mut columns = Vec::new();
+        for argument in self.arguments() {
             argument.columns(&mut columns);
         }
         columns
@@ -203,14 +199,20 @@ impl KernelSpec {
             .unwrap_or(0)
     }
 
-    /// Whether an aggregate computes its argument (whose overflow SET
+    /// Whether a condition or aggregate computes its argument (whose overflow SET
     /// ARITHABORT OFF with ANSI_WARNINGS OFF would make NULL instead of an
     /// error: the caller's to know).
     pub fn computes(&self) -> bool {
-        self.aggregates
-            .iter()
-            .filter_map(Aggregate::argument)
+        self.arguments()
             .any(|argument| matches!(argument, Argument::Arithmetic { .. }))
+    }
+
+    /// What the conditions compare and the aggregates read.
+    fn arguments(&self) -> impl Iterator<Item = &Argument> {
+        self.conditions
+            .iter()
+            .map(|condition| &condition.left)
+            .chain(self.aggregates.iter().filter_map(Aggregate::argument))
     }
 
     fn parameters_needed(&self) -> usize {
@@ -230,16 +232,18 @@ impl KernelSpec {
 pub enum Outcome {
     /// Added to the aggregates, or rejected by the conditions.
     Done,
-    /// Aggregate `index`'s SUM or computed argument left its type's range
-    /// (the statement's error; the state is not to be used).
+    /// Aggregate `index`'s SUM or computed argument left its type's range,
+    /// or (`index` past the aggregates) condition `index - aggregates`'s
+    /// computed side did (the statement's error; the state is not to be
+    /// used).
     Overflow { index: usize },
     /// The payload, parameters or state given are too short for the
     /// kernel (nothing was read).
     Misuse,
 }
 
-/// (payloads, how many, parameters, state) -> 0, or 1 + the index of the
-/// aggregate that overflowed.
+/// (payloads, how many, parameters, state) -> 0, or 1 + the index of what
+/// overflowed (see [`Outcome::Overflow`]).
 type KernelFn = unsafe extern "C" fn(*const *const u8, usize, *const i64, *mut i64) -> u32;
 
 /// A compiled kernel; its code is freed when it is dropped.
@@ -538,8 +542,16 @@ impl<'a> Generator<'a> {
             .imul_imm_s(index, i64::from(pointer.bytes()));
         let address = self.builder.ins().iadd(payloads, offset);
         let payload = self.builder.ins().load(pointer, trusted(), address, 0);
-        for condition in &spec.conditions {
-            self.condition(condition, payload, parameters, next_row);
+        if spec
+            .conditions
+            .iter()
+            .any(|c| matches!(c.left, Argument::Arithmetic { .. }))
+        {
+            self.computed_conditions(spec, payload, parameters, next_row, state);
+        } else {
+            for condition in &spec.conditions {
+                self.condition(condition, payload, parameters, next_row);
+            }
         }
         for (index, aggregate) in spec.aggregates.iter().enumerate() {
             self.aggregate(index, aggregate, payload, state);
@@ -605,8 +617,50 @@ impl<'a> Generator<'a> {
         parameters: Value,
         reject: Block,
     ) {
-        self.unless_null(&condition.column, payload, reject);
-        let value = self.load(&condition.column, payload);
+        let Argument::Column(column) = &condition.left else {
+            unreachable!("computed conditions are emitted by computed_conditions");
+        };
+        self.unless_null(column, payload, reject);
+        let value = self.load(column, payload);
+        let holds = self.compare(condition, value, parameters);
+        let next = self.builder.create_block();
+        self.builder.ins().brif(holds, next, &[], reject, &[]);
+        self.builder.switch_to_block(next);
+    }
+
+    /// The conditions when one of them computes, as the interpreter tests
+    /// an AND: a condition that is FALSE rejects the row at once, one that
+    /// is UNKNOWN (a NULL) only once the later ones are computed too (they
+    /// may overflow). An overflow in condition `n` leaves the kernel with
+    /// the index `aggregates + n`.
+    fn computed_conditions(
+        &mut self,
+        spec: &KernelSpec,
+        payload: Value,
+        parameters: Value,
+        reject: Block,
+        state: Value,
+    ) {
+        let mut unknown = self.builder.ins().iconst(types::I8, 0);
+        for (index, condition) in spec.conditions.iter().enumerate() {
+            let exit = spec.aggregates.len() + index;
+            let (value, is_null) = self.computed(&condition.left, payload, exit, state);
+            let holds = self.compare(condition, value, parameters);
+            let known = self.builder.ins().icmp_imm_s(IntCC::Equal, is_null, 0);
+            let fails = self.builder.ins().icmp_imm_s(IntCC::Equal, holds, 0);
+            let false_known = self.builder.ins().band(known, fails);
+            let next = self.builder.create_block();
+            self.builder.ins().brif(false_known, reject, &[], next, &[]);
+            self.builder.switch_to_block(next);
+            unknown = self.builder.ins().bor(unknown, is_null);
+        }
+        let passes = self.builder.create_block();
+        self.builder.ins().brif(unknown, reject, &[], passes, &[]);
+        self.builder.switch_to_block(passes);
+    }
+
+    /// Whether `value op operand` holds (an `i8`).
+    fn compare(&mut self, condition: &Condition, value: Value, parameters: Value) -> Value {
         let operand = match condition.operand {
             Operand::Parameter(index) => {
                 self.builder
@@ -623,10 +677,7 @@ impl<'a> Generator<'a> {
             CompareOp::Gt => IntCC::SignedGreaterThan,
             CompareOp::Ge => IntCC::SignedGreaterThanOrEqual,
         };
-        let holds = self.builder.ins().icmp(code, value, operand);
-        let next = self.builder.create_block();
-        self.builder.ins().brif(holds, next, &[], reject, &[]);
-        self.builder.switch_to_block(next);
+        self.builder.ins().icmp(code, value, operand)
     }
 
     /// `argument`'s value in a new block reached only when it is not NULL
@@ -869,12 +920,12 @@ mod tests {
         let spec = KernelSpec {
             conditions: vec![
                 Condition {
-                    column: A,
+                    left: A.into(),
                     op: CompareOp::Ge,
                     operand: Operand::Parameter(0),
                 },
                 Condition {
-                    column: D,
+                    left: D.into(),
                     op: CompareOp::Ne,
                     operand: Operand::Constant(3),
                 },
@@ -938,7 +989,7 @@ mod tests {
     fn a_batch_aggregates_as_its_rows_one_by_one() {
         let spec = KernelSpec {
             conditions: vec![Condition {
-                column: B,
+                left: B.into(),
                 op: CompareOp::Lt,
                 operand: Operand::Parameter(0),
             }],
@@ -1082,7 +1133,7 @@ mod tests {
     fn short_buffers_are_refused_before_anything_is_read() {
         let spec = KernelSpec {
             conditions: vec![Condition {
-                column: D,
+                left: D.into(),
                 op: CompareOp::Eq,
                 operand: Operand::Parameter(1),
             }],

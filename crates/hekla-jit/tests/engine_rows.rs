@@ -80,7 +80,7 @@ fn kernels_read_the_engines_payloads() {
     );
     let spec = KernelSpec {
         conditions: vec![Condition {
-            column: product,
+            left: product.into(),
             op: CompareOp::Eq,
             operand: Operand::Parameter(0),
         }],

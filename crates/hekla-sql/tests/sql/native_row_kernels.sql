@@ -191,3 +191,28 @@ SELECT MAX(discount + discount) AS doubled, SUM(total - $0.01) AS less FROM dbo.
 GO
 SELECT MAX(m + m) AS doubled FROM dbo.k
 GO
+-- A WHERE comparison may compute its side too. As the interpreter tests an
+-- AND, a FALSE comparison ends the row's test, an UNKNOWN one (a NULL) does
+-- not: the later ones are computed, and their overflow is the statement's
+-- 8115 in their type. A NULL variable leaves such a filter to the
+-- interpreter, which still computes every row's sides.
+CREATE PROCEDURE dbo.computed_filters @low int WITH NATIVE_COMPILATION, SCHEMABINDING AS BEGIN ATOMIC WITH (TRANSACTION ISOLATION LEVEL = SNAPSHOT, LANGUAGE = N'us_english')
+    SELECT COUNT(*) AS n, SUM(qty) AS q FROM dbo.lines WHERE qty * 2 > @low AND id - 1 >= 0
+    SELECT id FROM dbo.k WHERE t > 100 AND i * 2 > 0 ORDER BY id
+END
+GO
+EXEC dbo.computed_filters 3
+SELECT COUNT(*) AS n, SUM(qty) AS q FROM dbo.lines WHERE qty * 2 > 3 AND id - 1 >= 0
+GO
+SELECT id FROM dbo.k WHERE t > 100 AND i * 2 > 0 ORDER BY id
+GO
+EXEC dbo.computed_filters NULL
+GO
+-- Row 4's t NULL: its i * 2 is computed, and overflows.
+UPDATE dbo.k SET t = NULL WHERE id = 4
+SELECT id, t, i FROM dbo.k ORDER BY id
+GO
+EXEC dbo.computed_filters 3
+GO
+SELECT id FROM dbo.k WHERE t > 100 AND i * 2 > 0 ORDER BY id
+GO
