@@ -988,13 +988,17 @@ impl Generator {
     /// a near miss; and whether it can overflow (a SUM or AVG of a column
     /// whose values can add up past its type).
     fn aggregate(&mut self, kernel_shaped: bool) -> (String, bool) {
-        let (column, data_type, _) = *self.rng.pick(non_string_columns());
+        let (column, data_type, nullable) = *self.rng.pick(non_string_columns());
         let choices = if kernel_shaped { 9 } else { 16 };
-        let wide = matches!(data_type, Type::Int | Type::BigInt | Type::Money);
+        // `SUM(sm + 1)` can pass smallmoney's range too.
+        let wide = matches!(
+            data_type,
+            Type::Int | Type::BigInt | Type::Money | Type::SmallMoney
+        );
         let computes =
             data_type.is_integer() || matches!(data_type, Type::Money | Type::SmallMoney);
         if computes && self.rng.chance(25) {
-            return self.computed_aggregate(column, data_type);
+            return self.computed_aggregate(column, nullable, data_type);
         }
         let choice = self.rng.below(choices);
         // Of a bit only counts, of a date no sums (else Msg 8117).
@@ -1030,30 +1034,39 @@ impl Generator {
     }
 
     /// An aggregate of `column` joined by +, - or * (money: + or -) to
-    /// another column of its type or a small constant: computed in the
-    /// kernel when the result type is the aggregate's. It can overflow (in
-    /// the argument's type: a tinyint difference below 0, an int product,
-    /// a money sum near its limit).
-    fn computed_aggregate(&mut self, column: &str, data_type: Type) -> (String, bool) {
-        let others: Vec<&str> = COLUMNS
-            .iter()
-            .filter(|(_, other, _)| *other == data_type)
-            .map(|(name, _, _)| *name)
-            .collect();
-        let other = if self.rng.chance(50) {
-            self.rng.pick(&others).to_string()
+    /// itself or a small constant: computed in the kernel when the result
+    /// type is the aggregate's. It can overflow (in the argument's type: a
+    /// tinyint difference below 0, an int product, a money sum near its
+    /// limit), so it is the statement's one that may. The argument keeps
+    /// the column's sign (see [`COLUMNS`]), so that whether a SUM of it
+    /// overflows does not hang on the order rows are scanned in.
+    fn computed_aggregate(
+        &mut self,
+        column: &str,
+        nullable: bool,
+        data_type: Type,
+    ) -> (String, bool) {
+        let money = matches!(data_type, Type::Money | Type::SmallMoney);
+        let (op, other) = if self.rng.chance(40) {
+            let op = if money {
+                "+"
+            } else {
+                *self.rng.pick(&["+", "*"])
+            };
+            (op, column.to_string())
         } else {
             let constant = self.rng.between(0, 3);
-            match data_type {
-                Type::Money | Type::SmallMoney => {
-                    data_type.literal_of(constant * 2_500, &mut self.rng)
-                }
-                _ => constant.to_string(),
-            }
-        };
-        let op = match data_type {
-            Type::Money | Type::SmallMoney => *self.rng.pick(&["+", "-"]),
-            _ => *self.rng.pick(&["+", "-", "*"]),
+            let written = match money {
+                true => data_type.literal_of(constant * 2_500, &mut self.rng),
+                false => constant.to_string(),
+            };
+            // Away from zero on the column's side, or a scale.
+            let op = match (money || self.rng.chance(60), nullable) {
+                (true, true) => "+",
+                (true, false) => "-",
+                (false, _) => "*",
+            };
+            (op, written)
         };
         let function = *self.rng.pick(&["SUM", "MIN", "MAX", "COUNT"]);
         (format!("{function}({column} {op} {other})"), true)
