@@ -530,7 +530,9 @@ impl KernelPlan {
             (AggregateFunction::Count | AggregateFunction::CountBig, Some((argument, _))) => {
                 Aggregate::Count(argument)
             }
-            (AggregateFunction::Sum, Some((argument, data_type))) => {
+            // AVG is its SUM (in the result type) over its count, divided
+            // when the result is made (`Accumulator::finish`).
+            (AggregateFunction::Sum | AggregateFunction::Avg, Some((argument, data_type))) => {
                 let sum_type = match (data_type, call.result_type) {
                     (DataType::TinyInt | DataType::SmallInt | DataType::Int, DataType::Int) => {
                         SumType::Int
