@@ -5,7 +5,7 @@
 //! filter ANDs comparisons of columns with constants or variables of the
 //! same type, among the types whose values compare as their stored
 //! integers (integers, money, smallmoney, bit, date, datetime2), and whose
-//! aggregates are COUNT, SUM, MIN and MAX of such columns (or of integer
+//! aggregates are COUNT, SUM, AVG, MIN and MAX of such columns (or of integer
 //! columns and constants joined by +, - and *, money ones by + and -, in
 //! the aggregate's type),
 //! becomes a row kernel
