@@ -458,12 +458,17 @@ fn per_second(
                     let mut rng = Rng::new(0xC0FFEE + t as u64);
                     let mut done = 0;
                     // The clock once per 64 operations, to keep its cost out
-                    // of the figures.
-                    while started.elapsed() < deadline {
+                    // of the figures. At least one round each: a thread that
+                    // starts after a short deadline (a busy machine) would
+                    // otherwise count nothing, and a rate could read 0.
+                    loop {
                         for _ in 0..64 {
                             op(&mut rng)?;
                         }
                         done += 64;
+                        if started.elapsed() >= deadline {
+                            break;
+                        }
                     }
                     Ok(done)
                 })
