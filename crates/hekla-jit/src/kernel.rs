@@ -542,16 +542,23 @@ impl<'a> Generator<'a> {
             .imul_imm_s(index, i64::from(pointer.bytes()));
         let address = self.builder.ins().iadd(payloads, offset);
         let payload = self.builder.ins().load(pointer, trusted(), address, 0);
-        if spec
+        // Conditions on stored columns alone reject a row at its first
+        // NULL or FALSE; any other needs the interpreter's order.
+        let on_columns: Option<Vec<(&FixedColumn, &Condition)>> = spec
             .conditions
             .iter()
-            .any(|c| matches!(c.left, Argument::Arithmetic { .. }))
-        {
-            self.computed_conditions(spec, payload, parameters, next_row, state);
-        } else {
-            for condition in &spec.conditions {
-                self.condition(condition, payload, parameters, next_row);
+            .map(|condition| match &condition.left {
+                Argument::Column(column) => Some((column, condition)),
+                _ => None,
+            })
+            .collect();
+        match on_columns {
+            Some(conditions) => {
+                for (column, condition) in conditions {
+                    self.condition(column, condition, payload, parameters, next_row);
+                }
             }
+            None => self.computed_conditions(spec, payload, parameters, next_row, state),
         }
         for (index, aggregate) in spec.aggregates.iter().enumerate() {
             self.aggregate(index, aggregate, payload, state);
@@ -610,16 +617,15 @@ impl<'a> Generator<'a> {
         }
     }
 
+    /// `condition`, whose left side is the stored `column`.
     fn condition(
         &mut self,
+        column: &FixedColumn,
         condition: &Condition,
         payload: Value,
         parameters: Value,
         reject: Block,
     ) {
-        let Argument::Column(column) = &condition.left else {
-            unreachable!("computed conditions are emitted by computed_conditions");
-        };
         self.unless_null(column, payload, reject);
         let value = self.load(column, payload);
         let holds = self.compare(condition, value, parameters);
@@ -628,7 +634,7 @@ impl<'a> Generator<'a> {
         self.builder.switch_to_block(next);
     }
 
-    /// The conditions when one of them computes, as the interpreter tests
+    /// The conditions when one of them is not a stored column, as the interpreter tests
     /// an AND: a condition that is FALSE rejects the row at once, one that
     /// is UNKNOWN (a NULL) only once the later ones are computed too (they
     /// may overflow). An overflow in condition `n` leaves the kernel with
@@ -1287,5 +1293,30 @@ mod tests {
         });
         assert_eq!(outcome, Outcome::Done);
         assert_eq!(state[4], 3_037_000_499i64 * 3_037_000_499);
+    }
+
+    #[test]
+    fn a_condition_on_a_constant_compiles_as_a_computed_one() {
+        for (left, expected) in [(5, 1), (1, 0)] {
+            let spec = KernelSpec {
+                conditions: vec![Condition {
+                    left: Argument::Constant(left),
+                    op: CompareOp::Gt,
+                    operand: Operand::Constant(3),
+                }],
+                aggregates: vec![Aggregate::CountRows],
+            };
+            let kernel = Kernel::compile(&spec).expect("compiles");
+            let payload = Row {
+                a: None,
+                b: 0,
+                c: None,
+                d: 0,
+            }
+            .payload();
+            let mut state = vec![0i64; 2];
+            assert_eq!(kernel.run(&payload, &[], &mut state), Outcome::Done);
+            assert_eq!(state[1], expected);
+        }
     }
 }
