@@ -81,33 +81,39 @@ fn timed_runs(
     Ok(times)
 }
 
-/// Runs `work` on `threads` threads at once (at least one), each with a
-/// session of its own and its thread number: the sum of what they count.
-fn on_sessions(
-    db: &std::sync::Arc<hekla_sql::session::SqlDatabase>,
+/// Runs `work` on `threads` threads at once (at least one), each given
+/// its thread number: the sum of what they count (a panic is an error).
+fn on_threads(
     threads: usize,
-    work: impl Fn(usize, &mut hekla_sql::session::Session) -> Result<u64, String> + Sync,
+    work: impl Fn(usize) -> Result<u64, String> + Sync,
 ) -> Result<u64, String> {
     let work = &work;
     let counts: Vec<Result<u64, String>> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads.max(1))
-            .map(|thread| {
-                scope.spawn(move || {
-                    let mut session = db.session().map_err(|e| e.message)?;
-                    work(thread, &mut session)
-                })
-            })
+            .map(|thread| scope.spawn(move || work(thread)))
             .collect();
         workers
             .into_iter()
             .map(|worker| {
                 worker
                     .join()
-                    .unwrap_or_else(|_| Err("a session panicked".into()))
+                    .unwrap_or_else(|_| Err("a benchmark thread panicked".into()))
             })
             .collect()
     });
     counts.into_iter().sum()
+}
+
+/// [`on_threads`], each thread with a session of its own.
+fn on_sessions(
+    db: &std::sync::Arc<hekla_sql::session::SqlDatabase>,
+    threads: usize,
+    work: impl Fn(usize, &mut hekla_sql::session::Session) -> Result<u64, String> + Sync,
+) -> Result<u64, String> {
+    on_threads(threads, |thread| {
+        let mut session = db.session().map_err(|e| e.message)?;
+        work(thread, &mut session)
+    })
 }
 
 /// This process's resident set size in bytes (Linux).

@@ -132,32 +132,16 @@ pub(super) fn insert_orders(
         Date::from_ymd(2026, 12, 1).ok_or("bad due date")?,
         Time(0),
     ));
-    let orders: Vec<Result<u64, String>> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads.max(1))
-            .map(|thread| {
-                let due_date = due_date.clone();
-                scope.spawn(move || {
-                    let mut orders = 0u64;
-                    while start.elapsed() < duration {
-                        let customer = (orders * 2 + thread as u64) % 10_000;
-                        insert_order(engine, tables, customer as i32, &due_date)
-                            .map_err(|e| format!("engine order: {e}"))?;
-                        orders += 1;
-                    }
-                    Ok(orders)
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .map(|worker| {
-                worker
-                    .join()
-                    .unwrap_or_else(|_| Err("an engine thread panicked".into()))
-            })
-            .collect()
-    });
-    orders.into_iter().sum()
+    crate::bench::on_threads(threads, |thread| {
+        let mut orders = 0u64;
+        while start.elapsed() < duration {
+            let customer = (orders * 2 + thread as u64) % 10_000;
+            insert_order(engine, tables, customer as i32, &due_date)
+                .map_err(|e| format!("engine order: {e}"))?;
+            orders += 1;
+        }
+        Ok(orders)
+    })
 }
 
 /// One order: what one call of the procedure does to the engine.
