@@ -159,23 +159,23 @@ impl ModuleCode {
 
     /// Machine-code bytes of its kernels.
     pub fn code_bytes(&self) -> usize {
-        let late = self.late();
-        self.kernels
-            .values()
-            .chain(late.values().flatten())
-            .map(|kernel| kernel.code_bytes())
-            .sum()
+        self.each_kernel(Kernel::code_bytes).into_iter().sum()
     }
 
     /// Where its machine code starts (its lowest kernel's address); None
     /// without kernels.
     pub fn base_address(&self) -> Option<usize> {
+        self.each_kernel(Kernel::address).into_iter().min()
+    }
+
+    /// `read` of each of its kernels, those compiled late included.
+    fn each_kernel<T>(&self, read: impl Fn(&Kernel) -> T) -> Vec<T> {
         let late = self.late();
         self.kernels
             .values()
             .chain(late.values().flatten())
-            .map(|kernel| kernel.address())
-            .min()
+            .map(|kernel| read(kernel))
+            .collect()
     }
 
     /// Kernels run since the module was compiled.
