@@ -167,7 +167,17 @@ func isServerError(err error) bool {
 // workload does not expect, which is a bug in hekla or here.
 type errUnexpected struct{ err error }
 
-func (e errUnexpected) Error() string { return "unexpected server error: " + e.err.Error() }
+func (e errUnexpected) Error() string {
+	var sqlErr mssql.Error
+	if errors.As(e.err, &sqlErr) && len(sqlErr.All) > 1 {
+		var all []string
+		for _, each := range sqlErr.All {
+			all = append(all, fmt.Sprintf("Msg %d: %s", each.Number, each.Message))
+		}
+		return fmt.Sprintf("unexpected server error: %v (the server sent: %s)", e.err, strings.Join(all, "; "))
+	}
+	return "unexpected server error: " + e.err.Error()
+}
 
 // client runs transactions until ctx ends, as process after process: after
 // an :info outcome the transaction may still be in flight, so the client
@@ -234,7 +244,7 @@ func (w *workload) transaction(ctx context.Context, process int, mops []elle.Mop
 	case isAbort(err):
 		return elle.Op{Process: process, Type: elle.Fail, Txn: mops}, reason(err), true, nil
 	case isServerError(err):
-		return elle.Op{}, "", true, errUnexpected{err}
+		return elle.Op{}, "", true, errUnexpected{fmt.Errorf("COMMIT of process %d's %v: %w", process, completed, err)}
 	}
 	// COMMIT was sent and no answer came: it may or may not have committed.
 	return elle.Op{Process: process, Type: elle.Info, Txn: mops}, "commit unanswered", true, nil
@@ -254,7 +264,7 @@ func (w *workload) run(ctx context.Context, tx *sql.Tx, m elle.Mop) (elle.Mop, e
 	query := fmt.Sprintf("SELECT v FROM %s WITH (%s) WHERE k = @p1", w.table, h)
 	if w.model == elle.ListAppend {
 		var text string
-		if err := tx.QueryRowContext(ctx, query, m.Key).Scan(&text); err != nil {
+		if err := queryOne(ctx, tx, query, m.Key, &text); err != nil {
 			return m, err
 		}
 		list, err := parseList(text)
@@ -264,13 +274,39 @@ func (w *workload) run(ctx context.Context, tx *sql.Tx, m elle.Mop) (elle.Mop, e
 		return elle.ReadList(m.Key, list...), nil
 	}
 	var v sql.NullInt64
-	if err := tx.QueryRowContext(ctx, query, m.Key).Scan(&v); err != nil {
+	if err := queryOne(ctx, tx, query, m.Key, &v); err != nil {
 		return m, err
 	}
 	if !v.Valid {
 		return elle.ReadNil(m.Key), nil
 	}
 	return elle.ReadReg(m.Key, int(v.Int64)), nil
+}
+
+// queryOne reads the one row a key lookup returns and then the rest of the
+// reply: an error the server sends after the row (an abort that rolled
+// the transaction back) must not go unseen, as database/sql's QueryRow
+// lets it when it closes the rows after the first.
+func queryOne(ctx context.Context, tx *sql.Tx, query string, key int, dest any) error {
+	rows, err := tx.QueryContext(ctx, query, key)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	found := 0
+	for rows.Next() {
+		found++
+		if err := rows.Scan(dest); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if found != 1 {
+		return errUnexpected{fmt.Errorf("%q for key %d returned %d rows, want 1", query, key, found)}
+	}
+	return nil
 }
 
 func (w *workload) update(ctx context.Context, tx *sql.Tx, statement string, args ...any) error {
