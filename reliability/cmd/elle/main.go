@@ -153,8 +153,8 @@ func run(o options) int {
 			if hint != level {
 				label += " (hint " + string(hint) + ")"
 			}
-			fmt.Printf("%-15s %-11s %6d transactions: %d ok, %d failed (%s), %d info; %d kills; anomalies: %s\n",
-				label, model, r.OK+r.Failed+r.Indeterminate, r.OK, r.Failed, reasons(w.reasons), r.Indeterminate,
+			fmt.Printf("%-15s %-11s %6d transactions: %d ok, %d failed, %d info (%s); %d kills; anomalies: %s\n",
+				label, model, r.OK+r.Failed+r.Indeterminate, r.OK, r.Failed, r.Indeterminate, reasons(w.reasons),
 				kills, describe(r, level))
 			printForbidden(bad, o.show)
 			if len(bad) > 0 && status == 0 {
