@@ -3,7 +3,8 @@
 // level hekla offers memory-optimized tables (SNAPSHOT, REPEATABLE READ,
 // SERIALIZABLE, by table hint in explicit transactions) and each model
 // (list-append, read-write register), concurrent clients run random short
-// transactions against a few keys. With -kill-every the server is SIGKILLed
+// transactions against a few keys (with -native, each one call of a natively
+// compiled procedure's ATOMIC block instead). With -kill-every the server is SIGKILLed
 // and restarted at random moments meanwhile; a COMMIT left unanswered is an
 // indeterminate (:info) outcome.
 //
@@ -44,6 +45,7 @@ type options struct {
 	seed      int64
 	show      int
 	hint      elle.Level // self-test: every history's table hints ask for this level
+	native    bool
 }
 
 func parseOptions() (options, error) {
@@ -63,6 +65,8 @@ func parseOptions() (options, error) {
 	flag.IntVar(&o.show, "show", 3, "forbidden anomalies printed in full per kind and history")
 	hint := flag.String("hint", "", "self-test: run every level's histories with this level's table hint "+
 		"(-levels serializable -hint snapshot must find write skew and exit 1)")
+	flag.BoolVar(&o.native, "native", false,
+		"run each transaction as one call of a natively compiled procedure (an ATOMIC block at the level)")
 	flag.Parse()
 	if *hint != "" {
 		level, err := elle.ParseLevel(*hint)
@@ -93,6 +97,9 @@ func parseOptions() (options, error) {
 		default:
 			return o, fmt.Errorf("unknown model %q (list-append, register)", name)
 		}
+	}
+	if o.native && o.mops > nativeMops {
+		return o, fmt.Errorf("-native takes at most %d micro-operations per transaction (-mops)", nativeMops)
 	}
 	if o.clients < 1 || o.keys < 1 || o.mops < 1 || o.maxPerKey < 1 {
 		return o, errors.New("-clients, -keys, -mops and -max-per-key must be positive")
@@ -137,9 +144,12 @@ func run(o options) int {
 				hint = o.hint
 			}
 			w := &workload{model: model, level: level, hint: hint, keys: o.keys, rows: 4000, maxPerKey: o.maxPerKey,
-				mopsPerTxn: o.mops, db: db,
+				mopsPerTxn: o.mops, native: o.native, db: db,
 				table: fmt.Sprintf("elle_%s_%s", strings.ReplaceAll(model.String(), "-", "_"),
 					strings.ToLower(strings.ReplaceAll(string(level), " ", "")))}
+			if o.native {
+				w.table += "_native"
+			}
 			r, kills, err := history(o, srv, w, rng.Int63())
 			if err != nil {
 				fmt.Printf("%-15s %-11s FAIL: %v\n", level, model, err)
@@ -152,6 +162,9 @@ func run(o options) int {
 			label := string(level)
 			if hint != level {
 				label += " (hint " + string(hint) + ")"
+			}
+			if o.native {
+				label += " native"
 			}
 			fmt.Printf("%-15s %-11s %6d transactions: %d ok, %d failed, %d info (%s); %d kills; anomalies: %s\n",
 				label, model, r.OK+r.Failed+r.Indeterminate, r.OK, r.Failed, r.Indeterminate, reasons(w.reasons),

@@ -27,6 +27,7 @@ type workload struct {
 	rows       int // rows created: the key space
 	maxPerKey  int // list-append: appends to a key before a fresh key replaces it
 	mopsPerTxn int
+	native     bool // each transaction is one call of a natively compiled procedure
 	db         *sql.DB
 
 	mu       sync.Mutex
@@ -67,8 +68,16 @@ BEGIN
     INSERT INTO %[1]s (k, v) VALUES (@k, %[4]s);
     SET @k = @k + 1;
 END;`, w.table, w.rows, column, initial)
+	if w.native {
+		batch = fmt.Sprintf("IF OBJECT_ID(N'%[1]s_txn') IS NOT NULL DROP PROCEDURE %[1]s_txn;\n", w.table) + batch
+	}
 	if _, err := w.db.ExecContext(ctx, batch); err != nil {
 		return fmt.Errorf("creating %s: %w", w.table, err)
+	}
+	if w.native {
+		if _, err := w.db.ExecContext(ctx, w.procedure()); err != nil {
+			return fmt.Errorf("creating %s_txn: %w", w.table, err)
+		}
 	}
 	w.written = map[int]int{}
 	w.touched = map[int]bool{}
@@ -208,19 +217,20 @@ func (w *workload) client(ctx context.Context, rng *rand.Rand, nextProcess func(
 // (no connection: the server is down); the invocation is recorded only once
 // the transaction has begun.
 func (w *workload) transaction(ctx context.Context, process int, mops []elle.Mop) (outcome elle.Op, why string, done bool, err error) {
+	if w.native {
+		return w.nativeTransaction(ctx, process, mops)
+	}
+	return w.explicitTransaction(ctx, process, mops)
+}
+
+// explicitTransaction runs one transaction as BEGIN TRANSACTION, a statement
+// per micro-operation with the level's table hint, and COMMIT.
+func (w *workload) explicitTransaction(ctx context.Context, process int, mops []elle.Mop) (outcome elle.Op, why string, done bool, err error) {
 	txCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	tx, err := w.db.BeginTx(txCtx, nil)
 	if err != nil {
-		if isServerError(err) && !isAbort(err) {
-			return elle.Op{}, "", false, errUnexpected{err}
-		}
-		// The server is down or restarting: wait, unless the run is over.
-		select {
-		case <-ctx.Done():
-		case <-time.After(50 * time.Millisecond):
-		}
-		return elle.Op{}, "", false, nil
+		return elle.Op{}, "", false, waitForServer(ctx, err)
 	}
 	w.record(elle.Op{Process: process, Type: elle.Invoke, Txn: mops})
 	completed := make([]elle.Mop, len(mops))
@@ -250,6 +260,20 @@ func (w *workload) transaction(ctx context.Context, process int, mops []elle.Mop
 	return elle.Op{Process: process, Type: elle.Info, Txn: mops}, "commit unanswered", true, nil
 }
 
+// waitForServer handles a transaction that could not start: an error the
+// server sent ends the run; otherwise the server is down or restarting, and
+// the client waits a little, unless the run is over.
+func waitForServer(ctx context.Context, err error) error {
+	if isServerError(err) && !isAbort(err) {
+		return errUnexpected{err}
+	}
+	select {
+	case <-ctx.Done():
+	case <-time.After(50 * time.Millisecond):
+	}
+	return nil
+}
+
 // run executes one micro-operation and returns it completed.
 func (w *workload) run(ctx context.Context, tx *sql.Tx, m elle.Mop) (elle.Mop, error) {
 	h := tableHint(w.hint)
@@ -261,52 +285,50 @@ func (w *workload) run(ctx context.Context, tx *sql.Tx, m elle.Mop) (elle.Mop, e
 		return m, w.update(ctx, tx, fmt.Sprintf("UPDATE %s WITH (%s) SET v = @p1 WHERE k = @p2", w.table, h),
 			m.Value, m.Key)
 	}
-	query := fmt.Sprintf("SELECT v FROM %s WITH (%s) WHERE k = @p1", w.table, h)
-	if w.model == elle.ListAppend {
-		var text string
-		if err := queryOne(ctx, tx, query, m.Key, &text); err != nil {
-			return m, err
-		}
-		list, err := parseList(text)
-		if err != nil {
-			return m, errUnexpected{fmt.Errorf("key %d: %w", m.Key, err)}
-		}
-		return elle.ReadList(m.Key, list...), nil
-	}
-	var v sql.NullInt64
-	if err := queryOne(ctx, tx, query, m.Key, &v); err != nil {
+	rows, err := tx.QueryContext(ctx, fmt.Sprintf("SELECT v FROM %s WITH (%s) WHERE k = @p1", w.table, h), m.Key)
+	if err != nil {
 		return m, err
 	}
-	if !v.Valid {
-		return elle.ReadNil(m.Key), nil
-	}
-	return elle.ReadReg(m.Key, int(v.Int64)), nil
+	defer rows.Close()
+	return w.readRows(rows, m.Key)
 }
 
-// queryOne reads the one row a key lookup returns and then the rest of the
-// reply: an error the server sends after the row (an abort that rolled
-// the transaction back) must not go unseen, as database/sql's QueryRow
-// lets it when it closes the rows after the first.
-func queryOne(ctx context.Context, tx *sql.Tx, query string, key int, dest any) error {
-	rows, err := tx.QueryContext(ctx, query, key)
-	if err != nil {
-		return err
+// readRows reads the one row of a key lookup's result set, then checks for
+// an error after it: the server may send the row and then fail the
+// statement (41301: a commit dependency of the transaction aborted, which
+// rolls it back). database/sql's QueryRow would drop that error (go-mssqldb
+// v1.9.6 discards it when it closes the rows after the first).
+func (w *workload) readRows(rows *sql.Rows, key int) (elle.Mop, error) {
+	var text string
+	var value sql.NullInt64
+	dest := any(&value)
+	if w.model == elle.ListAppend {
+		dest = &text
 	}
-	defer rows.Close()
 	found := 0
 	for rows.Next() {
 		found++
 		if err := rows.Scan(dest); err != nil {
-			return err
+			return elle.Mop{}, err
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return err
+		return elle.Mop{}, err
 	}
 	if found != 1 {
-		return errUnexpected{fmt.Errorf("%q for key %d returned %d rows, want 1", query, key, found)}
+		return elle.Mop{}, errUnexpected{fmt.Errorf("key %d: the lookup returned %d rows, want 1", key, found)}
 	}
-	return nil
+	switch {
+	case w.model == elle.ListAppend:
+		list, err := parseList(text)
+		if err != nil {
+			return elle.Mop{}, errUnexpected{fmt.Errorf("key %d: %w", key, err)}
+		}
+		return elle.ReadList(key, list...), nil
+	case value.Valid:
+		return elle.ReadReg(key, int(value.Int64)), nil
+	}
+	return elle.ReadNil(key), nil
 }
 
 func (w *workload) update(ctx context.Context, tx *sql.Tx, statement string, args ...any) error {
@@ -351,7 +373,7 @@ func (w *workload) finalRead(ctx context.Context, nextProcess func() int) error 
 	}
 	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) && ctx.Err() == nil {
-		outcome, why, done, err := w.transaction(ctx, nextProcess(), mops)
+		outcome, why, done, err := w.explicitTransaction(ctx, nextProcess(), mops)
 		if err != nil {
 			return err
 		}
