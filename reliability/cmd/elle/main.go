@@ -3,10 +3,10 @@
 // level hekla offers memory-optimized tables (SNAPSHOT, REPEATABLE READ,
 // SERIALIZABLE, by table hint in explicit transactions) and each model
 // (list-append, read-write register), concurrent clients run random short
-// transactions against a few keys (with -native, each one call of a natively
-// compiled procedure's ATOMIC block instead). With -kill-every the server is SIGKILLed
-// and restarted at random moments meanwhile; a COMMIT left unanswered is an
-// indeterminate (:info) outcome.
+// transactions against a few keys (with -native, each one call of a
+// natively compiled procedure's ATOMIC block instead). With -kill-every the
+// server is SIGKILLed and restarted at random moments meanwhile; a COMMIT
+// left unanswered is an indeterminate (:info) outcome.
 //
 // It prints the transactions checked, their outcomes and the anomalies per
 // history, and exits 1 if an anomaly the level forbids was found, 2 if the
