@@ -249,6 +249,7 @@ impl Database {
             |n| n.to_string_lossy().into_owned(),
         );
         let log = Arc::new(LogWriter::open(
+            storage.storage.clone(),
             &dir.join("log"),
             &name,
             storage.log_segment_bytes,

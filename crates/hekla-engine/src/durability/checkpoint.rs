@@ -154,10 +154,12 @@ impl Checkpointer {
                     lower_ts: image.lower_ts,
                     upper_ts: image.upper_ts,
                     data: Appender::reopen(
+                        &*checkpointer.config.storage,
                         data_path(&checkpointer.data_dir, image.id),
                         image.data_len,
                     )?,
                     delta: Appender::reopen(
+                        &*checkpointer.config.storage,
                         delta_path(&checkpointer.data_dir, image.id),
                         image.delta_len,
                     )?,
@@ -178,12 +180,15 @@ impl Checkpointer {
             .iter()
             .flat_map(|p| [p.data.path.clone(), p.delta.path.clone()])
             .collect();
-        let entries = std::fs::read_dir(&self.data_dir)
+        let storage = &*self.config.storage;
+        let entries = storage
+            .list(&self.data_dir)
             .map_err(|e| errors::io_error("listing", &self.data_dir, &e))?;
-        for entry in entries.flatten() {
-            let path = entry.path();
+        for path in entries {
             if !known.contains(&path) {
-                std::fs::remove_file(&path).map_err(|e| errors::io_error("removal", &path, &e))?;
+                storage
+                    .remove(&path)
+                    .map_err(|e| errors::io_error("removal", &path, &e))?;
             }
         }
         Ok(())
@@ -266,8 +271,16 @@ impl Checkpointer {
             state,
             lower_ts: 0,
             upper_ts: 0,
-            data: Appender::create(data_path(&self.data_dir, id), self.config.data_file_bytes)?,
-            delta: Appender::create(delta_path(&self.data_dir, id), self.config.delta_file_bytes)?,
+            data: Appender::create(
+                &*self.config.storage,
+                data_path(&self.data_dir, id),
+                self.config.data_file_bytes,
+            )?,
+            delta: Appender::create(
+                &*self.config.storage,
+                delta_path(&self.data_dir, id),
+                self.config.delta_file_bytes,
+            )?,
             rows: 0,
             deleted: 0,
         })
@@ -310,7 +323,8 @@ impl Checkpointer {
         let started = Instant::now();
         let above = self.checkpoint_ts;
         let log_dir = self.log_dir.clone();
-        read_range(&log_dir, self.read_lsn, limit, |lsn, payload| {
+        let storage = self.config.storage.clone();
+        read_range(&*storage, &log_dir, self.read_lsn, limit, |lsn, payload| {
             for record in decode_block(payload, &log_dir, lsn)? {
                 if record.ts() > above {
                     self.apply(&record)?;
@@ -361,7 +375,8 @@ impl Checkpointer {
         let previous = self.checkpoint_ts;
         let log_dir = self.log_dir.clone();
         let mut later: Vec<(u64, Vec<u8>)> = Vec::new();
-        read_range(&log_dir, self.read_lsn, limit, |lsn, payload| {
+        let storage = self.config.storage.clone();
+        read_range(&*storage, &log_dir, self.read_lsn, limit, |lsn, payload| {
             let records = decode_block(payload, &log_dir, lsn)?;
             let mut holds_later = false;
             for record in records {
@@ -422,18 +437,18 @@ impl Checkpointer {
                 })
                 .collect(),
         };
-        root.write(&self.root_dir)?;
+        root.write(&*storage, &self.root_dir)?;
         // The new root no longer names anything below; clean up behind it.
         for pair in &mut self.pairs {
             pair.state = FileState::Active;
         }
         for pair in self.tombstones.drain(..).chain(empty) {
-            pair.remove_files()?;
+            pair.remove_files(&*storage)?;
         }
         for pair in &mut sources {
             pair.state = FileState::WaitingForLogTruncation;
         }
-        truncate_before(&self.log_dir, replay_lsn)?;
+        truncate_before(&*storage, &self.log_dir, replay_lsn)?;
         for mut pair in sources {
             pair.state = FileState::Tombstone;
             self.tombstones.push(pair);
@@ -520,9 +535,10 @@ impl Checkpointer {
             let data_len = self.pairs[i].data.sync()?;
             let delta_len = self.pairs[i].delta.sync()?;
             let source = &self.pairs[i];
-            let deleted = DeletedRows::read(&source.delta.path, delta_len)?;
+            let storage = &*self.config.storage;
+            let deleted = DeletedRows::read(storage, &source.delta.path, delta_len)?;
             let (tables, layouts) = (&self.catalog.tables, &self.layouts);
-            read_entries(&source.data.path, 0..data_len, |entry| {
+            read_entries(storage, &source.data.path, 0..data_len, |entry| {
                 // Rows of dropped tables go no further.
                 let Some(def) = tables.get(&entry.table) else {
                     return Ok(());

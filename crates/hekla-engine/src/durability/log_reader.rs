@@ -10,24 +10,27 @@
 
 use super::frame::{self, Read};
 use super::log_writer::{segment_name, LogTail};
+use super::storage::Storage;
 use crate::errors;
 use hekla_types::SqlResult;
-use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
 /// The log's segment files, by first LSN.
-pub fn segments(dir: &Path) -> SqlResult<Vec<(u64, PathBuf)>> {
-    let entries = std::fs::read_dir(dir).map_err(|e| errors::io_error("listing", dir, &e))?;
+pub fn segments(storage: &dyn Storage, dir: &Path) -> SqlResult<Vec<(u64, PathBuf)>> {
+    let entries = storage
+        .list(dir)
+        .map_err(|e| errors::io_error("listing", dir, &e))?;
     let mut found = Vec::new();
-    for entry in entries {
-        let entry = entry.map_err(|e| errors::io_error("listing", dir, &e))?;
-        let name = entry.file_name();
-        let Some(stem) = name.to_str().and_then(|n| n.strip_suffix(".log")) else {
+    for path in entries {
+        let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+            continue;
+        };
+        let Some(stem) = name.strip_suffix(".log") else {
             continue;
         };
         if let Ok(start) = u64::from_str_radix(stem, 16) {
-            if segment_name(start) == name.to_string_lossy() {
-                found.push((start, entry.path()));
+            if segment_name(start) == name {
+                found.push((start, path));
             }
         }
     }
@@ -35,12 +38,11 @@ pub fn segments(dir: &Path) -> SqlResult<Vec<(u64, PathBuf)>> {
     Ok(found)
 }
 
-fn read_file(path: &Path, from: u64, to: Option<u64>) -> SqlResult<Vec<u8>> {
-    let file = std::fs::File::open(path).map_err(|e| errors::io_error("open", path, &e))?;
-    let len = file
-        .metadata()
-        .map_err(|e| errors::io_error("stat", path, &e))?
-        .len();
+fn read_file(storage: &dyn Storage, path: &Path, from: u64, to: Option<u64>) -> SqlResult<Vec<u8>> {
+    let file = storage
+        .open(path)
+        .map_err(|e| errors::io_error("open", path, &e))?;
+    let len = file.len().map_err(|e| errors::io_error("stat", path, &e))?;
     let end = to.map_or(len, |to| to.min(len));
     let mut bytes = vec![0u8; end.saturating_sub(from) as usize];
     file.read_exact_at(&mut bytes, from)
@@ -51,12 +53,13 @@ fn read_file(path: &Path, from: u64, to: Option<u64>) -> SqlResult<Vec<u8>> {
 /// Calls `visit(lsn, payload)` for every block from `from` up to `limit`,
 /// a position known to be written and synced. Any damage is corruption.
 pub fn read_range(
+    storage: &dyn Storage,
     dir: &Path,
     from: u64,
     limit: u64,
     mut visit: impl FnMut(u64, &[u8]) -> SqlResult<()>,
 ) -> SqlResult<()> {
-    let list = segments(dir)?;
+    let list = segments(storage, dir)?;
     let mut lsn = from;
     while lsn < limit {
         // A block that did not fit in a segment starts the next one, so
@@ -72,7 +75,7 @@ pub fn read_range(
         // A segment's blocks end where the next segment starts; after that
         // it holds zeros or (reused) stale blocks.
         let end = list.get(k + 1).map_or(limit, |(next, _)| limit.min(*next));
-        let bytes = read_file(path, lsn - start, Some(end - start))?;
+        let bytes = read_file(storage, path, lsn - start, Some(end - start))?;
         let mut at = 0;
         while at < bytes.len() {
             match frame::read(&bytes, at, lsn + at as u64) {
@@ -107,11 +110,12 @@ pub fn read_range(
 /// zeroed so that later writes never sit next to stale bytes; segments past
 /// the end are removed.
 pub fn recover(
+    storage: &dyn Storage,
     dir: &Path,
     from: u64,
     mut visit: impl FnMut(u64, &[u8]) -> SqlResult<()>,
 ) -> SqlResult<Option<LogTail>> {
-    let list = segments(dir)?;
+    let list = segments(storage, dir)?;
     let Some(first) = list.iter().rposition(|(start, _)| *start <= from) else {
         return match list.first() {
             None if from == 0 => Ok(None),
@@ -130,11 +134,11 @@ pub fn recover(
         if *start > lsn {
             // A segment that does not continue the log: it may only be an
             // unused one (all zeros); anything valid in it is corruption.
-            check_nothing_after(&list[k..], path, 0)?;
-            remove_segments(&list[k..])?;
+            check_nothing_after(storage, &list[k..], path, 0)?;
+            remove_segments(storage, &list[k..])?;
             break;
         }
-        let bytes = read_file(path, 0, None)?;
+        let bytes = read_file(storage, path, 0, None)?;
         let mut at = (lsn - start) as usize;
         // Where the next segment starts, this one's blocks end.
         let bound = list
@@ -151,13 +155,13 @@ pub fn recover(
                     if frame::any_block_after(&bytes, at + frame::ALIGN, *start) {
                         return Err(errors::recovery_failed(path, at as u64, &problem));
                     }
-                    check_nothing_after(&list[k + 1..], path, at as u64)?;
+                    check_nothing_after(storage, &list[k + 1..], path, at as u64)?;
                     // Zero the torn flush (a block is far below 16 MiB) so
                     // that its remains never sit next to new blocks; older
                     // bytes beyond it (a reused segment) name old positions.
                     let torn_end = (at + (16 << 20)).min(bytes.len());
-                    zero_range(path, at as u64, torn_end as u64)?;
-                    remove_segments(&list[k + 1..])?;
+                    zero_range(storage, path, at as u64, torn_end as u64)?;
+                    remove_segments(storage, &list[k + 1..])?;
                     return Ok(Some(LogTail {
                         segment_start: *start,
                         end: start + at as u64,
@@ -168,8 +172,8 @@ pub fn recover(
         lsn = start + at as u64;
         if list.get(k + 1).is_none_or(|(next, _)| *next != lsn) {
             if let Some(rest) = list.get(k + 1..) {
-                check_nothing_after(rest, path, at as u64)?;
-                remove_segments(rest)?;
+                check_nothing_after(storage, rest, path, at as u64)?;
+                remove_segments(storage, rest)?;
             }
             return Ok(Some(LogTail {
                 segment_start: *start,
@@ -186,9 +190,14 @@ pub fn recover(
 
 /// Fails if any segment in `rest` holds a valid block: the log's end was
 /// found at `offset` of `path`, so such a block would be lost.
-fn check_nothing_after(rest: &[(u64, PathBuf)], path: &Path, offset: u64) -> SqlResult<()> {
+fn check_nothing_after(
+    storage: &dyn Storage,
+    rest: &[(u64, PathBuf)],
+    path: &Path,
+    offset: u64,
+) -> SqlResult<()> {
     for (start, later) in rest {
-        let bytes = read_file(later, 0, None)?;
+        let bytes = read_file(storage, later, 0, None)?;
         if frame::any_block_after(&bytes, 0, *start) {
             return Err(errors::recovery_failed(
                 path,
@@ -203,16 +212,17 @@ fn check_nothing_after(rest: &[(u64, PathBuf)], path: &Path, offset: u64) -> Sql
     Ok(())
 }
 
-fn remove_segments(rest: &[(u64, PathBuf)]) -> SqlResult<()> {
+fn remove_segments(storage: &dyn Storage, rest: &[(u64, PathBuf)]) -> SqlResult<()> {
     for (_, path) in rest {
-        std::fs::remove_file(path).map_err(|e| errors::io_error("removal", path, &e))?;
+        storage
+            .remove(path)
+            .map_err(|e| errors::io_error("removal", path, &e))?;
     }
     Ok(())
 }
 
-fn zero_range(path: &Path, from: u64, to: u64) -> SqlResult<()> {
-    let file = std::fs::OpenOptions::new()
-        .write(true)
+fn zero_range(storage: &dyn Storage, path: &Path, from: u64, to: u64) -> SqlResult<()> {
+    let file = storage
         .open(path)
         .map_err(|e| errors::io_error("open", path, &e))?;
     let zeros = vec![0u8; (to - from) as usize];
@@ -230,20 +240,20 @@ pub const RECYCLED_PREFIX: &str = "recycled-";
 /// Retires the segments wholly before `lsn` (the checkpoint's replay
 /// start): a few are kept to be reused as spares, which spares the disk
 /// from zero-filling new ones; the rest are deleted.
-pub fn truncate_before(dir: &Path, lsn: u64) -> SqlResult<()> {
-    let list = segments(dir)?;
-    let mut kept = recycled(dir)?.len();
+pub fn truncate_before(storage: &dyn Storage, dir: &Path, lsn: u64) -> SqlResult<()> {
+    let list = segments(storage, dir)?;
+    let mut kept = recycled(storage, dir)?.len();
     for pair in list.windows(2) {
         if pair[1].0 <= lsn {
             let (start, path) = &pair[0];
             let outcome = if kept < RECYCLED_SEGMENTS {
                 kept += 1;
-                std::fs::rename(
+                storage.rename(
                     path,
-                    dir.join(format!("{RECYCLED_PREFIX}{start:016x}.log.tmp")),
+                    &dir.join(format!("{RECYCLED_PREFIX}{start:016x}.log.tmp")),
                 )
             } else {
-                std::fs::remove_file(path)
+                storage.remove(path)
             };
             outcome.map_err(|e| errors::io_error("removal", path, &e))?;
         }
@@ -252,11 +262,12 @@ pub fn truncate_before(dir: &Path, lsn: u64) -> SqlResult<()> {
 }
 
 /// Segments kept for reuse.
-pub fn recycled(dir: &Path) -> SqlResult<Vec<PathBuf>> {
-    let entries = std::fs::read_dir(dir).map_err(|e| errors::io_error("listing", dir, &e))?;
+pub fn recycled(storage: &dyn Storage, dir: &Path) -> SqlResult<Vec<PathBuf>> {
+    let entries = storage
+        .list(dir)
+        .map_err(|e| errors::io_error("listing", dir, &e))?;
     Ok(entries
-        .flatten()
-        .map(|entry| entry.path())
+        .into_iter()
         .filter(|path| {
             path.file_name()
                 .and_then(|n| n.to_str())

@@ -19,11 +19,11 @@
 //! in the middle of a block.
 
 use super::frame;
+use super::mutations::{self, Mutation};
 use super::record::{CommitPartWriter, Record, PART_BYTES};
+use super::storage::{SharedStorage, Storage, StorageFile};
 use crate::errors;
 use hekla_types::{SqlError, SqlResult};
-use std::fs::{File, OpenOptions};
-use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard};
@@ -41,13 +41,12 @@ pub fn segment_name(start_lsn: u64) -> String {
 const SPARE_NAME: &str = "spare.log.tmp";
 
 /// Creates `path` holding `len` zero bytes, synced, replacing any old file.
-pub fn create_zeroed(path: &Path, len: u64) -> std::io::Result<File> {
-    let file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .open(path)?;
+pub fn create_zeroed(
+    storage: &dyn Storage,
+    path: &Path,
+    len: u64,
+) -> std::io::Result<Box<dyn StorageFile>> {
+    let file = storage.create(path)?;
     let zeros = vec![0u8; 1 << 20];
     let mut at = 0u64;
     while at < len {
@@ -59,24 +58,30 @@ pub fn create_zeroed(path: &Path, len: u64) -> std::io::Result<File> {
     Ok(file)
 }
 
-pub fn sync_dir(dir: &Path) -> std::io::Result<()> {
-    File::open(dir)?.sync_all()
-}
-
 /// Turns a recycled segment of the right size into the spare: its old
 /// blocks name old positions, so they can never pass for new ones, and its
 /// space is already allocated. Recycled files of another size are deleted.
-fn reuse_recycled(dir: &Path, spare: &Path, len: u64) -> SqlResult<Option<File>> {
-    for path in super::log_reader::recycled(dir)? {
-        let fits = std::fs::metadata(&path).is_ok_and(|m| m.len() == len);
+fn reuse_recycled(
+    storage: &dyn Storage,
+    dir: &Path,
+    spare: &Path,
+    len: u64,
+) -> SqlResult<Option<Box<dyn StorageFile>>> {
+    for path in super::log_reader::recycled(storage, dir)? {
+        let fits = storage
+            .open(&path)
+            .and_then(|file| file.len())
+            .is_ok_and(|file_len| file_len == len);
         if !fits {
-            std::fs::remove_file(&path).map_err(|e| errors::io_error("removal", &path, &e))?;
+            storage
+                .remove(&path)
+                .map_err(|e| errors::io_error("removal", &path, &e))?;
             continue;
         }
-        std::fs::rename(&path, spare).map_err(|e| errors::io_error("rename", &path, &e))?;
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
+        storage
+            .rename(&path, spare)
+            .map_err(|e| errors::io_error("rename", &path, &e))?;
+        let file = storage
             .open(spare)
             .map_err(|e| errors::io_error("open", spare, &e))?;
         return Ok(Some(file));
@@ -87,15 +92,16 @@ fn reuse_recycled(dir: &Path, spare: &Path, len: u64) -> SqlResult<Option<File>>
 /// The segment files; touched only by the flush leader (and, briefly, the
 /// spare preparer).
 struct Segments {
+    storage: SharedStorage,
     dir: PathBuf,
     segment_bytes: u64,
-    current: File,
+    current: Box<dyn StorageFile>,
     /// The log sequence number of the segment's first byte.
     current_start: u64,
     current_len: u64,
     /// Bytes of the current segment in use.
     used: u64,
-    spare: Option<File>,
+    spare: Option<Box<dyn StorageFile>>,
 }
 
 impl Segments {
@@ -108,7 +114,9 @@ impl Segments {
         let lsn = self.current_start + self.used;
         frame::seal(block, lsn);
         self.current.write_all_at(block, self.used)?;
-        self.current.sync_data()?;
+        if !mutations::is_active(Mutation::NoLogSync) {
+            self.current.sync_data()?;
+        }
         self.used += len;
         Ok(lsn + len)
     }
@@ -120,12 +128,12 @@ impl Segments {
         let len = self.segment_bytes.max(at_least);
         let file = match self.spare.take() {
             Some(spare) if len == self.segment_bytes => {
-                std::fs::rename(self.dir.join(SPARE_NAME), &path)?;
+                self.storage.rename(&self.dir.join(SPARE_NAME), &path)?;
                 spare
             }
-            _ => create_zeroed(&path, len)?,
+            _ => create_zeroed(&*self.storage, &path, len)?,
         };
-        sync_dir(&self.dir)?;
+        self.storage.sync_dir(&self.dir)?;
         self.current = file;
         self.current_start = start;
         self.current_len = len;
@@ -182,6 +190,7 @@ impl LogWriter {
     /// Opens the log in `dir` to continue at `tail` (or to start afresh at
     /// LSN 0 if there is none).
     pub fn open(
+        storage: SharedStorage,
         dir: &Path,
         database: &str,
         segment_bytes: u64,
@@ -197,18 +206,17 @@ impl LogWriter {
             end: 0,
         });
         let path = dir.join(segment_name(tail.segment_start));
-        let current = if path.exists() {
-            OpenOptions::new()
-                .read(true)
-                .write(true)
-                .open(&path)
-                .map_err(io("open", &path))?
-        } else {
-            let file = create_zeroed(&path, segment_bytes).map_err(io("create", &path))?;
-            sync_dir(dir).map_err(io("sync", dir))?;
-            file
+        let current = match storage.open(&path) {
+            Ok(file) => file,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                let file =
+                    create_zeroed(&*storage, &path, segment_bytes).map_err(io("create", &path))?;
+                storage.sync_dir(dir).map_err(io("sync", dir))?;
+                file
+            }
+            Err(e) => return Err(io("open", &path)(e)),
         };
-        let current_len = current.metadata().map_err(io("stat", &path))?.len();
+        let current_len = current.len().map_err(io("stat", &path))?;
         Ok(LogWriter {
             database: database.to_string(),
             pending: Mutex::new(Pending {
@@ -221,6 +229,7 @@ impl LogWriter {
             }),
             flushed: Condvar::new(),
             segments: Mutex::new(Segments {
+                storage,
                 dir: dir.to_path_buf(),
                 segment_bytes,
                 current,
@@ -437,18 +446,22 @@ impl LogWriter {
 
     /// Prepares the next segment ahead of need, off the commit path.
     pub fn prepare_spare(&self) -> SqlResult<()> {
-        let (dir, len) = {
+        let (storage, dir, len) = {
             let segments = self.segments.lock().expect("log segments");
             if segments.spare.is_some() {
                 return Ok(());
             }
-            (segments.dir.clone(), segments.segment_bytes)
+            (
+                segments.storage.clone(),
+                segments.dir.clone(),
+                segments.segment_bytes,
+            )
         };
         let path = dir.join(SPARE_NAME);
-        let file = match reuse_recycled(&dir, &path, len)? {
+        let file = match reuse_recycled(&*storage, &dir, &path, len)? {
             Some(file) => file,
-            None => create_zeroed(&path, len).map_err(|e| {
-                let _ = std::fs::remove_file(&path);
+            None => create_zeroed(&*storage, &path, len).map_err(|e| {
+                let _ = storage.remove(&path);
                 errors::io_error("preallocation", &path, &e)
             })?,
         };

@@ -13,12 +13,14 @@ mod codec;
 mod frame;
 mod log_reader;
 mod log_writer;
+pub mod mutations;
 mod options;
 mod pair;
 mod record;
 mod recovery;
 mod root;
 mod rows;
+mod storage;
 
 pub(crate) use checkpoint::{run as run_checkpointer, Checkpointer, Request};
 pub use checkpoint::{CheckpointReport, CheckpointTrigger, CompletedCheckpoint};
@@ -30,6 +32,7 @@ pub use pair::{CheckpointFileInfo, FileState, FileType};
 pub(crate) use record::Record;
 pub(crate) use recovery::recover;
 pub use recovery::RecoveryReport;
+pub use storage::{RealStorage, SharedStorage, Storage, StorageFile};
 
 use crate::log::{CommitLog, CommitRecord, RowChange};
 use hekla_types::SqlResult;
@@ -58,6 +61,8 @@ pub struct StorageConfig {
     pub recovery_threads: usize,
     /// Receives recovery progress lines (the server log); None = silent.
     pub progress: Option<ProgressSink>,
+    /// What the files live on: real files, or a simulated disk in tests.
+    pub storage: SharedStorage,
 }
 
 impl std::fmt::Debug for StorageConfig {
@@ -98,6 +103,7 @@ impl Default for StorageConfig {
             delayed_flush_interval: Duration::from_millis(10),
             recovery_threads: 0,
             progress: None,
+            storage: RealStorage::shared(),
         }
     }
 }

@@ -10,13 +10,12 @@
 
 use super::codec::{Decoder, Encoder};
 use super::frame::{self, Read};
+use super::mutations::{self, Mutation};
+use super::storage::{Storage, StorageFile};
 use crate::catalog::TableId;
 use crate::errors;
 use hekla_types::SqlResult;
 use std::collections::HashMap;
-use std::fs::{File, OpenOptions};
-use std::os::fd::AsRawFd;
-use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -92,7 +91,7 @@ pub struct CheckpointFileInfo {
 /// An append-only file of blocks.
 pub struct Appender {
     pub path: PathBuf,
-    file: File,
+    file: Box<dyn StorageFile>,
     /// Bytes of whole blocks written to the file.
     written: u64,
     block: Vec<u8>,
@@ -112,31 +111,10 @@ fn io<'p>(
 impl Appender {
     /// Creates an empty file with `reserve` bytes allocated, so that later
     /// appends neither wait for allocation nor fail for lack of space.
-    pub fn create(path: PathBuf, reserve: u64) -> SqlResult<Appender> {
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .open(&path)
-            .map_err(io("create", &path))?;
+    pub fn create(storage: &dyn Storage, path: PathBuf, reserve: u64) -> SqlResult<Appender> {
+        let file = storage.create(&path).map_err(io("create", &path))?;
         if reserve > 0 {
-            // SAFETY: fallocate on a file descriptor we own; no memory is involved.
-            let rc = unsafe {
-                libc::fallocate(
-                    file.as_raw_fd(),
-                    libc::FALLOC_FL_KEEP_SIZE,
-                    0,
-                    reserve as libc::off_t,
-                )
-            };
-            if rc != 0 {
-                let error = std::io::Error::last_os_error();
-                // Filesystems without fallocate still work, just allocate later.
-                if error.raw_os_error() != Some(libc::EOPNOTSUPP) {
-                    return Err(errors::io_error("preallocation", &path, &error));
-                }
-            }
+            file.reserve(reserve).map_err(io("preallocation", &path))?;
         }
         Ok(Appender {
             path,
@@ -150,12 +128,8 @@ impl Appender {
 
     /// Reopens a sealed file to append after its first `len` bytes (what
     /// the last checkpoint counted); anything after them is dropped.
-    pub fn reopen(path: PathBuf, len: u64) -> SqlResult<Appender> {
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .open(&path)
-            .map_err(io("open", &path))?;
+    pub fn reopen(storage: &dyn Storage, path: PathBuf, len: u64) -> SqlResult<Appender> {
+        let file = storage.open(&path).map_err(io("open", &path))?;
         file.set_len(len).map_err(io("truncation", &path))?;
         Ok(Appender {
             path,
@@ -195,7 +169,9 @@ impl Appender {
     pub fn sync(&mut self) -> SqlResult<u64> {
         self.write_block()?;
         if self.dirty {
-            self.file.sync_data().map_err(io("sync", &self.path))?;
+            if !mutations::is_active(Mutation::NoPairSync) {
+                self.file.sync_data().map_err(io("sync", &self.path))?;
+            }
             self.dirty = false;
         }
         Ok(self.written)
@@ -214,11 +190,7 @@ impl Appender {
     }
 
     pub fn allocated(&self) -> u64 {
-        use std::os::unix::fs::MetadataExt;
-        self.file
-            .metadata()
-            .map(|m| (m.blocks() * 512).max(m.len()))
-            .unwrap_or(0)
+        self.file.allocated().unwrap_or(0)
     }
 }
 
@@ -270,9 +242,9 @@ impl Pair {
         self.rows.saturating_sub(self.deleted)
     }
 
-    pub fn remove_files(&self) -> SqlResult<()> {
+    pub fn remove_files(&self, storage: &dyn Storage) -> SqlResult<()> {
         for path in [&self.data.path, &self.delta.path] {
-            match std::fs::remove_file(path) {
+            match storage.remove(path) {
                 Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
                     return Err(errors::io_error("removal", path, &e))
                 }
@@ -314,11 +286,12 @@ pub struct Entry<'a> {
 /// on block boundaries, and calls `visit` for every entry. Anything short of
 /// valid blocks filling the range is corruption.
 pub fn read_entries(
+    storage: &dyn Storage,
     path: &Path,
     range: std::ops::Range<u64>,
     mut visit: impl FnMut(Entry<'_>) -> SqlResult<()>,
 ) -> SqlResult<()> {
-    let file = File::open(path).map_err(io("open", path))?;
+    let file = storage.open(path).map_err(io("open", path))?;
     let mut bytes = vec![0u8; (range.end - range.start) as usize];
     file.read_exact_at(&mut bytes, range.start).map_err(|e| {
         errors::recovery_failed(
@@ -368,8 +341,8 @@ impl<'a> Entry<'a> {
 /// The offsets where the blocks of a checkpoint file's first `len` bytes
 /// start, read from their headers alone (checksums are checked when the
 /// blocks themselves are read), so that a big file can be loaded in pieces.
-pub fn block_offsets(path: &Path, len: u64) -> SqlResult<Vec<u64>> {
-    let file = File::open(path).map_err(io("open", path))?;
+pub fn block_offsets(storage: &dyn Storage, path: &Path, len: u64) -> SqlResult<Vec<u64>> {
+    let file = storage.open(path).map_err(io("open", path))?;
     let mut offsets = Vec::new();
     let mut at = 0;
     let mut header = [0u8; frame::HEADER_BYTES];
@@ -401,9 +374,9 @@ pub struct DeletedRows {
 }
 
 impl DeletedRows {
-    pub fn read(path: &Path, len: u64) -> SqlResult<DeletedRows> {
+    pub fn read(storage: &dyn Storage, path: &Path, len: u64) -> SqlResult<DeletedRows> {
         let mut deleted = DeletedRows::default();
-        read_entries(path, 0..len, |entry| {
+        read_entries(storage, path, 0..len, |entry| {
             let count = deleted
                 .by_commit
                 .entry((entry.table, entry.begin_ts))

@@ -9,6 +9,7 @@ use super::log_writer::LogTail;
 use super::pair::{block_offsets, data_path, delta_path, read_entries, DeletedRows};
 use super::record::{decode_block, Change, Record};
 use super::root::{PairImage, Root};
+use super::storage::Storage;
 use super::StorageConfig;
 use crate::catalog::TableId;
 use crate::database::Database;
@@ -72,11 +73,14 @@ pub(crate) fn recover(
     config: &StorageConfig,
 ) -> SqlResult<(Option<Root>, Option<LogTail>, RecoveryReport)> {
     let started = Instant::now();
+    let storage = &*config.storage;
     for sub in [dir.to_path_buf(), dir.join("log"), dir.join("data")] {
-        std::fs::create_dir_all(&sub).map_err(|e| errors::io_error("creation", &sub, &e))?;
+        storage
+            .create_dir_all(&sub)
+            .map_err(|e| errors::io_error("creation", &sub, &e))?;
     }
     let mut report = RecoveryReport::default();
-    let root = Root::read(dir)?;
+    let root = Root::read(storage, dir)?;
     let (checkpoint_ts, replay_lsn) = match &root {
         Some(root) => {
             for (&id, name) in &root.catalog.schemas {
@@ -112,7 +116,7 @@ pub(crate) fn recover(
         report: &mut report,
     };
     let log_dir = dir.join("log");
-    let tail = log_reader::recover(&log_dir, replay_lsn, |lsn, payload| {
+    let tail = log_reader::recover(storage, &log_dir, replay_lsn, |lsn, payload| {
         let records = decode_block(payload, &log_dir, lsn)?;
         for record in records {
             replay.apply(record, &log_dir, lsn)?;
@@ -152,13 +156,14 @@ fn load_pairs(
     config: &StorageConfig,
 ) -> SqlResult<u64> {
     let tables = Tables::of(db);
+    let storage = &*config.storage;
     let deleted = pairs
         .iter()
-        .map(|pair| DeletedRows::read(&delta_path(data_dir, pair.id), pair.delta_len))
+        .map(|pair| DeletedRows::read(storage, &delta_path(data_dir, pair.id), pair.delta_len))
         .collect::<SqlResult<Vec<_>>>()?;
     let mut pieces = Vec::new();
     for (i, pair) in pairs.iter().enumerate() {
-        let offsets = block_offsets(&data_path(data_dir, pair.id), pair.data_len)?;
+        let offsets = block_offsets(storage, &data_path(data_dir, pair.id), pair.data_len)?;
         let mut start = 0;
         for &offset in offsets.iter().skip(1) {
             if offset - start >= LOAD_PIECE_BYTES {
@@ -187,7 +192,7 @@ fn load_pairs(
                     return;
                 };
                 let path = data_path(data_dir, pairs[*pair].id);
-                match load_piece(&tables, &path, range.clone(), &deleted[*pair]) {
+                match load_piece(storage, &tables, &path, range.clone(), &deleted[*pair]) {
                     Ok(n) => {
                         rows.fetch_add(n, Ordering::Relaxed);
                     }
@@ -209,6 +214,7 @@ fn load_pairs(
 /// Loads the rows of one piece of a data file that its pair's delta file
 /// does not name.
 fn load_piece(
+    storage: &dyn Storage,
     tables: &Tables,
     data: &Path,
     range: std::ops::Range<u64>,
@@ -216,7 +222,7 @@ fn load_piece(
 ) -> SqlResult<u64> {
     let mut identity = Vec::new();
     let mut loaded = 0;
-    read_entries(data, range, |entry| {
+    read_entries(storage, data, range, |entry| {
         let Some(table) = tables.get(entry.table, data, 0)? else {
             return Ok(());
         };

@@ -5,8 +5,9 @@
 
 use super::codec::{decode_table_def, encode_table_def, Decoded, Decoder, Encoder, Malformed};
 use super::frame::{self, Read};
-use super::log_writer::sync_dir;
+use super::mutations::{self, Mutation};
 use super::options::{DatabaseOptions, DelayedDurability};
+use super::storage::Storage;
 use crate::catalog::{SchemaId, TableDef, TableId};
 use crate::errors;
 use hekla_types::SqlResult;
@@ -151,9 +152,9 @@ impl Root {
     }
 
     /// Reads the root in `dir`; None if the database has never checkpointed.
-    pub fn read(dir: &Path) -> SqlResult<Option<Root>> {
+    pub fn read(storage: &dyn Storage, dir: &Path) -> SqlResult<Option<Root>> {
         let path = dir.join(ROOT_NAME);
-        let bytes = match std::fs::read(&path) {
+        let bytes = match storage.read(&path) {
             Ok(bytes) => bytes,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(errors::io_error("read", &path, &e)),
@@ -171,17 +172,27 @@ impl Root {
     }
 
     /// Replaces the root in `dir` atomically and durably.
-    pub fn write(&self, dir: &Path) -> SqlResult<()> {
+    pub fn write(&self, storage: &dyn Storage, dir: &Path) -> SqlResult<()> {
         let mut block = frame::new_block(4096);
         self.encode(&mut block);
         frame::seal(&mut block, 0);
-        let temp = dir.join(format!("{ROOT_NAME}.tmp"));
         let path = dir.join(ROOT_NAME);
+        let in_place = mutations::is_active(Mutation::RootInPlace);
+        let temp = match in_place {
+            true => path.clone(),
+            false => dir.join(format!("{ROOT_NAME}.tmp")),
+        };
         (|| {
-            std::fs::write(&temp, &block)?;
-            std::fs::File::open(&temp)?.sync_all()?;
-            std::fs::rename(&temp, &path)?;
-            sync_dir(dir)
+            let file = storage.create(&temp)?;
+            file.write_all_at(&block, 0)?;
+            file.sync_all()?;
+            if !in_place {
+                storage.rename(&temp, &path)?;
+            }
+            if mutations::is_active(Mutation::NoRootDirSync) {
+                return Ok(());
+            }
+            storage.sync_dir(dir)
         })()
         .map_err(|e| errors::io_error("write", &path, &e))
     }
