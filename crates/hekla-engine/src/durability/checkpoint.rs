@@ -437,6 +437,12 @@ impl Checkpointer {
                 })
                 .collect(),
         };
+        // The pairs' files were created in the data directory: their
+        // entries must be durable before a root names them, or a power
+        // loss can leave a root naming files that are gone.
+        storage
+            .sync_dir(&self.data_dir)
+            .map_err(|e| errors::io_error("sync", &self.data_dir, &e))?;
         root.write(&*storage, &self.root_dir)?;
         // The new root no longer names anything below; clean up behind it.
         for pair in &mut self.pairs {

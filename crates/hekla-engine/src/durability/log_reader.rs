@@ -42,7 +42,9 @@ fn read_file(storage: &dyn Storage, path: &Path, from: u64, to: Option<u64>) -> 
     let file = storage
         .open(path)
         .map_err(|e| errors::io_error("open", path, &e))?;
-    let len = file.len().map_err(|e| errors::io_error("stat", path, &e))?;
+    let len = file
+        .size()
+        .map_err(|e| errors::io_error("stat", path, &e))?;
     let end = to.map_or(len, |to| to.min(len));
     let mut bytes = vec![0u8; end.saturating_sub(from) as usize];
     file.read_exact_at(&mut bytes, from)

@@ -70,7 +70,7 @@ fn reuse_recycled(
     for path in super::log_reader::recycled(storage, dir)? {
         let fits = storage
             .open(&path)
-            .and_then(|file| file.len())
+            .and_then(|file| file.size())
             .is_ok_and(|file_len| file_len == len);
         if !fits {
             storage
@@ -216,7 +216,7 @@ impl LogWriter {
             }
             Err(e) => return Err(io("open", &path)(e)),
         };
-        let current_len = current.len().map_err(io("stat", &path))?;
+        let current_len = current.size().map_err(io("stat", &path))?;
         Ok(LogWriter {
             database: database.to_string(),
             pending: Mutex::new(Pending {

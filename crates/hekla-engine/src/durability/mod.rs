@@ -20,6 +20,7 @@ mod record;
 mod recovery;
 mod root;
 mod rows;
+pub mod simulated;
 mod storage;
 
 pub(crate) use checkpoint::{run as run_checkpointer, Checkpointer, Request};
@@ -32,6 +33,7 @@ pub use pair::{CheckpointFileInfo, FileState, FileType};
 pub(crate) use record::Record;
 pub(crate) use recovery::recover;
 pub use recovery::RecoveryReport;
+pub use simulated::SimulatedStorage;
 pub use storage::{RealStorage, SharedStorage, Storage, StorageFile};
 
 use crate::log::{CommitLog, CommitRecord, RowChange};

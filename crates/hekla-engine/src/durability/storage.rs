@@ -33,7 +33,7 @@ pub trait Storage: Send + Sync {
     /// The whole content of `path`.
     fn read(&self, path: &Path) -> io::Result<Vec<u8>> {
         let file = self.open(path)?;
-        let mut bytes = vec![0u8; file.len()? as usize];
+        let mut bytes = vec![0u8; file.size()? as usize];
         file.read_exact_at(&mut bytes, 0)?;
         Ok(bytes)
     }
@@ -43,7 +43,8 @@ pub trait Storage: Send + Sync {
 pub trait StorageFile: Send + Sync {
     fn write_all_at(&self, bytes: &[u8], offset: u64) -> io::Result<()>;
     fn read_exact_at(&self, buf: &mut [u8], offset: u64) -> io::Result<()>;
-    fn len(&self) -> io::Result<u64>;
+    /// The file's length in bytes.
+    fn size(&self) -> io::Result<u64>;
     fn set_len(&self, len: u64) -> io::Result<()>;
     /// Allocates `len` bytes of space without changing the length, so that
     /// later writes neither wait for allocation nor fail for lack of space.
@@ -121,7 +122,7 @@ impl StorageFile for File {
         FileExt::read_exact_at(self, buf, offset)
     }
 
-    fn len(&self) -> io::Result<u64> {
+    fn size(&self) -> io::Result<u64> {
         Ok(self.metadata()?.len())
     }
 

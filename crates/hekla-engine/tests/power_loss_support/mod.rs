@@ -1,0 +1,323 @@
+//! The power-loss checker shared by `power_loss.rs` and
+//! `power_loss_mutations.rs`: one writer runs durable and delayed-durable
+//! commits, `flush_log` and checkpoints (merges follow from its deletes)
+//! on a simulated disk with tiny files, the power fails at a random
+//! mutating disk operation, a fresh database recovers from what the disk
+//! kept, and the recovered table is checked against a model:
+//! - it equals the model after some prefix of the transactions attempted,
+//!   so no transaction is partial and none appears twice;
+//! - that prefix covers every durable commit acknowledged and every commit
+//!   made before a `flush_log` or checkpoint that returned;
+//! - recovery succeeds: the simulated disk keeps everything that was
+//!   synced, so a refusal (even 3414 naming the file) means the engine
+//!   relied on something it never synced, and is reported as a violation.
+
+use crate::common::{accounts_def, bigint, int, Rng};
+use hekla_engine::durability::SimulatedStorage;
+use hekla_engine::{
+    Database, DatabaseConfig, DelayedDurability, IsolationLevel, StorageConfig, Table,
+};
+use hekla_types::Value;
+use std::collections::BTreeMap;
+use std::ops::ControlFlow;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// A fresh, empty disk every this many cuts, so that both young and old
+/// databases are cut.
+const CUTS_PER_DISK: u64 = 40;
+/// The power fails within this many mutating disk operations of a start.
+const CUT_WINDOW: u64 = 160;
+/// A writer episode stops after this many steps; the power is then cut.
+const MAX_STEPS: u32 = 400;
+/// Above this many rows the writer mostly deletes.
+const TARGET_ROWS: usize = 200;
+
+/// What a run survived.
+#[derive(Debug, Default)]
+pub struct Figures {
+    pub cuts: u64,
+    pub durable_commits: u64,
+    pub delayed_commits: u64,
+    pub flushes: u64,
+    pub checkpoints: u64,
+}
+
+/// Tiny files, so that a few hundred commits switch log segments, seal
+/// and merge pairs, and trigger automatic checkpoints.
+pub fn tiny_storage(disk: &SimulatedStorage) -> StorageConfig {
+    StorageConfig {
+        data_file_bytes: 8 << 10,
+        delta_file_bytes: 4 << 10,
+        log_segment_bytes: 16 << 10,
+        checkpoint_log_bytes: 48 << 10,
+        delayed_flush_interval: Duration::from_millis(2),
+        recovery_threads: 1,
+        progress: None,
+        storage: disk.shared(),
+    }
+}
+
+#[derive(Clone, Debug)]
+enum Change {
+    Put(i32, i64),
+    Delete(i32),
+}
+
+type Rows = BTreeMap<i32, i64>;
+
+fn apply(rows: &mut Rows, txn: &[Change]) {
+    for change in txn {
+        match *change {
+            Change::Put(id, value) => {
+                rows.insert(id, value);
+            }
+            Change::Delete(id) => {
+                rows.remove(&id);
+            }
+        }
+    }
+}
+
+/// What the recovered table may hold: `base` after a prefix of `txns` at
+/// least `must` long.
+#[derive(Default)]
+struct Model {
+    base: Rows,
+    txns: Vec<Vec<Change>>,
+    must: usize,
+    next_id: i32,
+}
+
+impl Model {
+    /// The rows the writer sees: every transaction applied.
+    fn current(&self) -> Rows {
+        let mut rows = self.base.clone();
+        for txn in &self.txns {
+            apply(&mut rows, txn);
+        }
+        rows
+    }
+
+    /// Accepts `recovered` if it is an allowed prefix (and makes it the new
+    /// base), or describes the violation.
+    fn check(&mut self, recovered: Rows) -> Result<(), String> {
+        let mut rows = self.base.clone();
+        for p in 0..=self.txns.len() {
+            if p > 0 {
+                apply(&mut rows, &self.txns[p - 1]);
+            }
+            if p >= self.must && rows == recovered {
+                self.base = recovered;
+                self.txns.clear();
+                self.must = 0;
+                return Ok(());
+            }
+        }
+        let mut required = self.base.clone();
+        for txn in &self.txns[..self.must] {
+            apply(&mut required, txn);
+        }
+        let missing: Vec<_> = required
+            .iter()
+            .filter(|(id, v)| recovered.get(id) != Some(v))
+            .take(5)
+            .collect();
+        let extra: Vec<_> = recovered
+            .iter()
+            .filter(|(id, v)| required.get(id) != Some(v))
+            .take(5)
+            .collect();
+        Err(format!(
+            "the recovered table ({} rows) is no prefix of the {} transactions attempted that covers the {} that must survive; against the required state, missing or different: {missing:?}, unexpected: {extra:?}",
+            recovered.len(),
+            self.txns.len(),
+            self.must
+        ))
+    }
+}
+
+/// The table's rows by a full scan; a row seen twice is a violation.
+fn recovered_rows(db: &Database, table: &Arc<Table>) -> Result<Rows, String> {
+    let mut tx = db
+        .begin(IsolationLevel::Snapshot)
+        .map_err(|e| e.message.clone())?;
+    let mut rows = Rows::new();
+    let mut twice = None;
+    tx.scan::<()>(table, |row| {
+        let values = row.values();
+        if rows.insert(int(&values[0]), bigint(&values[1])).is_some() {
+            twice = Some(int(&values[0]));
+        }
+        ControlFlow::Continue(())
+    })
+    .map_err(|e| e.message.clone())?;
+    tx.commit().map_err(|e| e.message.clone())?;
+    match twice {
+        Some(id) => Err(format!("row {id} recovered twice")),
+        None => Ok(rows),
+    }
+}
+
+/// One transaction of the writer: a few new rows, and an update or a
+/// delete of an existing one.
+fn next_txn(model: &mut Model, rng: &mut Rng) -> Vec<Change> {
+    let current = model.current();
+    let mut txn = Vec::new();
+    let inserts = if current.len() > TARGET_ROWS {
+        0
+    } else {
+        1 + rng.below(3)
+    };
+    for _ in 0..inserts {
+        model.next_id += 1;
+        txn.push(Change::Put(model.next_id, i64::from(model.next_id)));
+    }
+    if !current.is_empty() && (inserts == 0 || rng.below(2) == 0) {
+        let id = *current
+            .keys()
+            .nth(rng.below(current.len() as u64) as usize)
+            .expect("a row");
+        txn.push(match rng.below(3) {
+            0 => Change::Put(id, i64::from(model.next_id) * 1000 + rng.below(1000) as i64),
+            _ => Change::Delete(id),
+        });
+    }
+    txn
+}
+
+fn commit(db: &Database, table: &Arc<Table>, txn: &[Change], delayed: bool) -> Result<(), ()> {
+    let mut tx = db.begin(IsolationLevel::Snapshot).map_err(|_| ())?;
+    tx.set_delayed_durability(delayed);
+    for change in txn {
+        match *change {
+            Change::Put(id, value) => match tx.get(table, 0, &[Value::Int(id)]).map_err(|_| ())? {
+                Some(row) => tx
+                    .update(table, row, &[(1, Value::BigInt(value))])
+                    .map(|_| ()),
+                None => tx
+                    .insert(table, &[Value::Int(id), Value::BigInt(value)])
+                    .map(|_| ()),
+            },
+            Change::Delete(id) => {
+                let row = tx
+                    .get(table, 0, &[Value::Int(id)])
+                    .map_err(|_| ())?
+                    .expect("the writer deletes rows it sees");
+                tx.delete(table, row)
+            }
+        }
+        .map_err(|_| ())?;
+    }
+    tx.commit().map(|_| ()).map_err(|_| ())
+}
+
+/// Runs the writer until a disk operation fails (the power cut) or
+/// `MAX_STEPS`, recording in `model` what was attempted and what must
+/// survive.
+fn episode(
+    db: &Database,
+    table: &Arc<Table>,
+    model: &mut Model,
+    rng: &mut Rng,
+    figures: &mut Figures,
+) {
+    for _ in 0..MAX_STEPS {
+        match rng.below(20) {
+            0..=8 | 9..=15 => {
+                let delayed = rng.below(16) >= 9;
+                let txn = next_txn(model, rng);
+                model.txns.push(txn);
+                let outcome = commit(db, table, model.txns.last().expect("pushed"), delayed);
+                match (outcome, delayed) {
+                    (Err(()), _) => return,
+                    (Ok(()), false) => {
+                        model.must = model.txns.len();
+                        figures.durable_commits += 1;
+                    }
+                    (Ok(()), true) => figures.delayed_commits += 1,
+                }
+            }
+            16 | 17 => {
+                if db.flush_log().is_err() {
+                    return;
+                }
+                model.must = model.txns.len();
+                figures.flushes += 1;
+            }
+            _ => {
+                if db.checkpoint().is_err() {
+                    return;
+                }
+                model.must = model.txns.len();
+                figures.checkpoints += 1;
+            }
+        }
+    }
+}
+
+/// Opens the database on `disk`; a refusal is a violation (see the module).
+fn open(dir: &Path, disk: &SimulatedStorage) -> Result<Database, String> {
+    Database::open(dir, DatabaseConfig::default(), tiny_storage(disk)).map_err(|e| {
+        format!(
+            "recovery refused with error {} (3414 naming the file is what damage must give, but this disk kept everything synced): {}",
+            e.number, e.message
+        )
+    })
+}
+
+/// Cuts the power `cuts` times from `seed`; the first violation ends the
+/// run with its description (naming the seed and the cut to replay).
+/// `dir` only holds the real directory lock; the files are simulated.
+pub fn run(dir: &Path, seed: u64, cuts: u64) -> Result<Figures, String> {
+    let mut rng = Rng::new(seed);
+    let mut figures = Figures::default();
+    let mut disk = SimulatedStorage::new();
+    let mut model = Model::default();
+    for cut in 0..cuts {
+        let fresh = cut % CUTS_PER_DISK == 0;
+        if fresh {
+            disk = SimulatedStorage::new();
+            model = Model::default();
+        }
+        let violation = |problem: String| {
+            format!("seed {seed}, cut {cut}: {problem} (replay: HEKLA_POWER_SEED={seed} HEKLA_POWER_CUTS={})", cut + 1)
+        };
+        let db = open(dir, &disk).map_err(violation)?;
+        let table = match fresh {
+            true => {
+                db.set_delayed_durability(DelayedDurability::Allowed)
+                    .map_err(|e| violation(e.message))?;
+                db.create_table(accounts_def(256))
+                    .map_err(|e| violation(e.message))?
+            }
+            false => db
+                .table_named("dbo", "accounts")
+                .ok_or_else(|| violation("the table is gone".to_string()))?,
+        };
+        if db.delayed_durability() != DelayedDurability::Allowed {
+            return Err(violation(
+                "DELAYED_DURABILITY = ALLOWED was lost".to_string(),
+            ));
+        }
+        let recovered = recovered_rows(&db, &table).map_err(violation)?;
+        model.check(recovered).map_err(violation)?;
+        disk.cut_power_after(1 + rng.below(CUT_WINDOW));
+        episode(&db, &table, &mut model, &mut rng, &mut figures);
+        drop(table);
+        drop(db);
+        disk = disk.surviving_image(rng.next_u64());
+        figures.cuts += 1;
+    }
+    // The last image must recover too.
+    let db = open(dir, &disk).map_err(|p| format!("seed {seed}, final image: {p}"))?;
+    let table = db
+        .table_named("dbo", "accounts")
+        .ok_or_else(|| format!("seed {seed}, final image: the table is gone"))?;
+    let recovered = recovered_rows(&db, &table)?;
+    model
+        .check(recovered)
+        .map_err(|p| format!("seed {seed}, final image: {p}"))?;
+    Ok(figures)
+}
