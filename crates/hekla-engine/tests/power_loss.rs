@@ -3,7 +3,7 @@
 //! `flush_log`, checkpoints and merges, each followed by recovery and a
 //! check that every acknowledged commit survived whole and exactly once.
 //!
-//! `HEKLA_POWER_CUTS` sets the number of cuts (default 1500 per test,
+//! `HEKLA_POWER_CUTS` sets the number of cuts (default 4000 per test,
 //! two tests), `HEKLA_POWER_SEED` replays a reported seed.
 
 mod common;
@@ -16,7 +16,7 @@ fn cuts() -> u64 {
     std::env::var("HEKLA_POWER_CUTS")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(1500)
+        .unwrap_or(4000)
 }
 
 /// The seed from `HEKLA_POWER_SEED`, else one from the clock.
@@ -44,7 +44,10 @@ fn survive_cuts(name: &str, salt: u64) {
             figures.cuts,
             started.elapsed().as_secs_f64()
         ),
-        Err(violation) => panic!("power loss violation: {violation}"),
+        Err(violation) => panic!(
+            "power loss violation at cut {}: {}",
+            violation.cuts, violation.problem
+        ),
     }
 }
 
@@ -55,5 +58,5 @@ fn every_acknowledged_commit_survives_random_power_cuts() {
 
 #[test]
 fn every_acknowledged_commit_survives_random_power_cuts_from_another_seed() {
-    survive_cuts("power-loss-b", 0x5eed_0f_b);
+    survive_cuts("power-loss-b", 0x5eed_0f0b);
 }

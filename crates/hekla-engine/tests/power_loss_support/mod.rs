@@ -27,8 +27,13 @@ use std::time::Duration;
 /// A fresh, empty disk every this many cuts, so that both young and old
 /// databases are cut.
 const CUTS_PER_DISK: u64 = 40;
-/// The power fails within this many mutating disk operations of a start.
-const CUT_WINDOW: u64 = 160;
+/// The power fails within this many mutating disk operations of a start
+/// (the window itself is drawn at random up to this, so that both short
+/// and long episodes are common).
+const CUT_WINDOW: u64 = 400;
+/// One transaction in this many is big: a log block of several KiB, which
+/// often does not fit in the rest of a segment.
+const BIG_TXN_ONE_IN: u64 = 25;
 /// A writer episode stops after this many steps; the power is then cut.
 const MAX_STEPS: u32 = 400;
 /// Above this many rows the writer mostly deletes.
@@ -87,17 +92,15 @@ struct Model {
     base: Rows,
     txns: Vec<Vec<Change>>,
     must: usize,
+    /// The rows the writer sees: `base` with every transaction applied.
+    current: Rows,
     next_id: i32,
 }
 
 impl Model {
-    /// The rows the writer sees: every transaction applied.
-    fn current(&self) -> Rows {
-        let mut rows = self.base.clone();
-        for txn in &self.txns {
-            apply(&mut rows, txn);
-        }
-        rows
+    fn attempt(&mut self, txn: Vec<Change>) {
+        apply(&mut self.current, &txn);
+        self.txns.push(txn);
     }
 
     /// Accepts `recovered` if it is an allowed prefix (and makes it the new
@@ -109,6 +112,7 @@ impl Model {
                 apply(&mut rows, &self.txns[p - 1]);
             }
             if p >= self.must && rows == recovered {
+                self.current = recovered.clone();
                 self.base = recovered;
                 self.txns.clear();
                 self.must = 0;
@@ -163,22 +167,20 @@ fn recovered_rows(db: &Database, table: &Arc<Table>) -> Result<Rows, String> {
 /// One transaction of the writer: a few new rows, and an update or a
 /// delete of an existing one.
 fn next_txn(model: &mut Model, rng: &mut Rng) -> Vec<Change> {
-    let current = model.current();
+    let rows = model.current.len();
     let mut txn = Vec::new();
-    let inserts = if current.len() > TARGET_ROWS {
-        0
-    } else {
-        1 + rng.below(3)
+    let inserts = match (rows > TARGET_ROWS, rng.below(BIG_TXN_ONE_IN)) {
+        (_, 0) => 40 + rng.below(120),
+        (true, _) => 0,
+        (false, _) => 1 + rng.below(3),
     };
     for _ in 0..inserts {
         model.next_id += 1;
         txn.push(Change::Put(model.next_id, i64::from(model.next_id)));
     }
-    if !current.is_empty() && (inserts == 0 || rng.below(2) == 0) {
-        let id = *current
-            .keys()
-            .nth(rng.below(current.len() as u64) as usize)
-            .expect("a row");
+    if rows > 0 && (inserts == 0 || rng.below(2) == 0) {
+        let nth = rng.below(rows as u64) as usize;
+        let id = *model.current.keys().nth(nth).expect("a row");
         txn.push(match rng.below(3) {
             0 => Change::Put(id, i64::from(model.next_id) * 1000 + rng.below(1000) as i64),
             _ => Change::Delete(id),
@@ -224,11 +226,13 @@ fn episode(
     figures: &mut Figures,
 ) {
     for _ in 0..MAX_STEPS {
+        // 16 in 20 steps commit (7 in 16 of them delayed), 2 flush the
+        // log, 2 checkpoint.
         match rng.below(20) {
-            0..=8 | 9..=15 => {
-                let delayed = rng.below(16) >= 9;
+            0..=15 => {
+                let delayed = rng.below(16) < 7;
                 let txn = next_txn(model, rng);
-                model.txns.push(txn);
+                model.attempt(txn);
                 let outcome = commit(db, table, model.txns.last().expect("pushed"), delayed);
                 match (outcome, delayed) {
                     (Err(()), _) => return,
@@ -267,10 +271,17 @@ fn open(dir: &Path, disk: &SimulatedStorage) -> Result<Database, String> {
     })
 }
 
+/// The first violation of a run: after how many cuts, and what.
+#[derive(Debug)]
+pub struct Violation {
+    pub cuts: u64,
+    pub problem: String,
+}
+
 /// Cuts the power `cuts` times from `seed`; the first violation ends the
 /// run with its description (naming the seed and the cut to replay).
 /// `dir` only holds the real directory lock; the files are simulated.
-pub fn run(dir: &Path, seed: u64, cuts: u64) -> Result<Figures, String> {
+pub fn run(dir: &Path, seed: u64, cuts: u64) -> Result<Figures, Violation> {
     let mut rng = Rng::new(seed);
     let mut figures = Figures::default();
     let mut disk = SimulatedStorage::new();
@@ -282,7 +293,12 @@ pub fn run(dir: &Path, seed: u64, cuts: u64) -> Result<Figures, String> {
             model = Model::default();
         }
         let violation = |problem: String| {
-            format!("seed {seed}, cut {cut}: {problem} (replay: HEKLA_POWER_SEED={seed} HEKLA_POWER_CUTS={})", cut + 1)
+            Violation {
+            cuts: cut,
+            problem: format!(
+                "seed {seed}, after {cut} cuts: {problem} (replay: HEKLA_POWER_SEED={seed} HEKLA_POWER_CUTS={cut})"
+            ),
+        }
         };
         let db = open(dir, &disk).map_err(violation)?;
         let table = match fresh {
@@ -303,7 +319,8 @@ pub fn run(dir: &Path, seed: u64, cuts: u64) -> Result<Figures, String> {
         }
         let recovered = recovered_rows(&db, &table).map_err(violation)?;
         model.check(recovered).map_err(violation)?;
-        disk.cut_power_after(1 + rng.below(CUT_WINDOW));
+        let window = 1 + rng.below(CUT_WINDOW);
+        disk.cut_power_after(1 + rng.below(window));
         episode(&db, &table, &mut model, &mut rng, &mut figures);
         drop(table);
         drop(db);
@@ -311,13 +328,15 @@ pub fn run(dir: &Path, seed: u64, cuts: u64) -> Result<Figures, String> {
         figures.cuts += 1;
     }
     // The last image must recover too.
-    let db = open(dir, &disk).map_err(|p| format!("seed {seed}, final image: {p}"))?;
+    let violation = |problem: String| Violation {
+        cuts,
+        problem: format!("seed {seed}, after all {cuts} cuts: {problem}"),
+    };
+    let db = open(dir, &disk).map_err(violation)?;
     let table = db
         .table_named("dbo", "accounts")
-        .ok_or_else(|| format!("seed {seed}, final image: the table is gone"))?;
-    let recovered = recovered_rows(&db, &table)?;
-    model
-        .check(recovered)
-        .map_err(|p| format!("seed {seed}, final image: {p}"))?;
+        .ok_or_else(|| violation("the table is gone".to_string()))?;
+    let recovered = recovered_rows(&db, &table).map_err(violation)?;
+    model.check(recovered).map_err(violation)?;
     Ok(figures)
 }
