@@ -17,8 +17,8 @@ use std::sync::Arc;
 /// A file system as the durability code needs it.
 pub trait Storage: Send + Sync {
     fn create_dir_all(&self, dir: &Path) -> io::Result<()>;
-    /// Opens `path` to read and write, creating it, emptied, if `truncate`
-    /// or if it does not exist.
+    /// Opens `path` to read and write: a new empty file, or the file there
+    /// emptied.
     fn create(&self, path: &Path) -> io::Result<Box<dyn StorageFile>>;
     /// Opens an existing file to read and write.
     fn open(&self, path: &Path) -> io::Result<Box<dyn StorageFile>>;

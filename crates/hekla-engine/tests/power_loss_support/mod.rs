@@ -47,6 +47,8 @@ pub struct Figures {
     pub delayed_commits: u64,
     pub flushes: u64,
     pub checkpoints: u64,
+    /// Merges the writer's checkpoints made (automatic ones merge too).
+    pub merges: u64,
 }
 
 /// Tiny files, so that a few hundred commits switch log segments, seal
@@ -251,11 +253,12 @@ fn episode(
                 figures.flushes += 1;
             }
             _ => {
-                if db.checkpoint().is_err() {
+                let Ok(report) = db.checkpoint() else {
                     return;
-                }
+                };
                 model.must = model.txns.len();
                 figures.checkpoints += 1;
+                figures.merges += report.merges as u64;
             }
         }
     }
