@@ -3,7 +3,7 @@
 //! `flush_log`, checkpoints and merges, each followed by recovery and a
 //! check that every acknowledged commit survived whole and exactly once.
 //!
-//! `HEKLA_POWER_CUTS` sets the number of cuts (default 4000 per test,
+//! `HEKLA_POWER_CUTS` sets the number of cuts (default 3000 per test,
 //! two tests), `HEKLA_POWER_SEED` replays a reported seed.
 
 mod common;
@@ -16,7 +16,7 @@ fn cuts() -> u64 {
     std::env::var("HEKLA_POWER_CUTS")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(4000)
+        .unwrap_or(3000)
 }
 
 /// The seed from `HEKLA_POWER_SEED`, else one from the clock.

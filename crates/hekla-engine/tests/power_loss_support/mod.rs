@@ -1,11 +1,13 @@
 //! The power-loss checker shared by `power_loss.rs` and
-//! `power_loss_mutations.rs`: one writer runs durable and delayed-durable
-//! commits, `flush_log` and checkpoints (merges follow from its deletes)
+//! `power_loss_mutations.rs`: two writers run durable and delayed-durable
+//! commits, `flush_log` and checkpoints (merges follow from their deletes)
 //! on a simulated disk with tiny files, the power fails at a random
 //! mutating disk operation, a fresh database recovers from what the disk
-//! kept, and the recovered table is checked against a model:
-//! - it equals the model after some prefix of the transactions attempted,
-//!   so no transaction is partial and none appears twice;
+//! kept, and the recovered table is checked against a model per writer
+//! (each writes only its own rows, so its commits reach the log in the
+//! order it made them):
+//! - its rows equal its model after some prefix of the transactions it
+//!   attempted, so no transaction is partial and none appears twice;
 //! - that prefix covers every durable commit acknowledged and every commit
 //!   made before a `flush_log` or checkpoint that returned;
 //! - recovery succeeds: the simulated disk keeps everything that was
@@ -36,8 +38,10 @@ const CUT_WINDOW: u64 = 400;
 const BIG_TXN_ONE_IN: u64 = 25;
 /// A writer episode stops after this many steps; the power is then cut.
 const MAX_STEPS: u32 = 400;
-/// Above this many rows the writer mostly deletes.
-const TARGET_ROWS: usize = 200;
+/// Above this many rows a writer mostly deletes.
+const TARGET_ROWS: usize = 100;
+/// Writer threads; writer `w` owns the ids `w (mod WRITERS)`.
+const WRITERS: i32 = 2;
 
 /// What a run survived.
 #[derive(Debug, Default)]
@@ -47,8 +51,18 @@ pub struct Figures {
     pub delayed_commits: u64,
     pub flushes: u64,
     pub checkpoints: u64,
-    /// Merges the writer's checkpoints made (automatic ones merge too).
+    /// Merges the writers' checkpoints made (automatic ones merge too).
     pub merges: u64,
+}
+
+impl Figures {
+    fn add(&mut self, other: &Figures) {
+        self.durable_commits += other.durable_commits;
+        self.delayed_commits += other.delayed_commits;
+        self.flushes += other.flushes;
+        self.checkpoints += other.checkpoints;
+        self.merges += other.merges;
+    }
 }
 
 /// Tiny files, so that a few hundred commits switch log segments, seal
@@ -87,19 +101,37 @@ fn apply(rows: &mut Rows, txn: &[Change]) {
     }
 }
 
-/// What the recovered table may hold: `base` after a prefix of `txns` at
-/// least `must` long.
+/// What the recovered table may hold of one writer's rows: `base` after a
+/// prefix of `txns` at least `must` long.
 #[derive(Default)]
 struct Model {
+    writer: i32,
     base: Rows,
     txns: Vec<Vec<Change>>,
     must: usize,
     /// The rows the writer sees: `base` with every transaction applied.
     current: Rows,
-    next_id: i32,
+    /// Ids handed out so far.
+    ids: i32,
 }
 
 impl Model {
+    fn new(writer: i32) -> Model {
+        Model {
+            writer,
+            ..Model::default()
+        }
+    }
+
+    fn owns(&self, id: i32) -> bool {
+        id.rem_euclid(WRITERS) == self.writer
+    }
+
+    fn new_id(&mut self) -> i32 {
+        self.ids += 1;
+        self.ids * WRITERS + self.writer
+    }
+
     fn attempt(&mut self, txn: Vec<Change>) {
         apply(&mut self.current, &txn);
         self.txns.push(txn);
@@ -136,7 +168,8 @@ impl Model {
             .take(5)
             .collect();
         Err(format!(
-            "the recovered table ({} rows) is no prefix of the {} transactions attempted that covers the {} that must survive; against the required state, missing or different: {missing:?}, unexpected: {extra:?}",
+            "writer {}: its recovered rows ({}) are no prefix of the {} transactions attempted that covers the {} that must survive; against the required state, missing or different: {missing:?}, unexpected: {extra:?}",
+            self.writer,
             recovered.len(),
             self.txns.len(),
             self.must
@@ -177,14 +210,14 @@ fn next_txn(model: &mut Model, rng: &mut Rng) -> Vec<Change> {
         (false, _) => 1 + rng.below(3),
     };
     for _ in 0..inserts {
-        model.next_id += 1;
-        txn.push(Change::Put(model.next_id, i64::from(model.next_id)));
+        let id = model.new_id();
+        txn.push(Change::Put(id, i64::from(id)));
     }
     if rows > 0 && (inserts == 0 || rng.below(2) == 0) {
         let nth = rng.below(rows as u64) as usize;
         let id = *model.current.keys().nth(nth).expect("a row");
         txn.push(match rng.below(3) {
-            0 => Change::Put(id, i64::from(model.next_id) * 1000 + rng.below(1000) as i64),
+            0 => Change::Put(id, i64::from(model.ids) * 1000 + rng.below(1000) as i64),
             _ => Change::Delete(id),
         });
     }
@@ -217,16 +250,13 @@ fn commit(db: &Database, table: &Arc<Table>, txn: &[Change], delayed: bool) -> R
     tx.commit().map(|_| ()).map_err(|_| ())
 }
 
-/// Runs the writer until a disk operation fails (the power cut) or
-/// `MAX_STEPS`, recording in `model` what was attempted and what must
-/// survive.
-fn episode(
-    db: &Database,
-    table: &Arc<Table>,
-    model: &mut Model,
-    rng: &mut Rng,
-    figures: &mut Figures,
-) {
+/// Runs a writer until a disk operation fails (the power cut) or
+/// `MAX_STEPS`, recording in `model` what it attempted and what must
+/// survive. A `flush_log` or checkpoint covers the other writer's commits
+/// too, but only the writer's own are counted: that is all it knows of.
+fn episode(db: &Database, table: &Arc<Table>, model: &mut Model, mut rng: Rng) -> Figures {
+    let mut figures = Figures::default();
+    let rng = &mut rng;
     for _ in 0..MAX_STEPS {
         // 16 in 20 steps commit (7 in 16 of them delayed), 2 flush the
         // log, 2 checkpoint.
@@ -237,7 +267,7 @@ fn episode(
                 model.attempt(txn);
                 let outcome = commit(db, table, model.txns.last().expect("pushed"), delayed);
                 match (outcome, delayed) {
-                    (Err(()), _) => return,
+                    (Err(()), _) => return figures,
                     (Ok(()), false) => {
                         model.must = model.txns.len();
                         figures.durable_commits += 1;
@@ -247,20 +277,43 @@ fn episode(
             }
             16 | 17 => {
                 if db.flush_log().is_err() {
-                    return;
+                    return figures;
                 }
                 model.must = model.txns.len();
                 figures.flushes += 1;
             }
             _ => {
                 let Ok(report) = db.checkpoint() else {
-                    return;
+                    return figures;
                 };
                 model.must = model.txns.len();
                 figures.checkpoints += 1;
                 figures.merges += report.merges as u64;
             }
         }
+    }
+    figures
+}
+
+/// Checks each writer's rows in `recovered` against its model.
+fn check(models: &mut [Model], recovered: Rows) -> Result<(), String> {
+    for model in models {
+        let own = recovered
+            .iter()
+            .filter(|(id, _)| model.owns(**id))
+            .map(|(&id, &value)| (id, value))
+            .collect();
+        model.check(own)?;
+    }
+    Ok(())
+}
+
+fn violation(seed: u64, cuts: u64, problem: String) -> Violation {
+    Violation {
+        cuts,
+        problem: format!(
+            "seed {seed}, after {cuts} cuts: {problem} (replay: HEKLA_POWER_SEED={seed} HEKLA_POWER_CUTS={cuts})"
+        ),
     }
 }
 
@@ -288,21 +341,14 @@ pub fn run(dir: &Path, seed: u64, cuts: u64) -> Result<Figures, Violation> {
     let mut rng = Rng::new(seed);
     let mut figures = Figures::default();
     let mut disk = SimulatedStorage::new();
-    let mut model = Model::default();
+    let mut models = Vec::new();
     for cut in 0..cuts {
         let fresh = cut % CUTS_PER_DISK == 0;
         if fresh {
             disk = SimulatedStorage::new();
-            model = Model::default();
+            models = (0..WRITERS).map(Model::new).collect();
         }
-        let violation = |problem: String| {
-            Violation {
-            cuts: cut,
-            problem: format!(
-                "seed {seed}, after {cut} cuts: {problem} (replay: HEKLA_POWER_SEED={seed} HEKLA_POWER_CUTS={cut})"
-            ),
-        }
-        };
+        let violation = |problem: String| violation(seed, cut, problem);
         let db = open(dir, &disk).map_err(violation)?;
         let table = match fresh {
             true => {
@@ -316,30 +362,35 @@ pub fn run(dir: &Path, seed: u64, cuts: u64) -> Result<Figures, Violation> {
                 .ok_or_else(|| violation("the table is gone".to_string()))?,
         };
         if db.delayed_durability() != DelayedDurability::Allowed {
-            return Err(violation(
-                "DELAYED_DURABILITY = ALLOWED was lost".to_string(),
-            ));
+            return Err(violation("DELAYED_DURABILITY = ALLOWED was lost".into()));
         }
         let recovered = recovered_rows(&db, &table).map_err(violation)?;
-        model.check(recovered).map_err(violation)?;
+        check(&mut models, recovered).map_err(violation)?;
         let window = 1 + rng.below(CUT_WINDOW);
         disk.cut_power_after(1 + rng.below(window));
-        episode(&db, &table, &mut model, &mut rng, &mut figures);
+        let rngs: Vec<Rng> = models.iter().map(|_| Rng::new(rng.next_u64())).collect();
+        std::thread::scope(|scope| {
+            let writers: Vec<_> = models
+                .iter_mut()
+                .zip(rngs)
+                .map(|(model, rng)| scope.spawn(|| episode(&db, &table, model, rng)))
+                .collect();
+            for writer in writers {
+                figures.add(&writer.join().expect("a writer panicked"));
+            }
+        });
         drop(table);
         drop(db);
         disk = disk.surviving_image(rng.next_u64());
         figures.cuts += 1;
     }
     // The last image must recover too.
-    let violation = |problem: String| Violation {
-        cuts,
-        problem: format!("seed {seed}, after all {cuts} cuts: {problem}"),
-    };
+    let violation = |problem: String| violation(seed, cuts, problem);
     let db = open(dir, &disk).map_err(violation)?;
     let table = db
         .table_named("dbo", "accounts")
         .ok_or_else(|| violation("the table is gone".to_string()))?;
     let recovered = recovered_rows(&db, &table).map_err(violation)?;
-    model.check(recovered).map_err(violation)?;
+    check(&mut models, recovered).map_err(violation)?;
     Ok(figures)
 }
