@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"fmt"
 	"math/rand/v2"
+	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -161,6 +163,7 @@ type Stats struct {
 	Committed     map[string]int
 	Retried       map[int32]int
 	Indeterminate int
+	GaveUp        int // retryable errors still failing after MaxRetries retries
 	Unexpected    int
 	FirstErrors   []string // the first few unexpected errors
 	Latency       *Latencies
@@ -184,6 +187,10 @@ func (s *Stats) record(kind string, r result, took time.Duration) {
 	case Indeterminate:
 		s.Indeterminate++
 	case Failed:
+		if _, number := Classify(r.Err); Retryable(number) {
+			s.GaveUp++
+			return
+		}
 		s.Unexpected++
 		if len(s.FirstErrors) < 10 {
 			s.FirstErrors = append(s.FirstErrors, fmt.Sprintf("%s: %v", kind, r.Err))
@@ -191,16 +198,51 @@ func (s *Stats) record(kind string, r result, took time.Duration) {
 	}
 }
 
+// Counts is a copy of a Stats' counts.
+type Counts struct {
+	Committed                         map[string]int
+	Retried                           map[int32]int
+	Indeterminate, GaveUp, Unexpected int
+	FirstErrors                       []string
+}
+
 // Snapshot returns copies of the counts (safe while clients run).
-func (s *Stats) Snapshot() (committed map[string]int, retried map[int32]int, indeterminate, unexpected int, firstErrors []string) {
+func (s *Stats) Snapshot() Counts {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	committed, retried = map[string]int{}, map[int32]int{}
+	c := Counts{Committed: map[string]int{}, Retried: map[int32]int{}, Indeterminate: s.Indeterminate,
+		GaveUp: s.GaveUp, Unexpected: s.Unexpected, FirstErrors: append([]string(nil), s.FirstErrors...)}
 	for k, v := range s.Committed {
-		committed[k] = v
+		c.Committed[k] = v
 	}
 	for k, v := range s.Retried {
-		retried[k] = v
+		c.Retried[k] = v
 	}
-	return committed, retried, s.Indeterminate, s.Unexpected, append([]string(nil), s.FirstErrors...)
+	return c
+}
+
+// FormatCounts prints counts by name in name order ("order 5, scratch 2").
+func FormatCounts(m map[string]int) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s %d", k, m[k])
+	}
+	return strings.Join(parts, ", ")
+}
+
+// FormatRetries prints retried errors by number ("Msg 41302 12"), or "none".
+func FormatRetries(m map[int32]int) string {
+	if len(m) == 0 {
+		return "none"
+	}
+	byName := map[string]int{}
+	for number, n := range m {
+		byName[fmt.Sprintf("Msg %d", number)] = n
+	}
+	return FormatCounts(byName)
 }

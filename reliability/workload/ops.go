@@ -50,7 +50,11 @@ func Classify(err error) (Outcome, int32) {
 	return Indeterminate, 0
 }
 
-const maxRetries = 50
+// Retryable reports whether a server error is one a client retries.
+func Retryable(number int32) bool { return retryable[number] }
+
+// MaxRetries bounds the retries of one operation.
+const MaxRetries = 50
 
 // Retries counts the retried errors by number.
 type Retries map[int32]int
@@ -63,7 +67,7 @@ func withRetry(ctx context.Context, op func() error) (Retries, error) {
 	for attempt := 0; ; attempt++ {
 		err := op()
 		outcome, number := Classify(err)
-		if outcome != Failed || !retryable[number] || attempt == maxRetries {
+		if outcome != Failed || !retryable[number] || attempt == MaxRetries {
 			return retries, err
 		}
 		if retries == nil {

@@ -23,7 +23,7 @@ type Sizes struct {
 }
 
 // DefaultSizes conflict often enough to exercise the 41302 retries.
-var DefaultSizes = Sizes{Accounts: 64, InitialBalance: 1000, Counters: 8}
+var DefaultSizes = Sizes{Accounts: 64, InitialBalance: 1000, Counters: 16}
 
 // extraSchema is what the sales-order sample lacks: the durable bank and
 // counters, and the SCHEMA_ONLY scratch table a restart must leave empty.

@@ -21,7 +21,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
@@ -238,11 +237,12 @@ func runMode(cfg config, mode, binary, salesOrders, workDir string) (summary, er
 			return sum, fmt.Errorf("cycle %d: %d of %d clients had no commit acknowledged within %v (did not reconnect?)", cycle, idle, cfg.clients, reconnectLimit)
 		}
 	}
-	committed, retried, indeterminate, unexpected, firstErrors := stats.Snapshot()
-	fmt.Printf("crashload: %s: commits by kind %s; retried %s; %d indeterminate; %d unexpected errors\n",
-		mode, formatCounts(committed), formatRetries(retried), indeterminate, unexpected)
-	if unexpected > 0 {
-		return sum, fmt.Errorf("%d unexpected errors, the first: %s", unexpected, strings.Join(firstErrors, "; "))
+	counts := stats.Snapshot()
+	fmt.Printf("crashload: %s: commits by kind %s; retried %s; %d gave up after %d retries; %d indeterminate; %d unexpected errors\n",
+		mode, workload.FormatCounts(counts.Committed), workload.FormatRetries(counts.Retried), counts.GaveUp, workload.MaxRetries,
+		counts.Indeterminate, counts.Unexpected)
+	if counts.Unexpected > 0 {
+		return sum, fmt.Errorf("%d unexpected errors, the first: %s", counts.Unexpected, strings.Join(counts.FirstErrors, "; "))
 	}
 	return sum, nil
 }
@@ -260,28 +260,4 @@ func flushLoop(ctx context.Context, db *sql.DB, ledger *workload.Ledger, period 
 		case <-time.After(period):
 		}
 	}
-}
-
-func formatCounts(m map[string]int) string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = fmt.Sprintf("%s %d", k, m[k])
-	}
-	return strings.Join(parts, ", ")
-}
-
-func formatRetries(m map[int32]int) string {
-	if len(m) == 0 {
-		return "none"
-	}
-	s := map[string]int{}
-	for k, v := range m {
-		s[fmt.Sprintf("Msg %d", k)] = v
-	}
-	return formatCounts(s)
 }

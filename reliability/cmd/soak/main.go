@@ -1,0 +1,283 @@
+// Command soak is the load-held test (docs/reliability.md): it starts
+// `hekla serve` and runs the crash test's mixed workload (sales orders with
+// a TVP, counter updates, bank transfers, SCHEMA_ONLY inserts) from many
+// go-mssqldb connections for a fixed time, with a cleaner deleting old
+// orders, transfers and scratch rows so the data stays the same size. It
+// samples the server's resident memory, open files and threads, and
+// reports p50/p99 latency per window. It fails on any error other than the
+// retried 41302/41305/41325 (and 41301), when the server dies, when the
+// bank's total changes, or when after the warm-up memory, open files or
+// threads grow faster than the stated bounds.
+//
+//	go run ./cmd/soak               # CI size: 200 connections, 1 minute, 10 s windows
+//	go run ./cmd/soak -long         # or HEKLA_RELIABILITY_LONG=1: 10 minutes, 1 minute windows
+package main
+
+import (
+	"context"
+	"database/sql"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"hekla/reliability/procstat"
+	"hekla/reliability/server"
+	"hekla/reliability/workload"
+)
+
+type config struct {
+	clients      int
+	duration     time.Duration
+	window       time.Duration
+	warmup       time.Duration
+	sampleEvery  time.Duration
+	rssBound     float64 // MiB per minute
+	fdBound      float64 // per minute
+	threadBound  float64 // per minute
+	keepOrders   int
+	checkpoint   time.Duration
+	workDir      string
+	keepDataDirs bool
+}
+
+func main() {
+	var cfg config
+	long := flag.Bool("long", os.Getenv("HEKLA_RELIABILITY_LONG") != "", "long mode: 10 minutes, 1-minute windows, 2-minute warm-up (also HEKLA_RELIABILITY_LONG=1)")
+	flag.IntVar(&cfg.clients, "clients", 200, "concurrent client connections")
+	flag.DurationVar(&cfg.duration, "duration", 0, "how long the load runs (default 1m, long 10m)")
+	flag.DurationVar(&cfg.window, "window", 0, "latency window (default 10s, long 1m)")
+	flag.DurationVar(&cfg.warmup, "warmup", 0, "samples before this are not fitted (default 20s, long 2m)")
+	flag.DurationVar(&cfg.sampleEvery, "sample-every", 2*time.Second, "how often the server process is sampled")
+	flag.Float64Var(&cfg.rssBound, "rss-slope-mib-per-min", 8, "fail if resident memory grows faster after the warm-up")
+	flag.Float64Var(&cfg.fdBound, "fd-slope-per-min", 2, "fail if open files grow faster after the warm-up")
+	flag.Float64Var(&cfg.threadBound, "thread-slope-per-min", 2, "fail if threads grow faster after the warm-up")
+	flag.IntVar(&cfg.keepOrders, "keep-rows", 5000, "the cleaner keeps about this many recent orders, transfers and scratch rows")
+	flag.DurationVar(&cfg.checkpoint, "checkpoint-every", 0, "run CHECKPOINT this often (default 10s in CI size, never in long mode, where the log's growth triggers them)")
+	flag.StringVar(&cfg.workDir, "work-dir", "", "where the data directory and server log go (default: a temporary directory)")
+	flag.BoolVar(&cfg.keepDataDirs, "keep", false, "keep the data directory and log even when the run passes")
+	flag.Parse()
+	pick := func(d *time.Duration, short, longer time.Duration) {
+		if *d == 0 {
+			*d = short
+			if *long {
+				*d = longer
+			}
+		}
+	}
+	pick(&cfg.duration, time.Minute, 10*time.Minute)
+	pick(&cfg.window, 10*time.Second, time.Minute)
+	pick(&cfg.warmup, 20*time.Second, 2*time.Minute)
+	if cfg.checkpoint == 0 && !*long {
+		// A minute writes about half the log that starts an automatic
+		// checkpoint (256 MiB), and memory held until a checkpoint would
+		// read as growth: the short run checkpoints on its own.
+		cfg.checkpoint = 10 * time.Second
+	}
+	if err := run(cfg); err != nil {
+		fmt.Fprintln(os.Stderr, "soak: FAIL:", err)
+		os.Exit(1)
+	}
+}
+
+func run(cfg config) error {
+	root, err := server.RepoRoot()
+	if err != nil {
+		return err
+	}
+	salesOrders, err := workload.SalesOrdersScript(root)
+	if err != nil {
+		return err
+	}
+	workDir := cfg.workDir
+	if workDir == "" {
+		if workDir, err = os.MkdirTemp("", "hekla-soak-"); err != nil {
+			return err
+		}
+	}
+	srv, err := server.Start(server.Options{DataDir: filepath.Join(workDir, "data"), LogPath: filepath.Join(workDir, "server.log")})
+	if err != nil {
+		return err
+	}
+	defer srv.Stop()
+	db, err := sql.Open("sqlserver", srv.DSN("hekla"))
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(cfg.clients + 4)
+	db.SetMaxIdleConns(cfg.clients + 4)
+	ctx := context.Background()
+	sizes := workload.DefaultSizes
+	if err := workload.Setup(ctx, db, salesOrders, sizes, false); err != nil {
+		return fmt.Errorf("setup: %w", err)
+	}
+	fmt.Printf("soak: %d connections for %v, latency per %v, warm-up %v, server pid %d, work dir %s\n",
+		cfg.clients, cfg.duration, cfg.window, cfg.warmup, srv.PID(), workDir)
+
+	stats := workload.NewStats(cfg.window)
+	clients := &workload.Clients{DB: db, Sizes: sizes, Mix: workload.DefaultMix, Stats: stats, Seed: uint64(time.Now().UnixNano())}
+	loadCtx, stop := context.WithTimeout(ctx, cfg.duration)
+	defer stop()
+	var wg sync.WaitGroup
+	var samples []procstat.Sample
+	var sampleErr, cleanErr error
+	wg.Add(2)
+	go func() { defer wg.Done(); samples, sampleErr = sample(loadCtx, srv.PID(), cfg.sampleEvery) }()
+	go func() { defer wg.Done(); cleanErr = clean(loadCtx, db, cfg.keepOrders, cfg.checkpoint) }()
+	clients.Run(loadCtx, cfg.clients, nil)
+	wg.Wait()
+
+	var failures []string
+	fail := func(format string, args ...any) { failures = append(failures, fmt.Sprintf(format, args...)) }
+	if err := srv.ExitError(); err != nil {
+		fail("the server died under load: %v (log %s)", err, srv.LogPath())
+	}
+	if sampleErr != nil {
+		fail("sampling the server: %v", sampleErr)
+	}
+	if cleanErr != nil {
+		fail("cleaner: %v", cleanErr)
+	}
+
+	counts := stats.Snapshot()
+	total := 0
+	for _, n := range counts.Committed {
+		total += n
+	}
+	fmt.Printf("soak: %d commits (%s), %.0f per second; retried %s; %d gave up after %d retries\n", total,
+		workload.FormatCounts(counts.Committed), float64(total)/cfg.duration.Seconds(),
+		workload.FormatRetries(counts.Retried), counts.GaveUp, workload.MaxRetries)
+	for _, w := range stats.Latency.Windows() {
+		if w.Start >= cfg.duration {
+			break // requests that ended as the load stopped
+		}
+		last := lastSampleBefore(samples, w.Start+cfg.window)
+		fmt.Printf("soak: window %v-%v: %d commits, p50 %v, p99 %v; server RSS %.1f MiB, %d open files, %d threads\n",
+			w.Start, w.Start+cfg.window, w.Count, w.P50.Round(10*time.Microsecond), w.P99.Round(10*time.Microsecond),
+			float64(last.RSSKiB)/1024, last.OpenFDs, last.Threads)
+	}
+	if counts.Unexpected > 0 || counts.Indeterminate > 0 {
+		fail("%d unexpected errors and %d requests without an answer; the first errors: %s",
+			counts.Unexpected, counts.Indeterminate, strings.Join(counts.FirstErrors, "; "))
+	}
+
+	var steady []procstat.Sample
+	for _, s := range samples {
+		if s.At >= cfg.warmup {
+			steady = append(steady, s)
+		}
+	}
+	if len(steady) < 3 {
+		fail("only %d samples after the warm-up: cannot fit a trend", len(steady))
+	} else {
+		tr := procstat.Fit(steady)
+		fmt.Printf("soak: after the %v warm-up (%d samples): RSS %.1f-%.1f MiB, slope %+.2f MiB/min (bound %.1f); open files %d-%d, slope %+.2f/min (bound %.1f); threads %d-%d, slope %+.2f/min (bound %.1f)\n",
+			cfg.warmup, len(steady), tr.RSSMiBMin, tr.RSSMiBMax, tr.RSSMiBPerMin, cfg.rssBound,
+			tr.FDsMin, tr.FDsMax, tr.FDsPerMin, cfg.fdBound, tr.ThreadsMin, tr.ThreadsMax, tr.ThreadsPerMin, cfg.threadBound)
+		if tr.RSSMiBPerMin > cfg.rssBound {
+			fail("resident memory grows %.2f MiB/min after the warm-up (bound %.1f)", tr.RSSMiBPerMin, cfg.rssBound)
+		}
+		if tr.FDsPerMin > cfg.fdBound {
+			fail("open files grow %.2f/min after the warm-up (bound %.1f)", tr.FDsPerMin, cfg.fdBound)
+		}
+		if tr.ThreadsPerMin > cfg.threadBound {
+			fail("threads grow %.2f/min after the warm-up (bound %.1f)", tr.ThreadsPerMin, cfg.threadBound)
+		}
+	}
+
+	// Transfers move money; none may appear or vanish.
+	state, err := workload.ReadState(ctx, db)
+	if err != nil {
+		fail("reading the database after the load: %v", err)
+	} else {
+		var money int64
+		for _, b := range state.Balances {
+			money += b
+		}
+		if want := int64(sizes.Accounts) * sizes.InitialBalance; money != want {
+			fail("the bank holds %d, want %d", money, want)
+		}
+	}
+
+	if len(failures) > 0 {
+		return fmt.Errorf("%s (data and server log kept in %s)", strings.Join(failures, "; "), workDir)
+	}
+	fmt.Println("soak: passed")
+	if !cfg.keepDataDirs && cfg.workDir == "" {
+		srv.Stop()
+		os.RemoveAll(workDir)
+	}
+	return nil
+}
+
+func lastSampleBefore(samples []procstat.Sample, end time.Duration) procstat.Sample {
+	var last procstat.Sample
+	for _, s := range samples {
+		if s.At < end {
+			last = s
+		}
+	}
+	return last
+}
+
+// sample reads the server process every period until ctx ends.
+func sample(ctx context.Context, pid int, period time.Duration) ([]procstat.Sample, error) {
+	start := time.Now()
+	var samples []procstat.Sample
+	ticker := time.NewTicker(period)
+	defer ticker.Stop()
+	for {
+		s, err := procstat.Read(pid)
+		if err != nil {
+			return samples, err
+		}
+		s.At = time.Since(start)
+		samples = append(samples, s)
+		select {
+		case <-ctx.Done():
+			return samples, nil
+		case <-ticker.C:
+		}
+	}
+}
+
+// clean keeps the tables the workload inserts into at about keep rows, once
+// a second: the soak measures a steady state, not a growing database. With
+// checkpoint > 0 it also runs CHECKPOINT that often.
+func clean(ctx context.Context, db *sql.DB, keep int, checkpoint time.Duration) error {
+	lastCheckpoint := time.Now()
+	deletes := []string{
+		"DELETE FROM Sales.SalesOrderDetail_inmem WHERE SalesOrderID < (SELECT MAX(SalesOrderID) FROM Sales.SalesOrderHeader_inmem) - @p1",
+		"DELETE FROM Sales.SalesOrderHeader_inmem WHERE SalesOrderID < (SELECT MAX(SalesOrderID) FROM Sales.SalesOrderHeader_inmem) - @p1",
+		"DELETE FROM dbo.Transfer WHERE TransferID < (SELECT MAX(TransferID) FROM dbo.Transfer) - @p1",
+		"DELETE FROM dbo.Scratch WHERE ScratchID < (SELECT MAX(ScratchID) FROM dbo.Scratch) - @p1",
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(time.Second):
+		}
+		for _, d := range deletes {
+			if _, err := db.ExecContext(ctx, d, keep); err != nil {
+				if ctx.Err() != nil {
+					return nil
+				}
+				if outcome, number := workload.Classify(err); outcome == workload.Failed && workload.Retryable(number) {
+					continue // a conflict with a client: the next round deletes it
+				}
+				return fmt.Errorf("%s: %w", d, err)
+			}
+		}
+		if checkpoint > 0 && time.Since(lastCheckpoint) >= checkpoint {
+			if _, err := db.ExecContext(ctx, "CHECKPOINT"); err != nil && ctx.Err() == nil {
+				return fmt.Errorf("CHECKPOINT: %w", err)
+			}
+			lastCheckpoint = time.Now()
+		}
+	}
+}
