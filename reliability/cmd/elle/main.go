@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"math/rand"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -30,6 +31,7 @@ import (
 	_ "github.com/microsoft/go-mssqldb"
 
 	"hekla/reliability/elle"
+	"hekla/reliability/server"
 )
 
 type options struct {
@@ -117,13 +119,21 @@ func main() {
 }
 
 func run(o options) int {
-	srv, err := newServer(o.bin)
+	workDir, err := os.MkdirTemp("", "hekla-elle.")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "elle:", err)
 		return 2
 	}
-	defer srv.stop()
-	db, err := sql.Open("sqlserver", srv.dsn())
+	srv, err := server.Start(server.Options{DataDir: filepath.Join(workDir, "db"), Binary: o.bin})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "elle:", err)
+		return 2
+	}
+	defer func() {
+		_ = srv.Stop()
+		os.RemoveAll(workDir)
+	}()
+	db, err := sql.Open("sqlserver", srv.DSN("hekla"))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "elle:", err)
 		return 2
@@ -132,7 +142,7 @@ func run(o options) int {
 	db.SetMaxOpenConns(o.clients + 1)
 	db.SetMaxIdleConns(o.clients + 1)
 	fmt.Printf("elle: %s serve on %s, %d clients, %d active keys, %v per history, kills every ~%v, seed %d\n",
-		o.bin, srv.addr, o.clients, o.keys, o.duration, o.killEvery, o.seed)
+		o.bin, srv.Addr(), o.clients, o.keys, o.duration, o.killEvery, o.seed)
 
 	status := 0
 	var checked, forbidden int
@@ -180,7 +190,7 @@ func run(o options) int {
 }
 
 // history records one workload's history and checks it.
-func history(o options, srv *server, w *workload, seed int64) (*elle.Result, int, error) {
+func history(o options, srv *server.Server, w *workload, seed int64) (*elle.Result, int, error) {
 	setupCtx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	if err := w.setup(setupCtx); err != nil {
@@ -234,7 +244,7 @@ func history(o options, srv *server, w *workload, seed int64) (*elle.Result, int
 // killer SIGKILLs and restarts the server about every `every` (uniformly
 // between half and one and a half times it) until ctx ends; the server is
 // up when it returns.
-func killer(ctx context.Context, srv *server, every time.Duration, seed int64, kills *int) error {
+func killer(ctx context.Context, srv *server.Server, every time.Duration, seed int64, kills *int) error {
 	if every <= 0 {
 		return nil
 	}
@@ -246,11 +256,14 @@ func killer(ctx context.Context, srv *server, every time.Duration, seed int64, k
 			return nil
 		case <-time.After(wait):
 		}
-		if err := srv.kill(); err != nil {
+		if err := srv.ExitError(); err != nil {
+			return fmt.Errorf("the server died before kill %d: %w (its log: %s)", *kills+1, err, srv.LogPath())
+		}
+		if err := srv.Kill(); err != nil {
 			return err
 		}
 		*kills++
-		if err := srv.start(); err != nil {
+		if err := srv.Restart(); err != nil {
 			return fmt.Errorf("restart after kill %d: %w", *kills, err)
 		}
 	}
