@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"hekla/reliability/server"
 )
 
 // Sizes of the schema's fixed parts.
@@ -64,10 +66,24 @@ GO
 
 var goSeparator = regexp.MustCompile(`(?m)^GO\s*$`)
 
-// SalesOrdersScript reads workloads/sales_orders.sql under the repository root.
-func SalesOrdersScript(repoRoot string) (string, error) {
-	text, err := os.ReadFile(filepath.Join(repoRoot, "workloads", "sales_orders.sql"))
+// SalesOrdersScript reads workloads/sales_orders.sql under the repository
+// root (found from the working directory).
+func SalesOrdersScript() (string, error) {
+	root, err := server.RepoRoot()
+	if err != nil {
+		return "", err
+	}
+	text, err := os.ReadFile(filepath.Join(root, "workloads", "sales_orders.sql"))
 	return string(text), err
+}
+
+// WorkDir is given, or else a new temporary directory named after prefix,
+// for a run's data directories and server logs.
+func WorkDir(given, prefix string) (string, error) {
+	if given != "" {
+		return given, nil
+	}
+	return os.MkdirTemp("", prefix)
 }
 
 // Setup creates the schema (the sales-order sample's script, then

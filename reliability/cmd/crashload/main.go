@@ -71,11 +71,7 @@ func main() {
 }
 
 func run(cfg config) error {
-	root, err := server.RepoRoot()
-	if err != nil {
-		return err
-	}
-	salesOrders, err := workload.SalesOrdersScript(root)
+	salesOrders, err := workload.SalesOrdersScript()
 	if err != nil {
 		return err
 	}
@@ -83,11 +79,9 @@ func run(cfg config) error {
 	if err != nil {
 		return err
 	}
-	workDir := cfg.workDir
-	if workDir == "" {
-		if workDir, err = os.MkdirTemp("", "hekla-crashload-"); err != nil {
-			return err
-		}
+	workDir, err := workload.WorkDir(cfg.workDir, "hekla-crashload-")
+	if err != nil {
+		return err
 	}
 	fmt.Printf("crashload: seed %d, %d clients, %d cycles per mode, load %v-%v before each kill, work dir %s\n",
 		cfg.seed, cfg.clients, cfg.cycles, cfg.minRun, cfg.maxRun, workDir)

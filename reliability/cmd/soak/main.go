@@ -99,19 +99,13 @@ func main() {
 }
 
 func run(cfg config) error {
-	root, err := server.RepoRoot()
+	salesOrders, err := workload.SalesOrdersScript()
 	if err != nil {
 		return err
 	}
-	salesOrders, err := workload.SalesOrdersScript(root)
+	workDir, err := workload.WorkDir(cfg.workDir, "hekla-soak-")
 	if err != nil {
 		return err
-	}
-	workDir := cfg.workDir
-	if workDir == "" {
-		if workDir, err = os.MkdirTemp("", "hekla-soak-"); err != nil {
-			return err
-		}
 	}
 	srv, err := server.Start(server.Options{DataDir: filepath.Join(workDir, "data"), LogPath: filepath.Join(workDir, "server.log")})
 	if err != nil {
