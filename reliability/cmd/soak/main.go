@@ -52,7 +52,7 @@ func main() {
 	flag.DurationVar(&cfg.window, "window", 0, "latency window (default 10s, long 1m)")
 	flag.DurationVar(&cfg.warmup, "warmup", 0, "samples before this are not fitted (default 20s, long 2m)")
 	flag.DurationVar(&cfg.sampleEvery, "sample-every", 2*time.Second, "how often the server process is sampled")
-	flag.Float64Var(&cfg.rssBound, "rss-slope-mib-per-min", 0, "fail if resident memory grows faster after the warm-up (default 300 in CI size, where memory still ramps up, 8 in long mode)")
+	flag.Float64Var(&cfg.rssBound, "rss-slope-mib-per-min", 0, "fail if resident memory grows faster after the warm-up (default 600 in CI size, where memory still ramps up, 8 in long mode)")
 	flag.Float64Var(&cfg.fdBound, "fd-slope-per-min", 0, "fail if open files grow faster after the warm-up (default 30 in CI size, where a checkpoint's new files are a step in a short fit, 2 in long mode)")
 	flag.Float64Var(&cfg.threadBound, "thread-slope-per-min", 2, "fail if threads grow faster after the warm-up")
 	flag.IntVar(&cfg.keepOrders, "keep-rows", 5000, "the cleaner keeps about this many recent orders, transfers and scratch rows")
@@ -75,7 +75,7 @@ func main() {
 		// A minute is inside the server's ramp-up (allocator arenas of 200
 		// connection threads, the first checkpoint file pair): the short
 		// run's bound only catches a gross leak; the long run's is tight.
-		cfg.rssBound = 300
+		cfg.rssBound = 600
 		if *long {
 			cfg.rssBound = 8
 		}
