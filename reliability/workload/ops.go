@@ -140,11 +140,38 @@ func InsertOrder(ctx context.Context, db *sql.DB, rng *rand.Rand, comment string
 func BumpCounter(ctx context.Context, db *sql.DB, counter int) (int64, Retries, error) {
 	var version int64
 	retries, err := withRetry(ctx, func() error {
-		return db.QueryRowContext(ctx,
+		rows, err := db.QueryContext(ctx,
 			"UPDATE dbo.Counter SET Version = Version + 1 OUTPUT inserted.Version WHERE CounterID = @p1",
-			counter).Scan(&version)
+			counter)
+		if err != nil {
+			return err
+		}
+		return readOneInt(rows, &version)
 	})
 	return version, retries, err
+}
+
+// readOneInt reads a one-row, one-column reply to its end. The statement's
+// commit may fail after its OUTPUT row was sent (41301, a commit dependency
+// aborted), and go-mssqldb v1.9.6's QueryRow drops an error that follows
+// the first row: the client would take a rolled-back update for
+// acknowledged.
+func readOneInt(rows *sql.Rows, out *int64) error {
+	defer rows.Close()
+	n := 0
+	for rows.Next() {
+		if err := rows.Scan(out); err != nil {
+			return err
+		}
+		n++
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if n != 1 {
+		return fmt.Errorf("expected one row, got %d", n)
+	}
+	return nil
 }
 
 // Transfer moves amount between two accounts and logs the transfer, in one
