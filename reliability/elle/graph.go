@@ -150,26 +150,17 @@ func (g *graph) components(nodes []int, allowed EdgeKind) [][]int {
 }
 
 // path is a shortest path from→to over edges of the allowed kinds inside
-// the set, by breadth-first search; nil if there is none. It returns the
-// nodes from `from` to `to`.
+// the set, by breadth-first search; nil if there is none (or from is to).
+// It returns the nodes from `from` to `to`.
 func (g *graph) path(from, to int, allowed EdgeKind, inSet map[int]bool) []int {
-	parent := map[int]int{from: from}
-	queue := []int{from}
-	for len(queue) > 0 {
-		v := queue[0]
-		queue = queue[1:]
-		for _, w := range g.successors(v, allowed) {
-			if _, seen := parent[w]; seen || !inSet[w] {
-				continue
-			}
-			parent[w] = v
-			if w == to {
-				return unwind(parent, from, to)
-			}
-			queue = append(queue, w)
-		}
+	if from == to {
+		return nil
 	}
-	return nil
+	parent := g.reachable(from, allowed, inSet)
+	if _, found := parent[to]; !found {
+		return nil
+	}
+	return unwind(parent, from, to)
 }
 
 // reachable is every node of the set reachable from `from` over edges of the
