@@ -15,7 +15,8 @@
 use super::log_reader::{read_range, truncate_before};
 use super::log_writer::LogWriter;
 use super::pair::{
-    data_path, delta_path, read_entries, Appender, CheckpointFileInfo, DeletedRows, FileState, Pair,
+    data_path, delta_path, read_entries, Appender, CheckpointFileInfo, DeletedRows, FileState,
+    Pair, Tombstone,
 };
 use super::record::{decode_block, Change, Record};
 use super::root::{CatalogImage, PairImage, Root};
@@ -93,7 +94,7 @@ pub(crate) struct Checkpointer {
     pairs: Vec<Pair>,
     precreated: Option<Pair>,
     /// Merged sources, deleted at the next checkpoint.
-    tombstones: Vec<Pair>,
+    tombstones: Vec<Tombstone>,
     next_pair_id: u64,
     checkpoint_ts: u64,
     replay_lsn: u64,
@@ -154,12 +155,12 @@ impl Checkpointer {
                     lower_ts: image.lower_ts,
                     upper_ts: image.upper_ts,
                     data: Appender::reopen(
-                        &*checkpointer.config.storage,
+                        &checkpointer.config.storage,
                         data_path(&checkpointer.data_dir, image.id),
                         image.data_len,
                     )?,
                     delta: Appender::reopen(
-                        &*checkpointer.config.storage,
+                        &checkpointer.config.storage,
                         delta_path(&checkpointer.data_dir, image.id),
                         image.delta_len,
                     )?,
@@ -272,12 +273,12 @@ impl Checkpointer {
             lower_ts: 0,
             upper_ts: 0,
             data: Appender::create(
-                &*self.config.storage,
+                &self.config.storage,
                 data_path(&self.data_dir, id),
                 self.config.data_file_bytes,
             )?,
             delta: Appender::create(
-                &*self.config.storage,
+                &self.config.storage,
                 delta_path(&self.data_dir, id),
                 self.config.delta_file_bytes,
             )?,
@@ -445,20 +446,24 @@ impl Checkpointer {
             .map_err(|e| errors::io_error("sync", &self.data_dir, &e))?;
         root.write(&*storage, &self.root_dir)?;
         // The new root no longer names anything below; clean up behind it.
+        // Every pair is sealed and synced now: none keeps a file open or a
+        // buffer until it is written again.
         for pair in &mut self.pairs {
             pair.state = FileState::Active;
+            pair.release();
         }
-        for pair in self.tombstones.drain(..).chain(empty) {
+        for tombstone in self.tombstones.drain(..) {
+            tombstone.remove_files(&*storage)?;
+        }
+        for pair in empty {
             pair.remove_files(&*storage)?;
         }
         for pair in &mut sources {
             pair.state = FileState::WaitingForLogTruncation;
         }
         truncate_before(&*storage, &self.log_dir, replay_lsn)?;
-        for mut pair in sources {
-            pair.state = FileState::Tombstone;
-            self.tombstones.push(pair);
-        }
+        self.tombstones
+            .extend(sources.into_iter().map(Tombstone::of));
         self.checkpoint_ts = ts;
         self.replay_lsn = replay_lsn;
         for (lsn, payload) in later {
@@ -567,8 +572,8 @@ impl Checkpointer {
         self.pairs
             .iter()
             .chain(&self.precreated)
-            .chain(&self.tombstones)
             .flat_map(|p| p.info())
+            .chain(self.tombstones.iter().flat_map(|t| t.info().clone()))
             .collect()
     }
 }

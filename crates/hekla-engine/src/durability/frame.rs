@@ -45,6 +45,15 @@ pub fn block_len(payload_len: usize) -> usize {
     (HEADER_BYTES + payload_len).next_multiple_of(ALIGN)
 }
 
+/// The length on disk of the block whose header is `header`, as its length
+/// field claims (capped at the largest valid block), so that a reader can
+/// fetch a whole block after its header. Nothing is checked: [`read`]
+/// judges the block once it is in hand.
+pub fn claimed_block_len(header: &[u8; HEADER_BYTES]) -> usize {
+    let payload = u32::from_le_bytes(header[4..8].try_into().expect("4 bytes")) as usize;
+    block_len(payload.min(MAX_PAYLOAD_BYTES))
+}
+
 #[derive(Debug, PartialEq, Eq)]
 pub enum Read<'a> {
     /// A valid block and the offset just past it.

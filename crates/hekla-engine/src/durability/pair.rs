@@ -11,7 +11,7 @@
 use super::codec::{Decoder, Encoder};
 use super::frame::{self, Read};
 use super::mutations::{self, Mutation};
-use super::storage::{Storage, StorageFile};
+use super::storage::{SharedStorage, Storage, StorageFile};
 use crate::catalog::TableId;
 use crate::errors;
 use hekla_types::SqlResult;
@@ -89,11 +89,20 @@ pub struct CheckpointFileInfo {
 }
 
 /// An append-only file of blocks.
+///
+/// A sealed pair's files are rarely written again (its data file never,
+/// its delta file when its rows are deleted), and a database may have
+/// hundreds of pairs: so the file is open and the block buffer allocated
+/// only while there is something to write, and [`Appender::release`] lets
+/// go of both once a checkpoint has synced them.
 pub struct Appender {
     pub path: PathBuf,
-    file: Box<dyn StorageFile>,
+    storage: SharedStorage,
+    /// Open from the first write after a release until the next release.
+    file: Option<Box<dyn StorageFile>>,
     /// Bytes of whole blocks written to the file.
     written: u64,
+    /// The block being filled; empty (no header, no capacity) when released.
     block: Vec<u8>,
     /// Whether blocks were written since the last sync.
     dirty: bool,
@@ -111,38 +120,46 @@ fn io<'p>(
 impl Appender {
     /// Creates an empty file with `reserve` bytes allocated, so that later
     /// appends neither wait for allocation nor fail for lack of space.
-    pub fn create(storage: &dyn Storage, path: PathBuf, reserve: u64) -> SqlResult<Appender> {
+    pub fn create(storage: &SharedStorage, path: PathBuf, reserve: u64) -> SqlResult<Appender> {
         let file = storage.create(&path).map_err(io("create", &path))?;
         if reserve > 0 {
             file.reserve(reserve).map_err(io("preallocation", &path))?;
         }
-        Ok(Appender {
-            path,
-            file,
-            written: 0,
-            block: frame::new_block(BLOCK_BYTES),
-            dirty: false,
-            counted: 0,
-        })
+        Ok(Appender::new(storage, path, file, 0, false))
     }
 
     /// Reopens a sealed file to append after its first `len` bytes (what
     /// the last checkpoint counted); anything after them is dropped.
-    pub fn reopen(storage: &dyn Storage, path: PathBuf, len: u64) -> SqlResult<Appender> {
+    pub fn reopen(storage: &SharedStorage, path: PathBuf, len: u64) -> SqlResult<Appender> {
         let file = storage.open(&path).map_err(io("open", &path))?;
         file.set_len(len).map_err(io("truncation", &path))?;
-        Ok(Appender {
+        Ok(Appender::new(storage, path, file, len, true))
+    }
+
+    fn new(
+        storage: &SharedStorage,
+        path: PathBuf,
+        file: Box<dyn StorageFile>,
+        written: u64,
+        dirty: bool,
+    ) -> Appender {
+        Appender {
             path,
-            file,
-            written: len,
-            block: frame::new_block(BLOCK_BYTES),
-            dirty: true,
-            counted: len,
-        })
+            storage: storage.clone(),
+            file: Some(file),
+            written,
+            block: Vec::new(),
+            dirty,
+            counted: written,
+        }
     }
 
     /// Appends one entry, built by `encode` into the current block.
     pub fn push(&mut self, encode: impl FnOnce(&mut Encoder)) -> SqlResult<()> {
+        if self.block.is_empty() {
+            // Grown as entries come, so that a few deletes cost a few bytes.
+            self.block = frame::new_block(0);
+        }
         encode(&mut Encoder(&mut self.block));
         if self.block.len() >= BLOCK_BYTES {
             self.write_block()?;
@@ -150,14 +167,27 @@ impl Appender {
         Ok(())
     }
 
+    /// The open file, opening it again after a release.
+    fn file(&mut self) -> SqlResult<&dyn StorageFile> {
+        if self.file.is_none() {
+            let file = self
+                .storage
+                .open(&self.path)
+                .map_err(io("open", &self.path))?;
+            self.file = Some(file);
+        }
+        Ok(&**self.file.as_ref().expect("opened above"))
+    }
+
     fn write_block(&mut self) -> SqlResult<()> {
-        if self.block.len() == frame::HEADER_BYTES {
+        if self.block.len() <= frame::HEADER_BYTES {
             return Ok(());
         }
         frame::seal(&mut self.block, self.written);
-        self.file
-            .write_all_at(&self.block, self.written)
-            .map_err(io("write", &self.path))?;
+        let (block, at) = (std::mem::take(&mut self.block), self.written);
+        let written = self.file()?.write_all_at(&block, at);
+        self.block = block;
+        written.map_err(io("write", &self.path))?;
         self.written += self.block.len() as u64;
         self.block.truncate(0);
         self.block.resize(frame::HEADER_BYTES, 0);
@@ -170,11 +200,21 @@ impl Appender {
         self.write_block()?;
         if self.dirty {
             if !mutations::is_active(Mutation::NoPairSync) {
-                self.file.sync_data().map_err(io("sync", &self.path))?;
+                let synced = self.file()?.sync_data();
+                synced.map_err(io("sync", &self.path))?;
             }
             self.dirty = false;
         }
         Ok(self.written)
+    }
+
+    /// Closes the file and frees the block buffer, once everything written
+    /// is synced; the next write opens the file again.
+    pub fn release(&mut self) {
+        if !self.dirty && self.block.len() <= frame::HEADER_BYTES {
+            self.file = None;
+            self.block = Vec::new();
+        }
     }
 
     /// Bytes written since the last call.
@@ -186,11 +226,15 @@ impl Appender {
 
     /// Bytes written or buffered.
     pub fn used(&self) -> u64 {
-        self.written + (self.block.len() - frame::HEADER_BYTES) as u64
+        self.written + self.block.len().saturating_sub(frame::HEADER_BYTES) as u64
     }
 
     pub fn allocated(&self) -> u64 {
-        self.file.allocated().unwrap_or(0)
+        let allocated = |file: &dyn StorageFile| file.allocated().unwrap_or(0);
+        match &self.file {
+            Some(file) => allocated(&**file),
+            None => self.storage.open(&self.path).map_or(0, |f| allocated(&*f)),
+        }
     }
 }
 
@@ -243,15 +287,14 @@ impl Pair {
     }
 
     pub fn remove_files(&self, storage: &dyn Storage) -> SqlResult<()> {
-        for path in [&self.data.path, &self.delta.path] {
-            match storage.remove(path) {
-                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-                    return Err(errors::io_error("removal", path, &e))
-                }
-                _ => {}
-            }
-        }
-        Ok(())
+        remove_files(storage, [&self.data.path, &self.delta.path])
+    }
+
+    /// Closes both files and frees their buffers once a checkpoint has
+    /// synced them (see [`Appender`]).
+    pub fn release(&mut self) {
+        self.data.release();
+        self.delta.release();
     }
 
     pub fn info(&self) -> [CheckpointFileInfo; 2] {
@@ -274,6 +317,41 @@ impl Pair {
     }
 }
 
+/// A merged-away pair, kept only as the description of its files until
+/// the next checkpoint deletes them: it holds no open file and no buffer.
+pub struct Tombstone([CheckpointFileInfo; 2]);
+
+impl Tombstone {
+    pub fn of(mut pair: Pair) -> Tombstone {
+        pair.state = FileState::Tombstone;
+        Tombstone(pair.info())
+    }
+
+    pub fn info(&self) -> &[CheckpointFileInfo; 2] {
+        &self.0
+    }
+
+    pub fn remove_files(&self, storage: &dyn Storage) -> SqlResult<()> {
+        remove_files(storage, self.0.iter().map(|file| &file.path))
+    }
+}
+
+/// Removes files, some of which may already be gone.
+fn remove_files<'p>(
+    storage: &dyn Storage,
+    paths: impl IntoIterator<Item = &'p PathBuf>,
+) -> SqlResult<()> {
+    for path in paths {
+        match storage.remove(path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                return Err(errors::io_error("removal", path, &e))
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 /// One entry of a data or delta file: the table, the begin timestamp, and
 /// the row (data) or the row identity (delta).
 pub struct Entry<'a> {
@@ -284,7 +362,9 @@ pub struct Entry<'a> {
 
 /// Reads the bytes `range` of a checkpoint file, which must start and end
 /// on block boundaries, and calls `visit` for every entry. Anything short of
-/// valid blocks filling the range is corruption.
+/// valid blocks filling the range is corruption. Blocks are read one at a
+/// time into one buffer, so a merge or a loader holds one block of a file,
+/// however big the file.
 pub fn read_entries(
     storage: &dyn Storage,
     path: &Path,
@@ -292,40 +372,56 @@ pub fn read_entries(
     mut visit: impl FnMut(Entry<'_>) -> SqlResult<()>,
 ) -> SqlResult<()> {
     let file = storage.open(path).map_err(io("open", path))?;
-    let mut bytes = vec![0u8; (range.end - range.start) as usize];
-    file.read_exact_at(&mut bytes, range.start).map_err(|e| {
-        errors::recovery_failed(
-            path,
-            range.start,
-            &format!("cannot read up to {}: {e}", range.end),
-        )
-    })?;
-    let mut at = 0;
-    while at < bytes.len() {
-        let block_at = range.start + at as u64;
-        let payload = match frame::read(&bytes, at, block_at) {
-            Read::Block { payload, next } => {
-                at = next;
-                payload
-            }
-            Read::End => {
-                return Err(errors::recovery_failed(
-                    path,
-                    block_at,
-                    "the file ends before the length its checkpoint recorded",
-                ))
-            }
-            Read::Bad(problem) => return Err(errors::recovery_failed(path, block_at, &problem)),
-        };
+    let mut block = Vec::new();
+    let mut at = range.start;
+    while at < range.end {
+        let payload = read_block(&*file, path, at, range.end, &mut block)?;
         let mut d = Decoder::new(payload);
         while !d.is_empty() {
-            let entry_at = block_at + (frame::HEADER_BYTES + d.position()) as u64;
+            let entry_at = at + (frame::HEADER_BYTES + d.position()) as u64;
             let entry =
                 Entry::decode(&mut d).map_err(|m| errors::recovery_failed(path, entry_at, &m.0))?;
             visit(entry)?;
         }
+        at += block.len() as u64;
     }
     Ok(())
+}
+
+/// Reads the block at `at`, which must end by `end`, into `buf` (which
+/// then holds exactly the block) and returns its payload.
+fn read_block<'b>(
+    file: &dyn StorageFile,
+    path: &Path,
+    at: u64,
+    end: u64,
+    buf: &'b mut Vec<u8>,
+) -> SqlResult<&'b [u8]> {
+    let cannot_read = |e: std::io::Error| {
+        errors::recovery_failed(path, at, &format!("cannot read up to {end}: {e}"))
+    };
+    let left = usize::try_from(end - at).unwrap_or(usize::MAX);
+    let mut header = [0u8; frame::HEADER_BYTES];
+    let header_len = frame::HEADER_BYTES.min(left);
+    file.read_exact_at(&mut header[..header_len], at)
+        .map_err(cannot_read)?;
+    // A block claiming more than is left is read only to `end`, and
+    // `frame::read` then calls it what it is.
+    let len = frame::claimed_block_len(&header).min(left).max(header_len);
+    buf.clear();
+    buf.extend_from_slice(&header[..header_len]);
+    buf.resize(len, 0);
+    file.read_exact_at(&mut buf[header_len..], at + header_len as u64)
+        .map_err(cannot_read)?;
+    match frame::read(buf, 0, at) {
+        Read::Block { payload, .. } => Ok(payload),
+        Read::End => Err(errors::recovery_failed(
+            path,
+            at,
+            "the file ends before the length its checkpoint recorded",
+        )),
+        Read::Bad(problem) => Err(errors::recovery_failed(path, at, &problem)),
+    }
 }
 
 impl<'a> Entry<'a> {
@@ -350,8 +446,7 @@ pub fn block_offsets(storage: &dyn Storage, path: &Path, len: u64) -> SqlResult<
         file.read_exact_at(&mut header, at).map_err(|e| {
             errors::recovery_failed(path, at, &format!("cannot read a block header: {e}"))
         })?;
-        let payload = u32::from_le_bytes(header[4..8].try_into().expect("4 bytes")) as usize;
-        let next = at + frame::block_len(payload.min(frame::MAX_PAYLOAD_BYTES)) as u64;
+        let next = at + frame::claimed_block_len(&header) as u64;
         if next > len {
             return Err(errors::recovery_failed(
                 path,
@@ -368,24 +463,81 @@ pub fn block_offsets(storage: &dyn Storage, path: &Path, len: u64) -> SqlResult<
 /// The rows a delta file names, as a multiset of (table, begin timestamp,
 /// identity). Read-only once built: loaders sharing it consume matches by
 /// decrementing atomic counts.
-#[derive(Default)]
+///
+/// A merge or a recovery holds one of these per delta file, so it is kept
+/// compact: every identity in one byte buffer, one fixed-size entry per
+/// deleted row grouped by commit, and one map entry per commit, instead of
+/// an allocation per row.
 pub struct DeletedRows {
-    by_commit: HashMap<(TableId, u64), HashMap<Vec<u8>, AtomicU32>>,
+    /// The range of `entries` holding each commit's deletes.
+    by_commit: HashMap<(TableId, u64), std::ops::Range<usize>>,
+    entries: Vec<DeletedEntry>,
+    identities: Vec<u8>,
+}
+
+struct DeletedEntry {
+    table: TableId,
+    begin_ts: u64,
+    /// `identities[start..start + len]`.
+    start: usize,
+    len: u32,
+    /// 1 until a loaded row matches it, then 0.
+    unmatched: AtomicU32,
+}
+
+impl DeletedEntry {
+    fn commit(&self) -> (TableId, u64) {
+        (self.table, self.begin_ts)
+    }
+
+    fn identity<'i>(&self, identities: &'i [u8]) -> &'i [u8] {
+        &identities[self.start..self.start + self.len as usize]
+    }
 }
 
 impl DeletedRows {
     pub fn read(storage: &dyn Storage, path: &Path, len: u64) -> SqlResult<DeletedRows> {
-        let mut deleted = DeletedRows::default();
+        // Counted first, so that the buffers are allocated once and exactly:
+        // growing them by doubling could hold twice what they need.
+        let (mut rows, mut identity_bytes) = (0, 0);
         read_entries(storage, path, 0..len, |entry| {
-            let count = deleted
-                .by_commit
-                .entry((entry.table, entry.begin_ts))
-                .or_default()
-                .entry(entry.bytes.to_vec())
-                .or_default();
-            *count.get_mut() += 1;
+            rows += 1;
+            identity_bytes += entry.bytes.len();
             Ok(())
         })?;
+        let mut deleted = DeletedRows {
+            by_commit: HashMap::new(),
+            entries: Vec::with_capacity(rows),
+            identities: Vec::with_capacity(identity_bytes),
+        };
+        read_entries(storage, path, 0..len, |entry| {
+            let identity_len = u32::try_from(entry.bytes.len()).map_err(|_| {
+                errors::recovery_failed(path, 0, "a row identity longer than 4 GiB")
+            })?;
+            deleted.entries.push(DeletedEntry {
+                table: entry.table,
+                begin_ts: entry.begin_ts,
+                start: deleted.identities.len(),
+                len: identity_len,
+                unmatched: AtomicU32::new(1),
+            });
+            deleted.identities.extend_from_slice(entry.bytes);
+            Ok(())
+        })?;
+        // By commit, then by identity, so that a commit that deleted many
+        // rows is searched, not scanned.
+        let identities = &deleted.identities;
+        deleted.entries.sort_unstable_by(|a, b| {
+            (a.commit().cmp(&b.commit()))
+                .then_with(|| a.identity(identities).cmp(b.identity(identities)))
+        });
+        let mut at = 0;
+        for group in deleted.entries.chunk_by(|a, b| a.commit() == b.commit()) {
+            deleted
+                .by_commit
+                .insert(group[0].commit(), at..at + group.len());
+            at += group.len();
+        }
         Ok(deleted)
     }
 
@@ -399,15 +551,24 @@ impl DeletedRows {
         scratch: &mut Vec<u8>,
         identity: impl FnOnce(&mut Vec<u8>),
     ) -> bool {
-        let Some(identities) = self.by_commit.get(&(table, begin_ts)) else {
+        let Some(range) = self.by_commit.get(&(table, begin_ts)) else {
             return false;
         };
         scratch.clear();
         identity(scratch);
-        identities.get(scratch.as_slice()).is_some_and(|count| {
-            count
-                .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1))
-                .is_ok()
-        })
+        let commit = &self.entries[range.clone()];
+        let wanted = scratch.as_slice();
+        let first = commit.partition_point(|entry| entry.identity(&self.identities) < wanted);
+        // Equal identities (a row deleted twice over, from a table without
+        // a unique key) are matched one loaded row each.
+        commit[first..]
+            .iter()
+            .take_while(|entry| entry.identity(&self.identities) == wanted)
+            .any(|entry| {
+                entry
+                    .unmatched
+                    .compare_exchange(1, 0, Ordering::Relaxed, Ordering::Relaxed)
+                    .is_ok()
+            })
     }
 }
