@@ -222,6 +222,9 @@ fn sealed_pairs_and_merged_files_keep_no_file_open() {
     assert_eq!(open_files_under(&dir.0.join("data")), 2);
     drop(db);
     let db = open(&dir.0);
+    // Reopened, the sealed pairs whose files end where the checkpoint
+    // counted stay closed; at most the precreated pair is open.
+    assert!(open_files_under(&dir.0.join("data")) <= 2);
     let table = db.table_named("dbo", "notes").unwrap();
     let mut tx = db.begin(IsolationLevel::Snapshot).unwrap();
     assert!(tx.get(&table, 0, &[Value::Int(0)]).unwrap().is_none());

@@ -56,7 +56,7 @@ func main() {
 	flag.Float64Var(&cfg.fdBound, "fd-slope-per-min", 0, "fail if open files grow faster after the warm-up (default 30 in CI size, where a checkpoint's new files are a step in a short fit, 2 in long mode)")
 	flag.Float64Var(&cfg.threadBound, "thread-slope-per-min", 2, "fail if threads grow faster after the warm-up")
 	flag.IntVar(&cfg.keepOrders, "keep-rows", 5000, "the cleaner keeps about this many recent orders, transfers and scratch rows")
-	flag.DurationVar(&cfg.checkpoint, "checkpoint-every", 0, "run CHECKPOINT this often (default 10s in CI size, never in long mode, where the log's growth triggers them)")
+	flag.DurationVar(&cfg.checkpoint, "checkpoint-every", 0, "run CHECKPOINT this often (default 10s in CI size, 3m in long mode; an interval longer than the run leaves checkpoints to the log's growth)")
 	flag.StringVar(&cfg.workDir, "work-dir", "", "where the data directory and server log go (default: a temporary directory)")
 	flag.BoolVar(&cfg.keepDataDirs, "keep", false, "keep the data directory and log even when the run passes")
 	flag.Parse()
@@ -86,12 +86,12 @@ func main() {
 			cfg.fdBound = 2
 		}
 	}
-	if cfg.checkpoint == 0 && !*long {
-		// A minute writes about half the log that starts an automatic
-		// checkpoint (256 MiB), and memory held until a checkpoint would
-		// read as growth: the short run checkpoints on its own.
-		cfg.checkpoint = 10 * time.Second
-	}
+	// The log's growth starts a checkpoint only after 256 MiB or 1 GiB of
+	// it (by the machine's memory), which a slow machine may not write in
+	// the run: the soak checkpoints on its own, so that memory held until
+	// a checkpoint cannot read as growth and every run holds checkpoints
+	// and merges to be flat across.
+	pick(&cfg.checkpoint, 10*time.Second, 3*time.Minute)
 	if err := run(cfg); err != nil {
 		fmt.Fprintln(os.Stderr, "soak: FAIL:", err)
 		os.Exit(1)
@@ -168,6 +168,11 @@ func run(cfg config) error {
 		fmt.Printf("soak: window %v-%v: %d commits, p50 %v, p99 %v; server RSS %.1f MiB, %d open files, %d threads\n",
 			w.Start, w.Start+cfg.window, w.Count, w.P50.Round(10*time.Microsecond), w.P99.Round(10*time.Microsecond),
 			float64(last.RSSKiB)/1024, last.OpenFDs, last.Threads)
+	}
+	if files, err := checkpointFiles(ctx, db); err != nil {
+		fail("reading sys.dm_db_xtp_checkpoint_files: %v", err)
+	} else {
+		fmt.Printf("soak: checkpoint files at the end: %s\n", files)
 	}
 	if counts.Unexpected > 0 || counts.Indeterminate > 0 {
 		fail("%d unexpected errors and %d requests without an answer; the first errors: %s",
@@ -252,6 +257,32 @@ func sample(ctx context.Context, pid int, period time.Duration) ([]procstat.Samp
 		case <-ticker.C:
 		}
 	}
+}
+
+// checkpointFiles sums up sys.dm_db_xtp_checkpoint_files by state: whether
+// pairs were sealed and merged during the run (TOMBSTONE files are merged
+// sources awaiting deletion).
+func checkpointFiles(ctx context.Context, db *sql.DB) (string, error) {
+	rows, err := db.QueryContext(ctx, `SELECT state_desc, COUNT(*), SUM(file_size_used_in_bytes)
+		FROM sys.dm_db_xtp_checkpoint_files GROUP BY state_desc ORDER BY state_desc`)
+	if err != nil {
+		return "", err
+	}
+	defer rows.Close()
+	var parts []string
+	for rows.Next() {
+		var state string
+		var files int
+		var used int64
+		if err := rows.Scan(&state, &files, &used); err != nil {
+			return "", err
+		}
+		parts = append(parts, fmt.Sprintf("%s %d (%.1f MiB used)", state, files, float64(used)/(1<<20)))
+	}
+	if err := rows.Err(); err != nil {
+		return "", err
+	}
+	return strings.Join(parts, ", "), nil
 }
 
 // clean keeps the tables the workload inserts into at about keep rows, once

@@ -125,28 +125,33 @@ impl Appender {
         if reserve > 0 {
             file.reserve(reserve).map_err(io("preallocation", &path))?;
         }
-        Ok(Appender::new(storage, path, file, 0, false))
+        Ok(Appender::new(storage, path, Some(file), 0, false))
     }
 
     /// Reopens a sealed file to append after its first `len` bytes (what
-    /// the last checkpoint counted); anything after them is dropped.
+    /// the last checkpoint counted); anything after them is dropped, and
+    /// kept open until a checkpoint has synced that. A file holding exactly
+    /// `len` bytes is left closed until it is written.
     pub fn reopen(storage: &SharedStorage, path: PathBuf, len: u64) -> SqlResult<Appender> {
         let file = storage.open(&path).map_err(io("open", &path))?;
+        if file.size().map_err(io("stat", &path))? == len {
+            return Ok(Appender::new(storage, path, None, len, false));
+        }
         file.set_len(len).map_err(io("truncation", &path))?;
-        Ok(Appender::new(storage, path, file, len, true))
+        Ok(Appender::new(storage, path, Some(file), len, true))
     }
 
     fn new(
         storage: &SharedStorage,
         path: PathBuf,
-        file: Box<dyn StorageFile>,
+        file: Option<Box<dyn StorageFile>>,
         written: u64,
         dirty: bool,
     ) -> Appender {
         Appender {
             path,
             storage: storage.clone(),
-            file: Some(file),
+            file,
             written,
             block: Vec::new(),
             dirty,
@@ -167,8 +172,8 @@ impl Appender {
         Ok(())
     }
 
-    /// The open file, opening it again after a release.
-    fn file(&mut self) -> SqlResult<&dyn StorageFile> {
+    /// Opens the file again if a release closed it.
+    fn open_if_released(&mut self) -> SqlResult<()> {
         if self.file.is_none() {
             let file = self
                 .storage
@@ -176,18 +181,18 @@ impl Appender {
                 .map_err(io("open", &self.path))?;
             self.file = Some(file);
         }
-        Ok(&**self.file.as_ref().expect("opened above"))
+        Ok(())
     }
 
     fn write_block(&mut self) -> SqlResult<()> {
         if self.block.len() <= frame::HEADER_BYTES {
             return Ok(());
         }
+        self.open_if_released()?;
         frame::seal(&mut self.block, self.written);
-        let (block, at) = (std::mem::take(&mut self.block), self.written);
-        let written = self.file()?.write_all_at(&block, at);
-        self.block = block;
-        written.map_err(io("write", &self.path))?;
+        let file = self.file.as_deref().expect("opened above");
+        file.write_all_at(&self.block, self.written)
+            .map_err(io("write", &self.path))?;
         self.written += self.block.len() as u64;
         self.block.truncate(0);
         self.block.resize(frame::HEADER_BYTES, 0);
@@ -200,8 +205,9 @@ impl Appender {
         self.write_block()?;
         if self.dirty {
             if !mutations::is_active(Mutation::NoPairSync) {
-                let synced = self.file()?.sync_data();
-                synced.map_err(io("sync", &self.path))?;
+                self.open_if_released()?;
+                let file = self.file.as_deref().expect("opened above");
+                file.sync_data().map_err(io("sync", &self.path))?;
             }
             self.dirty = false;
         }

@@ -12,18 +12,22 @@
 //!    range deletes, a checkpoint after every step.
 //! 5. **recovery**: that database reopened, cold (its files evicted from the
 //!    page cache) and warm, with its row count checked.
+//! 6. **merge**: a table churned like a queue until several data files have
+//!    filled with rows mostly deleted; one CHECKPOINT seals and merges
+//!    them. Its time, bandwidth, and the memory the process took on.
 //!
 //! Every file goes to a fresh directory (under `--dir`, or the system temp
 //! directory), removed at the end.
 
 use super::histogram::Histogram;
+use super::process::{peak_resident_bytes, reset_peak_resident, resident_bytes};
 use super::report::{format_value, Report};
 use super::workdir::WorkDir;
 use super::workload::Rng;
 use clap::Args;
 use hekla_engine::{
-    CheckpointReport, ColumnDef, Database, DatabaseConfig, DelayedDurability, IndexDef,
-    IsolationLevel, RecoveryReport, RowId, StorageConfig, Table, TableDef, Uniqueness,
+    CheckpointReport, ColumnDef, Database, DatabaseConfig, DelayedDurability, FileState, FileType,
+    IndexDef, IsolationLevel, RecoveryReport, RowId, StorageConfig, Table, TableDef, Uniqueness,
 };
 use hekla_types::{DataType, DateTime, SqlError, Uuid, Value};
 use std::fs::{File, OpenOptions};
@@ -77,7 +81,11 @@ pub struct DurabilityArgs {
     /// Rows each range delete removes.
     #[arg(long, default_value_t = 1000)]
     delete_rows: u64,
-    /// Which parts to run: disk, commits, delayed, checkpoints, recovery.
+    /// Data files the merge part fills (all but one row in 20 deleted)
+    /// before its CHECKPOINT merges them.
+    #[arg(long, default_value_t = 4)]
+    merge_pairs: usize,
+    /// Which parts to run: disk, commits, delayed, checkpoints, recovery, merge.
     #[arg(long, value_delimiter = ',', default_values_t = Part::ALL.map(String::from).to_vec())]
     parts: Vec<String>,
     /// Directory to put the files in (a fresh subdirectory is made and
@@ -99,7 +107,14 @@ pub struct DurabilityArgs {
 struct Part;
 
 impl Part {
-    const ALL: [&'static str; 5] = ["disk", "commits", "delayed", "checkpoints", "recovery"];
+    const ALL: [&'static str; 6] = [
+        "disk",
+        "commits",
+        "delayed",
+        "checkpoints",
+        "recovery",
+        "merge",
+    ];
 }
 
 pub fn run(mut args: DurabilityArgs) -> Result<(), String> {
@@ -130,9 +145,10 @@ pub fn run(mut args: DurabilityArgs) -> Result<(), String> {
         || args.initial_rows == 0
         || args.committers.is_empty()
         || args.committers.contains(&0)
+        || args.merge_pairs == 0
     {
         return Err(
-            "--seconds, --sync-seconds, --seq-mib, --initial-rows and --committers must be positive"
+            "--seconds, --sync-seconds, --seq-mib, --initial-rows, --committers and --merge-pairs must be positive"
                 .to_string(),
         );
     }
@@ -168,6 +184,9 @@ pub fn run(mut args: DurabilityArgs) -> Result<(), String> {
         if wants("recovery") {
             recovery(&dir, &expected, &mut report)?;
         }
+    }
+    if wants("merge") {
+        merge(&args, &work.path.join("merge"), &mut report)?;
     }
     report.finish();
     Ok(())
@@ -762,6 +781,139 @@ fn datetime_now() -> DateTime {
         ticks: of_day * DateTime::TICKS_PER_SECOND
             + since.subsec_millis() * DateTime::TICKS_PER_SECOND / 1000,
     }
+}
+
+/// Part 6: a table `(id int PRIMARY KEY NONCLUSTERED HASH, guid
+/// uniqueidentifier, created datetime)` churned like a queue (a commit
+/// inserts 10,000 rows, the next deletes all but one in twenty of them)
+/// until `--merge-pairs` data files have filled; then one CHECKPOINT seals
+/// them and merges them into one. Reports how long it took, the bytes
+/// merged per second, and how much the process's resident memory grew
+/// meanwhile (its peak, reset before the checkpoint), then reopens the
+/// database and checks the rows left.
+fn merge(args: &DurabilityArgs, dir: &Path, report: &mut Report) -> Result<(), String> {
+    const BATCH: i32 = 10_000;
+    const KEEP_ONE_IN: i32 = 20;
+    let storage = StorageConfig {
+        checkpoint_log_bytes: u64::MAX,
+        ..StorageConfig::default()
+    };
+    let (data_file_bytes, pairs) = if args.quick {
+        (4 << 20, 2)
+    } else {
+        (storage.data_file_bytes, args.merge_pairs)
+    };
+    report.section(&format!(
+        "merge: {pairs} data files of {} MiB filled by a churned table (one row in          {KEEP_ONE_IN} kept), then one CHECKPOINT",
+        data_file_bytes >> 20
+    ));
+    let storage = StorageConfig {
+        data_file_bytes,
+        ..storage
+    };
+    let db = Database::open(dir, DatabaseConfig::default(), storage.clone()).map_err(sql)?;
+    let table = db
+        .create_table(TableDef::new(
+            "queue",
+            vec![
+                ColumnDef::new("id", DataType::Int, false),
+                ColumnDef::new("guid", DataType::UniqueIdentifier, false),
+                ColumnDef::new("created", DataType::DateTime, true),
+            ],
+            vec![IndexDef::hash("pk", &[0], 1 << 20, Uniqueness::PrimaryKey)],
+        ))
+        .map_err(sql)?;
+    let filled = |db: &Database| {
+        db.checkpoint_files()
+            .iter()
+            .filter(|f| f.file_type == FileType::Data)
+            .filter(|f| f.state == FileState::UnderConstruction && f.upper_bound_ts != u64::MAX)
+            .count()
+    };
+    let mut rng = Rng::new(2026);
+    let (mut next, mut kept) = (0i32, 0u64);
+    let started = Instant::now();
+    while filled(&db) < pairs {
+        if next > i32::MAX - BATCH {
+            return Err("the merge part ran out of int ids".to_string());
+        }
+        insert_rows(&db, &table, &mut rng, next as u64, BATCH as u64)?;
+        let mut tx = db.begin(IsolationLevel::Snapshot).map_err(sql)?;
+        for id in (next..next + BATCH).filter(|id| id % KEEP_ONE_IN != 0) {
+            let row = tx
+                .get(&table, 0, &[Value::Int(id)])
+                .map_err(sql)?
+                .ok_or_else(|| format!("row {id} vanished"))?;
+            tx.delete(&table, row).map_err(sql)?;
+        }
+        tx.commit().map_err(sql)?;
+        kept += (BATCH / KEEP_ONE_IN) as u64;
+        next += BATCH;
+    }
+    let churn_seconds = started.elapsed().as_secs_f64();
+    let merged_bytes: u64 = db
+        .checkpoint_files()
+        .iter()
+        .filter(|f| f.state == FileState::UnderConstruction)
+        .map(|f| f.file_size_used_bytes)
+        .sum();
+
+    let pid = std::process::id();
+    let before = resident_bytes(pid);
+    let peak_measured = reset_peak_resident();
+    let checkpoint = db.checkpoint().map_err(sql)?;
+    let peak = peak_resident_bytes(pid);
+    let after = resident_bytes(pid);
+    drop(db);
+    let seconds = checkpoint.duration.as_secs_f64();
+    report.add("merge_rows_inserted", next as f64, "rows");
+    report.add("merge_churn_s", churn_seconds, "s");
+    report.add(
+        "merge_pairs_sealed",
+        checkpoint.pairs_sealed as f64,
+        "pairs",
+    );
+    report.add("merge_merges", checkpoint.merges as f64, "merges");
+    report.add("merge_source_mb", merged_bytes as f64 / MB, "MB");
+    report.add("merge_checkpoint_s", seconds, "s");
+    report.add(
+        "merge_source_mb_per_s",
+        merged_bytes as f64 / MB / seconds,
+        "MB/s",
+    );
+    if peak_measured {
+        report.add(
+            "merge_peak_rss_growth_mb",
+            peak.saturating_sub(before) as f64 / MB,
+            "MB",
+        );
+    }
+    report.add(
+        "merge_rss_kept_mb",
+        after.saturating_sub(before) as f64 / MB,
+        "MB",
+    );
+    if checkpoint.merges == 0 {
+        return Err(format!("the checkpoint merged nothing: {checkpoint:?}"));
+    }
+
+    let db = Database::open(dir, DatabaseConfig::default(), storage).map_err(sql)?;
+    let table = db
+        .table_named("dbo", "queue")
+        .ok_or("the queue table is gone after a restart")?;
+    let mut tx = db.begin(IsolationLevel::Snapshot).map_err(sql)?;
+    let mut rows = 0u64;
+    tx.scan(&table, |_| {
+        rows += 1;
+        ControlFlow::<()>::Continue(())
+    })
+    .map_err(sql)?;
+    if rows != kept {
+        return Err(format!(
+            "after the merge and a restart the queue holds {rows} rows, not {kept}"
+        ));
+    }
+    Ok(())
 }
 
 /// Part 5: reopen the scenario's database twice, first with its files out

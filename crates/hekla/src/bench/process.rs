@@ -68,10 +68,28 @@ fn children(parent: u32) -> Vec<u32> {
 
 /// Resident set size of `pid` in bytes.
 pub fn resident_bytes(pid: u32) -> u64 {
+    status_bytes(pid, "VmRSS:")
+}
+
+/// The peak resident set size of `pid` in bytes (since it started, or
+/// since [`reset_peak_resident`]).
+pub fn peak_resident_bytes(pid: u32) -> u64 {
+    status_bytes(pid, "VmHWM:")
+}
+
+/// Resets this process's peak resident set size to its current size, so
+/// that a later [`peak_resident_bytes`] measures one step. False where the
+/// kernel does not allow it.
+pub fn reset_peak_resident() -> bool {
+    std::fs::write("/proc/self/clear_refs", "5").is_ok()
+}
+
+/// A `kB` field of `/proc/PID/status`, in bytes (0 if it cannot be read).
+fn status_bytes(pid: u32, field: &str) -> u64 {
     std::fs::read_to_string(format!("/proc/{pid}/status"))
         .unwrap_or_default()
         .lines()
-        .find_map(|line| line.strip_prefix("VmRSS:"))
+        .find_map(|line| line.strip_prefix(field))
         .and_then(|rest| {
             rest.trim()
                 .trim_end_matches("kB")
