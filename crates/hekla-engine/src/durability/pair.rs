@@ -487,8 +487,18 @@ struct DeletedEntry {
     /// `identities[start..start + len]`.
     start: usize,
     len: u32,
+    /// Of the identity: entries sort on it, so that sorting and searching
+    /// compare integers and read identities only on a match.
+    hash: u32,
     /// 1 until a loaded row matches it, then 0.
     unmatched: AtomicU32,
+}
+
+// The delete set's size is this per deleted row, plus its identity.
+const _: () = assert!(std::mem::size_of::<DeletedEntry>() == 32);
+
+fn identity_hash(identity: &[u8]) -> u32 {
+    crc32c::crc32c(identity)
 }
 
 impl DeletedEntry {
@@ -525,18 +535,17 @@ impl DeletedRows {
                 begin_ts: entry.begin_ts,
                 start: deleted.identities.len(),
                 len: identity_len,
+                hash: identity_hash(entry.bytes),
                 unmatched: AtomicU32::new(1),
             });
             deleted.identities.extend_from_slice(entry.bytes);
             Ok(())
         })?;
-        // By commit, then by identity, so that a commit that deleted many
-        // rows is searched, not scanned.
-        let identities = &deleted.identities;
-        deleted.entries.sort_unstable_by(|a, b| {
-            (a.commit().cmp(&b.commit()))
-                .then_with(|| a.identity(identities).cmp(b.identity(identities)))
-        });
+        // By commit, then by identity hash, so that a commit that deleted
+        // many rows is searched, not scanned.
+        deleted
+            .entries
+            .sort_unstable_by_key(|entry| (entry.table, entry.begin_ts, entry.hash));
         let mut at = 0;
         for group in deleted.entries.chunk_by(|a, b| a.commit() == b.commit()) {
             deleted
@@ -563,18 +572,19 @@ impl DeletedRows {
         scratch.clear();
         identity(scratch);
         let commit = &self.entries[range.clone()];
-        let wanted = scratch.as_slice();
-        let first = commit.partition_point(|entry| entry.identity(&self.identities) < wanted);
+        let (wanted, hash) = (scratch.as_slice(), identity_hash(scratch));
+        let first = commit.partition_point(|entry| entry.hash < hash);
         // Equal identities (a row deleted twice over, from a table without
         // a unique key) are matched one loaded row each.
         commit[first..]
             .iter()
-            .take_while(|entry| entry.identity(&self.identities) == wanted)
+            .take_while(|entry| entry.hash == hash)
             .any(|entry| {
-                entry
-                    .unmatched
-                    .compare_exchange(1, 0, Ordering::Relaxed, Ordering::Relaxed)
-                    .is_ok()
+                entry.identity(&self.identities) == wanted
+                    && entry
+                        .unmatched
+                        .compare_exchange(1, 0, Ordering::Relaxed, Ordering::Relaxed)
+                        .is_ok()
             })
     }
 }

@@ -804,7 +804,7 @@ fn merge(args: &DurabilityArgs, dir: &Path, report: &mut Report) -> Result<(), S
         (storage.data_file_bytes, args.merge_pairs)
     };
     report.section(&format!(
-        "merge: {pairs} data files of {} MiB filled by a churned table (one row in          {KEEP_ONE_IN} kept), then one CHECKPOINT",
+        "merge: {pairs} data files of {} MiB filled by a churned table (one row in {KEEP_ONE_IN} kept), then one CHECKPOINT",
         data_file_bytes >> 20
     ));
     let storage = StorageConfig {
