@@ -2,6 +2,7 @@
 
 mod bench;
 mod demo;
+mod memory_trim;
 mod serve;
 mod sql;
 mod stress;

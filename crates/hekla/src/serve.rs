@@ -1,6 +1,7 @@
 //! `hekla serve`: opens (recovering) or initialises a data directory and
 //! serves it over TDS until SIGTERM or SIGINT.
 
+use crate::memory_trim;
 use clap::Args;
 use hekla_engine::{DatabaseConfig, StorageConfig};
 use hekla_sql::SqlDatabase;
@@ -41,6 +42,10 @@ pub struct ServeArgs {
     /// The most memory the database may take, in MiB (as `hekla sql`).
     #[arg(long = "memory-limit-mb", value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..))]
     memory_limit_mb: Option<u64>,
+    /// Seconds between handing freed memory back to the system
+    /// (glibc's malloc_trim); 0 never does.
+    #[arg(long, value_name = "SECONDS", default_value_t = 10)]
+    memory_trim_secs: u64,
 }
 
 pub fn run(args: ServeArgs) -> Result<(), String> {
@@ -49,6 +54,9 @@ pub fn run(args: ServeArgs) -> Result<(), String> {
         .build()
         .map_err(|e| format!("cannot start the runtime: {e}"))?;
     let db = open(&args)?;
+    if args.memory_trim_secs > 0 {
+        memory_trim::start(Duration::from_secs(args.memory_trim_secs))?;
+    }
     let tls = match (&args.tls_cert, &args.tls_key) {
         (Some(cert), Some(key)) => ServerTls::from_files(cert, key),
         _ => ServerTls::generated(&args.data_dir),

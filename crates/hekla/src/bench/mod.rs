@@ -9,7 +9,7 @@ mod engine;
 pub(crate) mod histogram;
 mod native;
 mod parse;
-mod process;
+pub(crate) mod process;
 mod range_index;
 pub(crate) mod report;
 mod server;
