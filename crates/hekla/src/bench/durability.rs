@@ -551,11 +551,7 @@ fn checkpoint_scenario(
     let table = db
         .create_table(TableDef::new(
             "t",
-            vec![
-                ColumnDef::new("id", DataType::Int, false),
-                ColumnDef::new("guid", DataType::UniqueIdentifier, false),
-                ColumnDef::new("created", DataType::DateTime, true),
-            ],
+            id_guid_created(),
             vec![IndexDef::hash(
                 "pk_guid",
                 &[1],
@@ -716,6 +712,16 @@ fn print_step(report: &Report, step: &Step) {
     );
 }
 
+/// `(id int, guid uniqueidentifier, created datetime)`: the article's
+/// table, and the rows `insert_rows` makes.
+fn id_guid_created() -> Vec<ColumnDef> {
+    vec![
+        ColumnDef::new("id", DataType::Int, false),
+        ColumnDef::new("guid", DataType::UniqueIdentifier, false),
+        ColumnDef::new("created", DataType::DateTime, true),
+    ]
+}
+
 /// One transaction inserting `count` rows with ids from `first`, a random
 /// guid each (NEWID()) and one creation time for all (GETDATE(), evaluated
 /// once per statement).
@@ -815,11 +821,7 @@ fn merge(args: &DurabilityArgs, dir: &Path, report: &mut Report) -> Result<(), S
     let table = db
         .create_table(TableDef::new(
             "queue",
-            vec![
-                ColumnDef::new("id", DataType::Int, false),
-                ColumnDef::new("guid", DataType::UniqueIdentifier, false),
-                ColumnDef::new("created", DataType::DateTime, true),
-            ],
+            id_guid_created(),
             vec![IndexDef::hash("pk", &[0], 1 << 20, Uniqueness::PrimaryKey)],
         ))
         .map_err(sql)?;
